@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The environment audit of the run record: everything the seed's
+ * fairness checklist compares between two configurations.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "topology.h"
+
+/* First line of a file, without its newline; def if unreadable. */
+static const char *read_line(const char *path, char *buf, size_t len,
+			     const char *def)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(buf, len, f)) {
+		if (f)
+			fclose(f);
+		snprintf(buf, len, "%s", def);
+		return buf;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+static void json_file(struct wis_json *j, const char *key, const char *path,
+		      const char *def)
+{
+	char buf[4096];
+
+	wis_json_str(j, key, read_line(path, buf, sizeof(buf), def));
+}
+
+/* A "Key: value" line of a /proc file such as meminfo or cpuinfo. */
+static int proc_field(const char *path, const char *key, char *buf, size_t len)
+{
+	char line[512];
+	size_t klen = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+
+		if (strncmp(line, key, klen) || !strchr(line, ':'))
+			continue;
+		v = strchr(line, ':') + 1;
+		v += strspn(v, " \t");
+		v[strcspn(v, "\n")] = 0;
+		snprintf(buf, len, "%s", v);
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	return -1;
+}
+
+static unsigned long mem_total_kb(void)
+{
+	char buf[64];
+
+	return proc_field("/proc/meminfo", "MemTotal", buf, sizeof(buf)) ? 0 :
+	       strtoul(buf, NULL, 10);
+}
+
+static int count_cpulist(const char *path)
+{
+	struct wis_cpuset set;
+	char buf[1024], err[128];
+
+	read_line(path, buf, sizeof(buf), "");
+	if (!*buf || wis_cpulist_parse(&set, buf, err, sizeof(err)))
+		return 0;
+	return wis_cpuset_count(&set);
+}
+
+/*
+ * mm_compute_batch(): max(totalram / present CPUs / 4, 2 * CPUs, 32)
+ * pages, or / 256 under overcommit policy 2 (never).
+ */
+long wis_committed_as_batch(void)
+{
+	char buf[32];
+	long cpus = count_cpulist("/sys/devices/system/cpu/present");
+	long pages = mem_total_kb() / (sysconf(_SC_PAGESIZE) / 1024);
+	long batch, floor;
+
+	if (cpus <= 0 || pages <= 0)
+		return -1;
+	read_line("/proc/sys/vm/overcommit_memory", buf, sizeof(buf), "0");
+	batch = pages / cpus / (atoi(buf) == 2 ? 256 : 4);
+	floor = cpus * 2 > 32 ? cpus * 2 : 32;
+	return batch > floor ? batch : floor;
+}
+
+static void cpulist_string(const struct wis_cpuset *s, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int cpu = 0; cpu < WIS_MAX_CPUS && used < len; cpu++) {
+		int end = cpu;
+
+		if (!wis_cpuset_test(s, cpu))
+			continue;
+		while (wis_cpuset_test(s, end + 1))
+			end++;
+		used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
+		if (end > cpu && used < len)
+			used += snprintf(buf + used, len - used, "-%d", end);
+		cpu = end;
+	}
+}
+
+static void audit_kernel(struct wis_json *j)
+{
+	struct utsname u;
+
+	if (!uname(&u)) {
+		wis_json_str(j, "kernel", u.release);
+		wis_json_str(j, "kernel_version", u.version);
+		wis_json_str(j, "machine", u.machine);
+		wis_json_str(j, "hostname", u.nodename);
+	}
+	json_file(j, "cmdline", "/proc/cmdline", "");
+}
+
+static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
+{
+	struct wis_topology *t = malloc(sizeof(*t));
+	char buf[1024];
+
+	if (proc_field("/proc/cpuinfo", "model name", buf, sizeof(buf)) &&
+	    proc_field("/proc/cpuinfo", "CPU part", buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "unknown");
+	wis_json_str(j, "cpu_model", buf);
+	json_file(j, "cpus_online", "/sys/devices/system/cpu/online", "unknown");
+	cpulist_string(mask, buf, sizeof(buf));
+	wis_json_str(j, "cpus_used", buf);
+	if (!t || wis_topology_read(t, mask)) {
+		free(t);
+		return;
+	}
+	wis_json_u64(j, "packages", t->nr_packages);
+	wis_json_u64(j, "numa_nodes", t->nr_nodes);
+	wis_json_u64(j, "cores", t->nr_cores);
+	wis_json_u64(j, "threads_per_core", (t->nr + t->nr_cores - 1) / t->nr_cores);
+	free(t);
+}
+
+/* "node0 cpus 0-1 mem 12582912 kB; node1 ..." for every node. */
+static void audit_nodes(struct wis_json *j)
+{
+	char buf[4096] = "", path[128], cpus[1024], mem[64];
+	size_t used = 0;
+
+	for (int n = 0; n < 1024 && used < sizeof(buf); n++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
+		if (access(path, R_OK))
+			continue;
+		read_line(path, cpus, sizeof(cpus), "");
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
+		if (proc_field(path, "Node", mem, sizeof(mem)))
+			snprintf(mem, sizeof(mem), "?");
+		used += snprintf(buf + used, sizeof(buf) - used,
+				 "%snode%d cpus %s mem %s", used ? "; " : "", n,
+				 cpus, mem);
+	}
+	wis_json_str(j, "nodes", used ? buf : "no NUMA information");
+	wis_json_u64(j, "mem_total_kb", mem_total_kb());
+}
+
+/* "name: status; ..." of every CPU vulnerability the kernel reports. */
+static void audit_mitigations(struct wis_json *j)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	char buf[4096] = "", path[512], val[256];
+	struct dirent **names;
+	size_t used = 0;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.' && used < sizeof(buf)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+			read_line(path, val, sizeof(val), "?");
+			used += snprintf(buf + used, sizeof(buf) - used, "%s%s: %s",
+					 used ? "; " : "", names[i]->d_name, val);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	wis_json_str(j, "mitigations", used ? buf : "unknown");
+}
+
+/* The selected value of a "[x] y z" sysfs choice. */
+static void json_choice(struct wis_json *j, const char *key, const char *path)
+{
+	char buf[256], *open, *close;
+
+	read_line(path, buf, sizeof(buf), "unknown");
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = 0;
+		wis_json_str(j, key, open + 1);
+		return;
+	}
+	wis_json_str(j, key, buf);
+}
+
+static const char *fs_name(long type)
+{
+	switch ((unsigned long)type) {
+	case 0x01021994: return "tmpfs";
+	case 0xEF53: return "ext4";
+	case 0x58465342: return "xfs";
+	case 0x9123683E: return "btrfs";
+	case 0x794c7630: return "overlayfs";
+	case 0x858458f6: return "ramfs";
+	default: return NULL;
+	}
+}
+
+static void audit_tmp(struct wis_json *j)
+{
+	struct statfs st;
+	char buf[32];
+	const char *name;
+
+	if (statfs("/tmp", &st)) {
+		wis_json_str(j, "tmp_fs", "missing");
+		return;
+	}
+	name = fs_name(st.f_type);
+	if (!name) {
+		snprintf(buf, sizeof(buf), "0x%lx", (unsigned long)st.f_type);
+		name = buf;
+	}
+	wis_json_str(j, "tmp_fs", name);
+}
+
+/*
+ * Boot phases: WIS_BOOT from wis-init ("init=S mounts=S modules=S",
+ * uptimes in seconds), then our own start.
+ */
+static void audit_boot(struct wis_json *j)
+{
+	const char *boot = getenv("WIS_BOOT");
+	struct timespec ts;
+	char key[80], word[64];
+
+	for (const char *p = boot; p && *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+		char *eq;
+
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		p += n;
+		eq = strchr(word, '=');
+		if (!eq)
+			continue;
+		*eq = 0;
+		snprintf(key, sizeof(key), "boot_%s", word);
+		wis_json_f64(j, key, strtod(eq + 1, NULL));
+	}
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	wis_json_f64(j, "boot_sweep", ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
+{
+	audit_kernel(j);
+	audit_cpus(j, mask);
+	audit_nodes(j);
+	json_file(j, "lsm", "/sys/kernel/security/lsm", "unknown");
+	json_file(j, "apparmor", "/sys/module/apparmor/parameters/enabled", "N");
+	audit_mitigations(j);
+	json_file(j, "cpufreq_driver",
+		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "none");
+	json_file(j, "cpufreq_governor",
+		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
+	json_file(j, "clocksource",
+		  "/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  "unknown");
+	json_choice(j, "thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	json_file(j, "overcommit", "/proc/sys/vm/overcommit_memory", "unknown");
+	wis_json_i64(j, "committed_as_batch_pages", wis_committed_as_batch());
+	audit_tmp(j);
+	audit_boot(j);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Front ends of the wis binary, and what they share. */
+#ifndef WIS_CLI_H
+#define WIS_CLI_H
+
+#include <stdio.h>
+
+#include "harness.h"
+#include "record.h"
+
+int wis_compat_main(const char *self, int argc, char **argv);
+int wis_run_main(int argc, char **argv);
+int wis_sweep_main(int argc, char **argv);
+int wis_bench_main(int argc, char **argv);
+
+/* A fresh run id: time and pid, unique across kernels booted together. */
+void wis_run_id(char *buf, size_t len, const char *label);
+
+/* The point record's fields, as documented in README.md. */
+void wis_point_json(struct wis_json *j, const struct wis_point *p,
+		    const struct wis_result *r);
+
+/* Human table of points: header once, then one line per point. */
+void wis_table_header(FILE *f);
+void wis_table_row(FILE *f, const struct wis_point *p,
+		   const struct wis_result *r, double base_rate);
+
+/* Mean of the measured totals, ops/s. */
+double wis_result_average(const struct wis_result *r);
+
+/* An unsigned decimal in [min, max]; -1 if s is anything else. */
+long wis_parse_count(const char *s, long min, long max);
+
+#endif

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAME_processes / NAME_threads: upstream will-it-scale's flags and its
+ * exact output, so runtest.py and LKP's parser read us unchanged.
+ * Upstream prints six lines before "measurement" (its warmup counter
+ * runs 0..5) and counts only the lines after it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "topology.h"
+
+#define COMPAT_WARMUP 6
+
+struct compat_state {
+	double sum;
+	int warm, measured;
+	int verbose;
+};
+
+static struct compat_state cs;
+
+static void print_line(const struct wis_sample *s)
+{
+	printf("min:%llu max:%llu total:%llu\n", (unsigned long long)llround(s->min),
+	       (unsigned long long)llround(s->max),
+	       (unsigned long long)llround(s->total));
+}
+
+static void compat_start(const struct wis_point *p, const int *cpus)
+{
+	if (cs.verbose)
+		for (unsigned long i = 0; i < p->nr_tasks; i++)
+			fprintf(stderr, "task %lu: cpu %d\n", i, cpus[i]);
+	if (!p->warmup)
+		printf("measurement\n");
+}
+
+static void compat_sample(const struct wis_point *p, int measured,
+			  const struct wis_sample *s)
+{
+	print_line(s);
+	if (!measured && ++cs.warm == p->warmup)
+		printf("measurement\n");
+	if (measured) {
+		cs.sum += s->total;
+		if (++cs.measured == p->samples)
+			printf("average:%llu\n",
+			       (unsigned long long)llround(cs.sum / p->samples));
+	}
+	fflush(stdout);
+}
+
+static int compat_usage(const char *self, const char *bad)
+{
+	if (bad)
+		fprintf(stderr, "%s: %s\n", self, bad);
+	fprintf(stderr,
+		"Usage: %s [options]\n\n"
+		"\t-s iterations\tNumber of iterations to run (0: forever)\n"
+		"\t-t tasks\tNumber of threads or processes to run\n"
+		"\t-m\t\tAffinitize tasks on SMT threads (default cores)\n"
+		"\t-n\t\tNo affinity\n"
+		"\t-v\t\tVerbose: task placement on stderr\n"
+		"\t-i ms\t\tSample interval (wis extension, default 1000)\n"
+		"\t-w n\t\tWarmup samples (wis extension, default %d)\n",
+		self, COMPAT_WARMUP);
+	return bad ? 1 : 0;
+}
+
+/* NAME from "NAME_processes"; 1 for threads, 0 for processes, -1 neither. */
+static int split_name(const char *self, char *name, size_t len)
+{
+	const char *us = strrchr(self, '_');
+	int threads;
+
+	if (!strcmp(us, "_threads"))
+		threads = 1;
+	else if (!strcmp(us, "_processes"))
+		threads = 0;
+	else
+		return -1;
+	snprintf(name, len, "%.*s", (int)(us - self), self);
+	return threads;
+}
+
+int wis_compat_main(const char *self, int argc, char **argv)
+{
+	struct wis_cpuset mask;
+	struct wis_point p = {
+		.nr_tasks = 1, .affinity = WIS_AFF_CORE, .interval_ms = 1000,
+		.warmup = COMPAT_WARMUP, .mask = &mask,
+		.shared_path = "/tmp/wis-shared", .on_sample = compat_sample,
+		.on_start = compat_start,
+	};
+	struct wis_result *r;
+	char name[64], msg[160];
+	long v;
+	int opt;
+
+	p.threads = split_name(self, name, sizeof(name));
+	p.test = p.threads < 0 ? NULL : wis_test_find(name);
+	if (!p.test) {
+		fprintf(stderr, "wis: no test behind the name '%s'\n", self);
+		return 2;
+	}
+	while ((opt = getopt(argc, argv, ":t:s:mnvhi:w:")) != -1) {
+		switch (opt) {
+		case 't':
+			v = wis_parse_count(optarg, 1, WIS_MAX_TASKS);
+			if (v < 0) {
+				snprintf(msg, sizeof(msg), "-t: bad task count '%s' (1..%d)",
+					 optarg, WIS_MAX_TASKS);
+				return compat_usage(self, msg);
+			}
+			p.nr_tasks = v;
+			break;
+		case 's':
+			v = wis_parse_count(optarg, 0, WIS_MAX_SAMPLES);
+			if (v < 0) {
+				snprintf(msg, sizeof(msg), "-s: bad iteration count '%s'",
+					 optarg);
+				return compat_usage(self, msg);
+			}
+			p.samples = v;
+			break;
+		case 'i':
+			v = wis_parse_count(optarg, 1, 3600000);
+			if (v < 0) {
+				snprintf(msg, sizeof(msg), "-i: bad interval '%s' ms", optarg);
+				return compat_usage(self, msg);
+			}
+			p.interval_ms = v;
+			break;
+		case 'w':
+			v = wis_parse_count(optarg, 0, WIS_MAX_SAMPLES);
+			if (v < 0) {
+				snprintf(msg, sizeof(msg), "-w: bad warmup '%s'", optarg);
+				return compat_usage(self, msg);
+			}
+			p.warmup = v;
+			break;
+		case 'm':
+			p.affinity = WIS_AFF_PU;
+			break;
+		case 'n':
+			p.affinity = WIS_AFF_NONE;
+			break;
+		case 'v':
+			cs.verbose = 1;
+			break;
+		case 'h':
+			return compat_usage(self, NULL);
+		case ':':
+			snprintf(msg, sizeof(msg), "-%c needs a value", optopt);
+			return compat_usage(self, msg);
+		default:
+			snprintf(msg, sizeof(msg), "unknown flag -%c", optopt);
+			return compat_usage(self, msg);
+		}
+	}
+	if (optind < argc) {
+		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
+		return compat_usage(self, msg);
+	}
+	if (wis_cpuset_inherited(&mask)) {
+		perror("sched_getaffinity");
+		return 1;
+	}
+	r = malloc(sizeof(*r));
+	if (!r) {
+		perror("malloc");
+		return 1;
+	}
+	printf("testcase:%s\n", p.test->desc);
+	printf("warmup\n");
+	fflush(stdout);
+	wis_point_run(&p, r);
+	if (r->status != WIS_OK) {
+		fprintf(stderr, "%s: %s: %s\n", self, wis_status_name(r->status),
+			r->message);
+		free(r);
+		return 1;
+	}
+	free(r);
+	return 0;
+}

@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Process layout of a point:
+ *
+ *   wis (sweep, run, compat)             watchdog, temp dir, result
+ *    └─ point process (own group)         counters, barrier, sampling
+ *        └─ tasks: forked processes or threads of the point process
+ *            └─ partners (context_switch1)
+ *
+ * Everything below the caller dies with the point process group, and
+ * PR_SET_PDEATHSIG covers a caller that is killed itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "topology.h"
+
+#define SLOT_SIZE 256
+#define THREAD_STACK (1024 * 1024)
+/* Set-up time allowed to all tasks together before the point fails. */
+#define SETUP_TIMEOUT_S 30
+
+/* Shared by the point process and its tasks; each counter in its own slot. */
+struct control {
+	atomic_int ready;
+	atomic_int go;
+	atomic_int failed;	/* 1: error, 2: unsupported */
+	atomic_int msg_taken;
+	char message[WIS_MSG_MAX];
+} __attribute__((aligned(SLOT_SIZE)));
+
+static struct control *ctl;
+static char *slots;
+
+const char *wis_status_name(enum wis_status s)
+{
+	static const char *const names[] = {
+		[WIS_OK] = "ok", [WIS_ERROR] = "error",
+		[WIS_UNSUPPORTED] = "unsupported", [WIS_TIMEOUT] = "timeout",
+		[WIS_CRASHED] = "crashed",
+	};
+
+	return names[s];
+}
+
+static void set_failure(int kind, const char *fmt, va_list ap)
+{
+	int expected = 0;
+
+	if (!ctl)
+		return;
+	if (atomic_compare_exchange_strong(&ctl->msg_taken, &expected, 1))
+		vsnprintf(ctl->message, sizeof(ctl->message), fmt, ap);
+	expected = 0;
+	atomic_compare_exchange_strong(&ctl->failed, &expected, kind);
+}
+
+int wis_fail(struct wis_task *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)t;
+	va_start(ap, fmt);
+	set_failure(1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int wis_unsupported(struct wis_task *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)t;
+	va_start(ap, fmt);
+	set_failure(2, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static long futex(atomic_int *uaddr, int op, int val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+void wis_ready(struct wis_task *t)
+{
+	(void)t;
+	atomic_fetch_add(&ctl->ready, 1);
+	while (!atomic_load(&ctl->go))
+		futex(&ctl->go, FUTEX_WAIT, 0);
+}
+
+const char *wis_path(char buf[WIS_PATH_MAX], const char *dir,
+		     const char *name, long id)
+{
+	if (id >= 0)
+		snprintf(buf, WIS_PATH_MAX, "%s/%s.%ld", dir, name, id);
+	else
+		snprintf(buf, WIS_PATH_MAX, "%s/%s", dir, name);
+	return buf;
+}
+
+int wis_make_file(const char *path, size_t len)
+{
+	static const char zero[4096];
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		return -1;
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < sizeof(zero) ? len - done : sizeof(zero);
+		ssize_t w = write(fd, zero, n);
+
+		if (w <= 0) {
+			int saved = errno ? errno : ENOSPC;
+
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		done += w;
+	}
+	return close(fd);
+}
+
+static void pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* A child that must not outlive the process that forked it. */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+struct partner {
+	void (*fn)(void *arg);
+	void *arg;
+	int cpu;
+};
+
+static void *partner_thread(void *p)
+{
+	struct partner pa = *(struct partner *)p;
+
+	free(p);
+	pin_self(pa.cpu);
+	pa.fn(pa.arg);
+	return NULL;
+}
+
+int wis_spawn_partner(struct wis_task *t, void (*fn)(void *arg), void *arg)
+{
+	struct partner *pa;
+	pthread_attr_t attr;
+	pthread_t tid;
+	pid_t parent = getpid(), pid;
+	int err;
+
+	if (!t->threads) {
+		pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid)
+			return 0;
+		die_with_parent(parent);
+		fn(arg);
+		_exit(0);
+	}
+	pa = malloc(sizeof(*pa));
+	if (!pa)
+		return -1;
+	*pa = (struct partner){ fn, arg, t->cpu };
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&tid, &attr, partner_thread, pa);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		free(pa);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+const struct wis_test *wis_tests_begin(void)
+{
+	extern const struct wis_test __start_wis_tests[];
+
+	return __start_wis_tests;
+}
+
+const struct wis_test *wis_tests_end(void)
+{
+	extern const struct wis_test __stop_wis_tests[];
+
+	return __stop_wis_tests;
+}
+
+const struct wis_test *wis_test_find(const char *name)
+{
+	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), prev[64], cur[64];
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (int j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (int i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (int j = 1; j <= lb; j++) {
+			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			int del = prev[j] + 1, ins = cur[j - 1] + 1;
+
+			cur[j] = sub < del ? (sub < ins ? sub : ins) :
+					     (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(int) * (lb + 1));
+	}
+	return prev[lb];
+}
+
+void wis_test_suggest(const char *name, char *buf, size_t len)
+{
+	int best = 4;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++) {
+		int d = edit_distance(name, t->name);
+
+		if (d < best) {
+			best = d;
+			used = 0;
+		}
+		if (d == best && used < len)
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", t->name);
+	}
+}
+
+/* ---- the point process ------------------------------------------------ */
+
+struct task_arg {
+	const struct wis_test *test;
+	struct wis_task task;
+};
+
+static void run_task(struct task_arg *a)
+{
+	pin_self(a->task.cpu);
+	a->test->run(&a->task);
+	if (!atomic_load(&ctl->failed))
+		wis_fail(&a->task, "%s: task %lu stopped without a reason",
+			 a->test->name, a->task.id);
+}
+
+static void *task_thread(void *p)
+{
+	run_task(p);
+	return NULL;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void add_ns(struct timespec *ts, uint64_t ns)
+{
+	ns += ts->tv_nsec;
+	ts->tv_sec += ns / 1000000000ULL;
+	ts->tv_nsec = ns % 1000000000ULL;
+}
+
+/* Sum of /proc/stat fields over the CPUs in mask. */
+static void read_stat(const struct wis_cpuset *mask, uint64_t *out)
+{
+	char line[512];
+	FILE *f = fopen("/proc/stat", "r");
+
+	memset(out, 0, sizeof(uint64_t) * STAT_NR);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[STAT_NR];
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 8)
+			continue;
+		if (!wis_cpuset_test(mask, cpu))
+			continue;
+		for (int i = 0; i < STAT_NR; i++)
+			out[i] += v[i];
+	}
+	fclose(f);
+}
+
+struct point_state {
+	const struct wis_point *p;
+	struct wis_result *r;
+	struct wis_task *tasks;
+	pid_t *pids;
+	struct wis_cpuset used;
+};
+
+static int start_tasks(struct point_state *s, struct wis_point_env *env,
+		       void *shared)
+{
+	const struct wis_point *p = s->p;
+	pthread_attr_t attr;
+	pid_t self = getpid();
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	for (unsigned long i = 0; i < p->nr_tasks; i++) {
+		struct task_arg *a = malloc(sizeof(*a));
+		pthread_t tid;
+
+		if (!a)
+			return wis_fail(NULL, "out of memory");
+		a->test = p->test;
+		a->task = (struct wis_task){
+			.id = i, .nr_tasks = p->nr_tasks, .threads = p->threads,
+			.cpu = s->r->cpus[i], .tmpdir = env->tmpdir,
+			.shared_path = env->shared_path, .shared = shared,
+			.iterations = (uint64_t *)(slots + i * SLOT_SIZE),
+		};
+		if (p->threads) {
+			int err = pthread_create(&tid, &attr, task_thread, a);
+
+			if (err)
+				return wis_fail(NULL, "pthread_create: %s", strerror(err));
+			continue;
+		}
+		s->pids[i] = fork();
+		if (s->pids[i] < 0)
+			return wis_fail(NULL, "fork: %s", strerror(errno));
+		if (!s->pids[i]) {
+			die_with_parent(self);
+			run_task(a);
+			_exit(1);
+		}
+		free(a);
+	}
+	pthread_attr_destroy(&attr);
+	return 0;
+}
+
+/* A task process that exited is a failed point; threads take us down. */
+static int task_died(struct point_state *s)
+{
+	int st;
+	pid_t pid;
+
+	if (s->p->threads)
+		return 0;
+	pid = waitpid(-1, &st, WNOHANG);
+	if (pid <= 0)
+		return 0;
+	for (unsigned long i = 0; i < s->p->nr_tasks; i++) {
+		if (s->pids[i] != pid)
+			continue;
+		if (atomic_load(&ctl->failed))
+			return 1;
+		if (WIFSIGNALED(st))
+			wis_fail(NULL, "task %lu killed by signal %d (%s)", i,
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+		else
+			wis_fail(NULL, "task %lu exited with status %d", i,
+				 WEXITSTATUS(st));
+		return 1;
+	}
+	return 0;
+}
+
+static int wait_ready(struct point_state *s)
+{
+	uint64_t deadline = now_ns(CLOCK_MONOTONIC) + SETUP_TIMEOUT_S * 1000000000ULL;
+	const struct timespec tick = { 0, 1000000 };
+
+	while (atomic_load(&ctl->ready) < (int)s->p->nr_tasks) {
+		if (atomic_load(&ctl->failed) || task_died(s))
+			return -1;
+		if (now_ns(CLOCK_MONOTONIC) > deadline)
+			return wis_fail(NULL, "tasks not ready after %d s",
+					SETUP_TIMEOUT_S);
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+static void take_sample(struct point_state *s, uint64_t *prev,
+			uint64_t elapsed, struct wis_sample *out)
+{
+	double scale = 1e9 / (double)elapsed;
+
+	out->elapsed_ns = elapsed;
+	out->total = 0;
+	out->min = -1;
+	out->max = 0;
+	for (unsigned long i = 0; i < s->p->nr_tasks; i++) {
+		uint64_t v = __atomic_load_n((uint64_t *)(slots + i * SLOT_SIZE),
+					     __ATOMIC_RELAXED);
+		double rate = (double)(v - prev[i]) * scale;
+
+		prev[i] = v;
+		out->total += rate;
+		if (out->min < 0 || rate < out->min)
+			out->min = rate;
+		if (rate > out->max)
+			out->max = rate;
+	}
+}
+
+static void sample_loop(struct point_state *s)
+{
+	const struct wis_point *p = s->p;
+	uint64_t prev[WIS_MAX_TASKS] = { 0 }, last, stat0[STAT_NR], stat1[STAT_NR];
+	uint64_t interval = (uint64_t)p->interval_ms * 1000000ULL;
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	last = (uint64_t)deadline.tv_sec * 1000000000ULL + deadline.tv_nsec;
+	atomic_store(&ctl->go, 1);
+	futex(&ctl->go, FUTEX_WAKE, 1 << 30);
+	if (p->on_start)
+		p->on_start(p, s->r->cpus);
+	for (int k = 0; !p->samples || k < p->warmup + p->samples; k++) {
+		struct wis_sample sample;
+		int measured = k >= p->warmup;
+		uint64_t now;
+
+		if (k == p->warmup)
+			read_stat(&s->used, stat0);
+		add_ns(&deadline, interval);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline,
+				       NULL) == EINTR)
+			;
+		now = now_ns(CLOCK_MONOTONIC);
+		take_sample(s, prev, now - last, &sample);
+		last = now;
+		if (k == 0)
+			s->r->first_sample_uptime = now_ns(CLOCK_BOOTTIME) / 1e9;
+		if (task_died(s))
+			return;
+		if (p->on_sample)
+			p->on_sample(p, measured, &sample);
+		if (measured && s->r->nr_samples < WIS_MAX_SAMPLES)
+			s->r->samples[s->r->nr_samples++] = sample;
+	}
+	read_stat(&s->used, stat1);
+	for (int i = 0; i < STAT_NR; i++)
+		s->r->stat[i] = stat1[i] - stat0[i];
+}
+
+static int raise_nofile(rlim_t need)
+{
+	struct rlimit rl;
+
+	if (!need || getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_max < need) {
+		rl.rlim_max = need;
+		if (!setrlimit(RLIMIT_NOFILE, &rl))
+			return 0;
+		return wis_fail(NULL, "RLIMIT_NOFILE: need %lu, hard limit is lower "
+				"and cannot be raised: %s", (unsigned long)need,
+				strerror(errno));
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return wis_fail(NULL, "RLIMIT_NOFILE: %s", strerror(errno));
+	return 0;
+}
+
+static void kill_tasks(struct point_state *s)
+{
+	if (s->p->threads)
+		return;
+	for (unsigned long i = 0; i < s->p->nr_tasks; i++)
+		if (s->pids[i] > 0)
+			kill(s->pids[i], SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+}
+
+static void finish(struct point_state *s)
+{
+	int kind = atomic_load(&ctl->failed);
+
+	if (!kind)
+		return;
+	s->r->status = kind == 2 ? WIS_UNSUPPORTED : WIS_ERROR;
+	snprintf(s->r->message, sizeof(s->r->message), "%s", ctl->message);
+}
+
+/* Body of the point process; never returns. */
+static void point_main(const struct wis_point *p, struct wis_result *r,
+		       const char *tmpdir)
+{
+	struct wis_point_env env = {
+		.nr_tasks = p->nr_tasks, .threads = p->threads,
+		.tmpdir = tmpdir, .shared_path = p->shared_path,
+	};
+	struct point_state s = { .p = p, .r = r };
+	size_t len = sizeof(*ctl) + p->nr_tasks * SLOT_SIZE;
+	void *shared = NULL, *area;
+
+	area = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED) {
+		snprintf(r->message, sizeof(r->message), "mmap: %s", strerror(errno));
+		_exit(1);
+	}
+	ctl = area;
+	slots = (char *)area + sizeof(*ctl);
+	s.pids = calloc(p->nr_tasks, sizeof(pid_t));
+	for (unsigned long i = 0; i < p->nr_tasks; i++)
+		wis_cpuset_set(&s.used, r->cpus[i]);
+	if (p->affinity == WIS_AFF_NONE)
+		s.used = *p->mask;
+	if (!s.pids || raise_nofile(p->test->nofile) ||
+	    (p->test->prepare && p->test->prepare(&env, &shared)) ||
+	    start_tasks(&s, &env, shared) || wait_ready(&s)) {
+		if (!atomic_load(&ctl->failed))
+			wis_fail(NULL, "%s: set-up failed", p->test->name);
+	} else {
+		sample_loop(&s);
+	}
+	finish(&s);
+	kill_tasks(&s);
+	if (p->test->cleanup)
+		p->test->cleanup(&env, shared);
+	fflush(stdout);
+	_exit(0);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static uint64_t watchdog_ns(const struct wis_point *p)
+{
+	uint64_t run = (uint64_t)(p->warmup + p->samples) * p->interval_ms;
+
+	return (run * 2 + (SETUP_TIMEOUT_S + 10) * 1000ULL) * 1000000ULL;
+}
+
+/* Wait for the point process; 1 if the watchdog had to kill it. */
+static int wait_point(const struct wis_point *p, pid_t pid, int *status)
+{
+	uint64_t limit = p->samples ? watchdog_ns(p) : 0;
+	struct timespec ts = { 0, 0 };
+	sigset_t set;
+	int killed = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (;;) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return killed;
+		if (!limit) {
+			sigwaitinfo(&set, NULL);
+			continue;
+		}
+		ts.tv_sec = limit / 1000000000ULL;
+		ts.tv_nsec = limit % 1000000000ULL;
+		if (sigtimedwait(&set, NULL, &ts) < 0 && errno == EAGAIN) {
+			kill(-pid, SIGKILL);
+			killed = 1;
+			limit = 0;
+		}
+	}
+}
+
+static void classify_exit(struct wis_result *r, int killed, int status)
+{
+	if (killed) {
+		r->status = WIS_TIMEOUT;
+		snprintf(r->message, sizeof(r->message),
+			 "point overran its watchdog and was killed");
+		return;
+	}
+	if (WIFSIGNALED(status)) {
+		r->status = WIS_CRASHED;
+		snprintf(r->message, sizeof(r->message),
+			 "point process killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return;
+	}
+	if (WEXITSTATUS(status) && r->status == WIS_OK) {
+		r->status = WIS_ERROR;
+		if (!r->message[0])
+			snprintf(r->message, sizeof(r->message),
+				 "point process exited with status %d",
+				 WEXITSTATUS(status));
+	}
+}
+
+static int make_tmpdir(char *dir, size_t len, const char *test)
+{
+	snprintf(dir, len, "/tmp/wis-%s.XXXXXX", test);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+void wis_point_run(const struct wis_point *p, struct wis_result *out)
+{
+	struct wis_result *r;
+	struct wis_topology *topo;
+	char tmpdir[WIS_PATH_MAX];
+	sigset_t set, old;
+	int status = 0, killed;
+	pid_t pid, self = getpid();
+
+	memset(out, 0, sizeof(*out));
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	topo = malloc(sizeof(*topo));
+	if (r == MAP_FAILED || !topo) {
+		out->status = WIS_ERROR;
+		snprintf(out->message, sizeof(out->message), "out of memory");
+		free(topo);
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	if (wis_topology_read(topo, p->mask)) {
+		r->status = WIS_ERROR;
+		snprintf(r->message, sizeof(r->message), "no usable CPU in the mask");
+		goto done;
+	}
+	r->wrapped = wis_topology_place(topo, p->affinity, p->nr_tasks, r->cpus);
+	if (make_tmpdir(tmpdir, sizeof(tmpdir), p->test->name)) {
+		r->status = WIS_ERROR;
+		snprintf(r->message, sizeof(r->message), "mkdtemp in /tmp: %s",
+			 strerror(errno));
+		goto done;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	fflush(NULL);
+	pid = fork();
+	if (!pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		setpgid(0, 0);
+		die_with_parent(self);
+		point_main(p, r, tmpdir);
+	}
+	if (pid > 0) {
+		setpgid(pid, pid);
+		killed = wait_point(p, pid, &status);
+		kill(-pid, SIGKILL);
+		classify_exit(r, killed, status);
+	} else {
+		r->status = WIS_ERROR;
+		snprintf(r->message, sizeof(r->message), "fork: %s", strerror(errno));
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+done:
+	*out = *r;
+	munmap(r, sizeof(*r));
+	free(topo);
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One sweep point: a test at a task count in one mode, run in a fresh
+ * child process with its own temporary directory and a watchdog.
+ */
+#ifndef WIS_HARNESS_H
+#define WIS_HARNESS_H
+
+#include <stdint.h>
+
+#include "cmdline.h"
+#include "wis.h"
+
+#define WIS_MAX_SAMPLES 1000
+
+enum wis_status {
+	WIS_OK, WIS_ERROR, WIS_UNSUPPORTED, WIS_TIMEOUT, WIS_CRASHED,
+};
+
+/* /proc/stat fields summed over the CPUs a point used, in ticks. */
+enum { STAT_USER, STAT_NICE, STAT_SYS, STAT_IDLE, STAT_IOWAIT, STAT_IRQ,
+	STAT_SOFTIRQ, STAT_NR };
+
+struct wis_sample {
+	uint64_t elapsed_ns;
+	double total, min, max;	/* operations per second */
+};
+
+struct wis_result {
+	enum wis_status status;
+	char message[WIS_MSG_MAX];
+	int wrapped;
+	int cpus[WIS_MAX_TASKS];
+	int nr_samples;		/* measured samples stored */
+	struct wis_sample samples[WIS_MAX_SAMPLES];
+	uint64_t stat[STAT_NR];
+	double first_sample_uptime; /* CLOCK_BOOTTIME at the first sample */
+};
+
+struct wis_point {
+	const struct wis_test *test;
+	int threads;
+	unsigned long nr_tasks;
+	enum wis_affinity affinity;
+	const struct wis_cpuset *mask;	/* CPUs the point may use */
+	unsigned interval_ms;
+	int warmup;
+	int samples;			/* 0: run until killed */
+	const char *shared_path;
+	/*
+	 * Called in the point process after each sample, warmup included;
+	 * the compat front end prints upstream's lines from here.
+	 */
+	void (*on_sample)(const struct wis_point *p, int measured,
+			  const struct wis_sample *s);
+	void (*on_start)(const struct wis_point *p, const int *cpus);
+};
+
+const char *wis_status_name(enum wis_status s);
+
+/* Run one point; the result is complete whatever happened to it. */
+void wis_point_run(const struct wis_point *p, struct wis_result *r);
+
+/* The tests linked into this binary, and lookup by name. */
+const struct wis_test *wis_tests_begin(void);
+const struct wis_test *wis_tests_end(void);
+const struct wis_test *wis_test_find(const char *name);
+/* The closest test names to an unknown one, for the error message. */
+void wis_test_suggest(const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis: one static binary for the whole suite.  The subcommand comes from
+ * argv[1], or from argv[0] for the upstream-compatible NAME_processes /
+ * NAME_threads links.
+ */
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "harness.h"
+#include "report.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f,
+		"usage: wis COMMAND [ARGS]\n"
+		"  list [--names]          the tests: name, family, description\n"
+		"  run TEST [OPTIONS]      run one test; wis run --help\n"
+		"  sweep KEY=VALUE ...     a sweep described by wis.* keys\n"
+		"  sweep --cmdline         the same keys, from /proc/cmdline\n"
+		"  report FILE ...         tables from result records\n"
+		"  emit --out SINKS ...    write one result record\n"
+		"  bench                   harness cost and sampling accuracy\n"
+		"  NAME_processes / NAME_threads links: upstream will-it-scale flags\n");
+	return f == stderr ? 2 : 0;
+}
+
+static int list_tests(int argc, char **argv)
+{
+	int names = argc > 1 && !strcmp(argv[1], "--names");
+
+	if (argc > 1 && !names) {
+		fprintf(stderr, "wis list: unknown argument '%s'\n", argv[1]);
+		return 2;
+	}
+	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++) {
+		if (names)
+			printf("%s\n", t->name);
+		else
+			printf("%-18s %-8s %s\n", t->name, t->family, t->desc);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *self = basename(argv[0]);
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (strcmp(self, "wis") && strchr(self, '_'))
+		return wis_compat_main(self, argc, argv);
+	if (!strcmp(cmd, "list"))
+		return list_tests(argc - 1, argv + 1);
+	if (!strcmp(cmd, "run"))
+		return wis_run_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep"))
+		return wis_sweep_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return wis_report_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "emit"))
+		return wis_emit_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "bench"))
+		return wis_bench_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
+		return usage(stdout);
+	if (*cmd)
+		fprintf(stderr, "wis: unknown command '%s'\n", cmd);
+	return usage(stderr);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reading side of result records (`wis report`) and a one-record
+ * writer for tests and shell tooling (`wis emit`).
+ */
+#ifndef WIS_REPORT_H
+#define WIS_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Subcommand entry points: argv[0] is the subcommand's name, options
+ * start at argv[1].  They return the process exit status.
+ *
+ * wis report [--csv | --json] [--compare A B [--sum]] FILE...
+ *	0: every run complete and without errors or failed points;
+ *	1: a run is incomplete, has errors or failed points, or there is
+ *	   no run at all; 2: bad usage or an unreadable file.
+ * wis emit --out SPEC --run ID [--seq N] TYPE [KEY=STRING | KEY:=JSON]...
+ *	0: written to every sink; 1: a sink failed; 2: bad usage.
+ */
+int wis_report_main(int argc, char **argv);
+int wis_emit_main(int argc, char **argv);
+
+enum wis_report_format { WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON };
+
+struct wis_report_opts {
+	enum wis_report_format format;
+	const char *compare[2];	/* sides A and B, or NULL: no comparison */
+	int sum;		/* add up the runs of a side */
+};
+
+/*
+ * The whole report of one in-memory input, compare sides being run ids:
+ * the report to out, diagnostics to diag.  Returns what wis report would
+ * exit with.  For the fuzz target.
+ */
+int wis_report_mem(const void *buf, size_t len,
+		   const struct wis_report_opts *o, FILE *out, FILE *diag);
+
+#endif

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a point produced, as a record and as a table row. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *const affinity_names[] = {
+	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
+};
+
+long wis_parse_count(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+void wis_run_id(char *buf, size_t len, const char *label)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "%s-%llx-%lx-%x", label && *label ? label : "wis",
+		 (unsigned long long)ts.tv_sec, (long)ts.tv_nsec,
+		 (unsigned)getpid());
+}
+
+double wis_result_average(const struct wis_result *r)
+{
+	double sum = 0;
+
+	if (!r->nr_samples)
+		return 0;
+	for (int i = 0; i < r->nr_samples; i++)
+		sum += r->samples[i].total;
+	return sum / r->nr_samples;
+}
+
+static uint64_t stat_total(const struct wis_result *r)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < STAT_NR; i++)
+		sum += r->stat[i];
+	return sum;
+}
+
+static double idle_pct(const struct wis_result *r)
+{
+	uint64_t total = stat_total(r);
+
+	return total ? 100.0 * r->stat[STAT_IDLE] / total : 0;
+}
+
+/* System time per operation over the measured samples, microseconds. */
+static double sys_us_per_op(const struct wis_result *r)
+{
+	double ops = 0, secs = (double)r->stat[STAT_SYS] / sysconf(_SC_CLK_TCK);
+
+	for (int i = 0; i < r->nr_samples; i++)
+		ops += r->samples[i].total * r->samples[i].elapsed_ns / 1e9;
+	return ops > 0 ? secs * 1e6 / ops : 0;
+}
+
+/* A JSON array of one field of every measured sample. */
+static void sample_array(struct wis_json *j, const char *key,
+			 const struct wis_result *r, int field)
+{
+	size_t cap = 32 + r->nr_samples * 24, used = 0;
+	char *buf = malloc(cap);
+
+	if (!buf) {
+		j->oom = 1;
+		return;
+	}
+	used += snprintf(buf, cap, "[");
+	for (int i = 0; i < r->nr_samples; i++) {
+		const struct wis_sample *s = &r->samples[i];
+		double v = field == 0 ? (double)s->elapsed_ns :
+			   field == 1 ? s->total : field == 2 ? s->min : s->max;
+
+		used += snprintf(buf + used, cap - used, "%s%.0f", i ? "," : "", v);
+	}
+	snprintf(buf + used, cap - used, "]");
+	wis_json_raw(j, key, buf);
+	free(buf);
+}
+
+static void cpus_array(struct wis_json *j, const struct wis_point *p,
+		       const struct wis_result *r)
+{
+	size_t cap = 16 + p->nr_tasks * 6, used = 0;
+	char *buf = malloc(cap);
+
+	if (!buf) {
+		j->oom = 1;
+		return;
+	}
+	used += snprintf(buf, cap, "[");
+	for (unsigned long i = 0; i < p->nr_tasks; i++)
+		used += snprintf(buf + used, cap - used, "%s%d", i ? "," : "",
+				 r->cpus[i]);
+	snprintf(buf + used, cap - used, "]");
+	wis_json_raw(j, "cpus", buf);
+	free(buf);
+}
+
+void wis_point_json(struct wis_json *j, const struct wis_point *p,
+		    const struct wis_result *r)
+{
+	static const char *const stat_names[STAT_NR] = {
+		"user", "nice", "sys", "idle", "iowait", "irq", "softirq",
+	};
+	double avg = wis_result_average(r);
+
+	wis_json_str(j, "test", p->test->name);
+	wis_json_str(j, "mode", p->threads ? "threads" : "processes");
+	wis_json_u64(j, "tasks", p->nr_tasks);
+	wis_json_str(j, "affinity", affinity_names[p->affinity]);
+	cpus_array(j, p, r);
+	wis_json_u64(j, "wrapped", r->wrapped);
+	wis_json_str(j, "status", wis_status_name(r->status));
+	if (r->status != WIS_OK)
+		wis_json_str(j, "message", r->message);
+	wis_json_u64(j, "interval_ms", p->interval_ms);
+	wis_json_u64(j, "warmup", p->warmup);
+	wis_json_u64(j, "samples", r->nr_samples);
+	sample_array(j, "elapsed_ns", r, 0);
+	sample_array(j, "total", r, 1);
+	sample_array(j, "min", r, 2);
+	sample_array(j, "max", r, 3);
+	wis_json_f64(j, "average", avg);
+	wis_json_f64(j, "per_task", avg / p->nr_tasks);
+	wis_json_u64(j, "clk_tck", sysconf(_SC_CLK_TCK));
+	for (int i = 0; i < STAT_NR; i++)
+		wis_json_u64(j, stat_names[i], r->stat[i]);
+	wis_json_f64(j, "idle_pct", idle_pct(r));
+	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
+}
+
+void wis_table_header(FILE *f)
+{
+	fprintf(f, "%-16s %-9s %5s %14s %12s %7s %12s %12s %6s %9s\n",
+		"test", "mode", "tasks", "ops/s", "per task", "scale",
+		"min/task", "max/task", "idle%", "sys us/op");
+}
+
+static double mean_field(const struct wis_result *r, int max)
+{
+	double sum = 0;
+
+	for (int i = 0; i < r->nr_samples; i++)
+		sum += max ? r->samples[i].max : r->samples[i].min;
+	return r->nr_samples ? sum / r->nr_samples : 0;
+}
+
+void wis_table_row(FILE *f, const struct wis_point *p,
+		   const struct wis_result *r, double base_rate)
+{
+	double avg = wis_result_average(r);
+	const char *mode = p->threads ? "threads" : "processes";
+	char scale[16] = "-";
+
+	if (r->status != WIS_OK) {
+		fprintf(f, "%-16s %-9s %5lu %s: %s\n", p->test->name, mode,
+			p->nr_tasks, wis_status_name(r->status), r->message);
+		return;
+	}
+	if (base_rate > 0)
+		snprintf(scale, sizeof(scale), "%.2fx", avg / base_rate);
+	fprintf(f, "%-16s %-9s %5lu %14.0f %12.0f %7s %12.0f %12.0f %6.1f %9.3f\n",
+		p->test->name, mode, p->nr_tasks, avg, avg / p->nr_tasks, scale,
+		mean_field(r, 0), mean_field(r, 1), idle_pct(r), sys_us_per_op(r));
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `wis run` and `wis sweep`.  `wis run`'s flags are spelled as wis.* keys
+ * and go through the one parser the kernel command line uses.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+static int run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: wis run TEST[,TEST...] [OPTIONS]\n"
+		"  -t, --tasks LIST       task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all (1)\n"
+		"  -s, --samples N        measured samples (5)\n"
+		"      --warmup N         discarded samples first (1)\n"
+		"      --interval MS      sample length (1000)\n"
+		"      --mode M           processes, threads or both (processes)\n"
+		"      --affinity A       core, pu or none (core)\n"
+		"      --cpus LIST        CPUs to use, inside the inherited mask\n"
+		"      --shared PATH      fixed file for open4 / pread4\n"
+		"      --records[=SINKS]  also write result records (console)\n");
+	return f == stderr ? 2 : 0;
+}
+
+static const struct option run_options[] = {
+	{ "tasks", required_argument, NULL, 't' },
+	{ "samples", required_argument, NULL, 's' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "affinity", required_argument, NULL, 'a' },
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "shared", required_argument, NULL, 'S' },
+	{ "records", optional_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *option_key(int opt)
+{
+	switch (opt) {
+	case 't': return "tasks";
+	case 's': return "samples";
+	case 'w': return "warmup";
+	case 'i': return "interval";
+	case 'm': return "mode";
+	case 'a': return "affinity";
+	case 'c': return "cpus";
+	case 'S': return "shared";
+	default: return "out";
+	}
+}
+
+/* Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote. */
+static int apply(struct wis_sweep_cfg *c, const char *key, const char *val,
+		 const char *flag)
+{
+	char word[512], err[256];
+
+	snprintf(word, sizeof(word), "wis.%s=%s", key, val);
+	if (!wis_cfg_word(c, word, 0, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "wis run: %s: %s\n", flag, err);
+	return -1;
+}
+
+int wis_run_main(int argc, char **argv)
+{
+	struct wis_sweep_opts opts = { .table = 1 };
+	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	char err[512];
+	int opt, ret = 2;
+
+	if (!c)
+		return 2;
+	wis_cfg_defaults(c);
+	/* One task and records on stdout, unless the flags say otherwise. */
+	snprintf(c->tasks, sizeof(c->tasks), "1");
+	snprintf(c->out, sizeof(c->out), "console");
+	while ((opt = getopt_long(argc, argv, ":t:s:h", run_options, NULL)) != -1) {
+		char flag[32];
+
+		if (opt == 'h') {
+			ret = run_usage(stdout);
+			goto out;
+		}
+		if (opt == ':' || opt == '?') {
+			fprintf(stderr, "wis run: %s '%s'\n",
+				opt == ':' ? "missing value for" : "unknown option",
+				argv[optind - 1]);
+			goto out;
+		}
+		snprintf(flag, sizeof(flag), "%s", argv[optind - 1]);
+		if (opt == 'r')
+			opts.records = 1;
+		if (opt == 'r' && !optarg)
+			continue;
+		if (apply(c, option_key(opt), optarg, flag))
+			goto out;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "wis run: %s\n", optind < argc ?
+			"one test (or a comma list) only" : "which test? (wis list)");
+		goto out;
+	}
+	if (apply(c, "tests", argv[optind], "test"))
+		goto out;
+	if (wis_cfg_finish(c, err, sizeof(err))) {
+		fprintf(stderr, "wis run: %s\n", err);
+		goto out;
+	}
+	ret = wis_sweep_execute(c, &opts);
+out:
+	free(c);
+	return ret;
+}
+
+static int sweep_usage(void)
+{
+	fprintf(stderr, "usage: wis sweep wis.KEY=VALUE ... | wis sweep --cmdline\n"
+		"keys: README.md, \"Command-line keys\"\n");
+	return 2;
+}
+
+int wis_sweep_main(int argc, char **argv)
+{
+	struct wis_sweep_opts opts = { .records = 1, .progress = 1 };
+	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	char err[512], *line = NULL;
+	int ret = 2, bad;
+
+	if (!c)
+		return 2;
+	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--cmdline")) {
+		free(c);
+		return sweep_usage();
+	}
+	if (argc == 2 && !strcmp(argv[1], "--cmdline")) {
+		line = malloc(WIS_CMDLINE_MAX);
+		if (!line || wis_cmdline_read(line, WIS_CMDLINE_MAX, err, sizeof(err))) {
+			fprintf(stderr, "wis sweep: %s\n", line ? err : "out of memory");
+			goto out;
+		}
+		bad = wis_cfg_cmdline(c, line, err, sizeof(err));
+	} else {
+		bad = wis_cfg_argv(c, argc - 1, argv + 1, err, sizeof(err));
+	}
+	ret = bad ? wis_sweep_fail(c, err) : wis_sweep_execute(c, &opts);
+out:
+	free(line);
+	free(c);
+	return ret;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `wis bench`: what the harness costs.  getppid1 at one task through
+ * the full harness against a bare getppid() loop in this process, runs
+ * interleaved, medians compared; and how far each sample's measured
+ * length strays from the requested interval.
+ */
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+#define MAX_RUNS 99
+
+struct interval_error {
+	double sum, max;
+	int n;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* getppid() calls per second, no harness, pinned where task 0 goes. */
+static double bare_rate(int cpu, double seconds)
+{
+	unsigned long calls = 0, batch = 100000;
+	double start, elapsed;
+	cpu_set_t set, old;
+
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	start = now_s();
+	do {
+		for (unsigned long i = 0; i < batch; i++)
+			getppid();
+		calls += batch;
+		elapsed = now_s() - start;
+	} while (elapsed < seconds);
+	sched_setaffinity(0, sizeof(old), &old);
+	return calls / elapsed;
+}
+
+static void note_intervals(struct interval_error *e, const struct wis_result *r,
+			   unsigned interval_ms)
+{
+	for (int i = 0; i < r->nr_samples; i++) {
+		double want = interval_ms * 1e6;
+		double err = fabs((double)r->samples[i].elapsed_ns - want) / want;
+
+		e->sum += err;
+		e->n++;
+		if (err > e->max)
+			e->max = err;
+	}
+}
+
+static double harness_rate(struct wis_point *p, struct wis_result *r,
+			   struct interval_error *e)
+{
+	wis_point_run(p, r);
+	if (r->status != WIS_OK) {
+		fprintf(stderr, "wis bench: getppid1: %s\n", r->message);
+		return 0;
+	}
+	note_intervals(e, r, p->interval_ms);
+	return wis_result_average(r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
+{
+	for (int i = 1; i < argc; i++) {
+		long v = i + 1 < argc ? wis_parse_count(argv[i + 1], 1, 100000) : -1;
+
+		if (!strcmp(argv[i], "--runs") && v > 0 && v <= MAX_RUNS)
+			*runs = v;
+		else if (!strcmp(argv[i], "--interval") && v > 0)
+			*interval = v;
+		else {
+			fprintf(stderr, "wis bench: bad argument '%s' (--runs 1..%d, "
+				"--interval MS)\n", argv[i], MAX_RUNS);
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int wis_bench_main(int argc, char **argv)
+{
+	double bare[MAX_RUNS], wis[MAX_RUNS];
+	struct interval_error e = { 0 };
+	struct wis_cpuset mask;
+	struct wis_result *r = malloc(sizeof(*r));
+	struct wis_point p = {
+		.test = wis_test_find("getppid1"), .nr_tasks = 1,
+		.affinity = WIS_AFF_CORE, .mask = &mask, .warmup = 1,
+		.samples = 5, .interval_ms = 1000, .shared_path = "/tmp/wis-shared",
+	};
+	int runs = 5;
+
+	if (!r || !p.test || parse_args(argc, argv, &runs, &p.interval_ms) ||
+	    wis_cpuset_inherited(&mask))
+		return 2;
+	printf("run  bare getppid/s  getppid1/s  ratio\n");
+	for (int i = 0; i < runs; i++) {
+		wis[i] = harness_rate(&p, r, &e);
+		if (wis[i] <= 0)
+			return 1;
+		bare[i] = bare_rate(r->cpus[0], p.samples * p.interval_ms / 1000.0);
+		printf("%3d %13.0f %11.0f %6.4f\n", i + 1, bare[i], wis[i],
+		       wis[i] / bare[i]);
+	}
+	printf("median %10.0f %11.0f %6.4f  (harness / bare; budget >= 0.98)\n",
+	       median(bare, runs), median(wis, runs),
+	       median(wis, runs) / median(bare, runs));
+	printf("interval %u ms over %d samples: mean error %.4f%%, max %.4f%% "
+	       "(budget < 0.5%%)\n", p.interval_ms, e.n, 100 * e.sum / e.n,
+	       100 * e.max);
+	free(r);
+	return 0;
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sweep engine: tests x modes x task counts, one point each, with
+ * records to the sinks and progress on stderr.  `wis sweep` and
+ * `wis run` are both front ends of it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "audit.h"
+#include "sweep.h"
+#include "topology.h"
+
+struct sweep {
+	const struct wis_sweep_cfg *cfg;
+	const struct wis_sweep_opts *opts;
+	struct wis_sinks *sinks;
+	char run[96];
+	uint64_t seq;
+	struct wis_cpuset mask;
+	struct wis_topology *topo;
+	const struct wis_test *tests[WIS_MAX_SWEEP_TESTS];
+	int nr_tests;
+	unsigned tasks[WIS_MAX_TASKS];
+	int nr_tasks;
+	int points, failed, unsupported;
+};
+
+static void emit(struct sweep *s, const char *type, const struct wis_json *j)
+{
+	if (s->sinks)
+		wis_record(s->sinks, s->run, &s->seq, type, j);
+}
+
+static void emit_msg(struct sweep *s, const char *type, const char *msg)
+{
+	struct wis_json j;
+
+	wis_json_init(&j);
+	wis_json_str(&j, "message", msg);
+	emit(s, type, &j);
+	wis_json_free(&j);
+}
+
+/* Every named test exists, or an error naming it and its near misses. */
+static int resolve_tests(struct sweep *s, char *err, size_t len)
+{
+	const struct wis_sweep_cfg *c = s->cfg;
+
+	for (int i = 0; i < c->nr_tests; i++) {
+		char near[160];
+
+		if (!strcmp(c->tests[i], "all")) {
+			for (const struct wis_test *t = wis_tests_begin();
+			     t < wis_tests_end() && s->nr_tests < WIS_MAX_SWEEP_TESTS; t++)
+				s->tests[s->nr_tests++] = t;
+			continue;
+		}
+		s->tests[s->nr_tests] = wis_test_find(c->tests[i]);
+		if (s->tests[s->nr_tests]) {
+			s->nr_tests++;
+			continue;
+		}
+		wis_test_suggest(c->tests[i], near, sizeof(near));
+		snprintf(err, len, "wis.tests: unknown test '%s'%s%s%s", c->tests[i],
+			 *near ? " (did you mean " : "", near, *near ? "?)" : "");
+		return -1;
+	}
+	if (!s->nr_tests) {
+		snprintf(err, len, "wis.tests: no test to run");
+		return -1;
+	}
+	return 0;
+}
+
+/* The CPUs to use: wis.cpus, which must lie inside the inherited mask. */
+static int resolve_cpus(struct sweep *s, char *err, size_t len)
+{
+	struct wis_cpuset inherited;
+
+	if (wis_cpuset_inherited(&inherited)) {
+		snprintf(err, len, "sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	s->mask = inherited;
+	if (!s->cfg->have_cpus)
+		return 0;
+	for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++) {
+		if (!wis_cpuset_test(&s->cfg->cpus, cpu))
+			continue;
+		if (!wis_cpuset_test(&inherited, cpu)) {
+			snprintf(err, len, "wis.cpus: CPU %d is not in the allowed "
+				 "mask of this process", cpu);
+			return -1;
+		}
+	}
+	s->mask = s->cfg->cpus;
+	return 0;
+}
+
+static int prepare(struct sweep *s, char *err, size_t len)
+{
+	int n;
+
+	if (resolve_cpus(s, err, len) || resolve_tests(s, err, len))
+		return -1;
+	s->topo = malloc(sizeof(*s->topo));
+	if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
+		snprintf(err, len, "cannot read the CPU topology");
+		return -1;
+	}
+	n = wis_tasks_resolve(s->cfg->tasks, &s->mask, s->tasks, WIS_MAX_TASKS,
+			      err, len);
+	if (n < 0)
+		return -1;
+	s->nr_tasks = n;
+	return 0;
+}
+
+static int nr_modes(const struct wis_sweep_cfg *c)
+{
+	return !!(c->modes & WIS_MODE_PROCESSES) + !!(c->modes & WIS_MODE_THREADS);
+}
+
+static double point_seconds(const struct wis_sweep_cfg *c)
+{
+	return (c->warmup + c->samples) * c->interval_ms / 1000.0;
+}
+
+static void run_record(struct sweep *s)
+{
+	char sweep[WIS_CMDLINE_MAX];
+	struct wis_json j;
+
+	wis_json_init(&j);
+	wis_json_str(&j, "version", WIS_VERSION);
+	wis_json_str(&j, "id", s->cfg->id);
+	if (wis_cfg_format(s->cfg, sweep, sizeof(sweep)) >= 0)
+		wis_json_str(&j, "sweep", sweep);
+	wis_json_u64(&j, "nr_points", (uint64_t)s->nr_tests * nr_modes(s->cfg) *
+		     s->nr_tasks);
+	wis_audit_json(&j, &s->mask);
+	emit(s, "run", &j);
+	wis_json_free(&j);
+}
+
+/*
+ * The seed's mmap1 pitfall: a 128 MB mapping larger than the per-CPU
+ * batch of vm_committed_as takes its global lock on every call.
+ */
+static void warn_committed_batch(struct sweep *s)
+{
+	long batch = wis_committed_as_batch();
+	char msg[256];
+
+	if (batch <= 0 || (unsigned long)batch * 4096 >= WIS_MB128)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "vm_committed_as batch is %ld pages (totalram/ncpus/4), below the "
+		 "32768 pages of a 128 MB mapping: mmap1, malloc1, page_fault* and "
+		 "tlb_flush* will serialise on its global lock", batch);
+	emit_msg(s, "warn", msg);
+	if (s->opts->progress)
+		fprintf(stderr, "wis: warning: %s\n", msg);
+}
+
+static void progress(struct sweep *s, int k, int n, const struct wis_point *p,
+		     const struct wis_result *r)
+{
+	double left = (n - k) * point_seconds(s->cfg);
+
+	fprintf(stderr, "[%d/%d] %-16s %-9s %4lu tasks  ", k, n, p->test->name,
+		p->threads ? "threads" : "processes", p->nr_tasks);
+	if (r->status == WIS_OK)
+		fprintf(stderr, "%14.0f ops/s", wis_result_average(r));
+	else
+		fprintf(stderr, "%s: %s", wis_status_name(r->status), r->message);
+	fprintf(stderr, "  (%.0f s left)\n", left);
+}
+
+static void account(struct sweep *s, const struct wis_result *r)
+{
+	s->points++;
+	if (r->status == WIS_UNSUPPORTED)
+		s->unsupported++;
+	else if (r->status != WIS_OK)
+		s->failed++;
+}
+
+/* base: the rate of one task of this test and mode, for the scale column. */
+static void run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
+		      int k, int n, double *base)
+{
+	struct wis_json j;
+
+	wis_point_run(p, r);
+	account(s, r);
+	if (p->nr_tasks == 1 && r->status == WIS_OK)
+		*base = wis_result_average(r);
+	wis_json_init(&j);
+	wis_point_json(&j, p, r);
+	emit(s, "point", &j);
+	wis_json_free(&j);
+	if (s->opts->progress)
+		progress(s, k, n, p, r);
+	if (s->opts->table)
+		wis_table_row(stdout, p, r, *base);
+	fflush(stdout);
+}
+
+static int timed_out(struct sweep *s, time_t start)
+{
+	char msg[128];
+
+	if (!s->cfg->timeout_s || time(NULL) - start < (time_t)s->cfg->timeout_s)
+		return 0;
+	snprintf(msg, sizeof(msg), "wis.timeout: %u s reached, sweep stopped",
+		 s->cfg->timeout_s);
+	emit_msg(s, "error", msg);
+	fprintf(stderr, "wis: %s\n", msg);
+	return 1;
+}
+
+static int run_points(struct sweep *s, struct wis_result *r)
+{
+	int n = s->nr_tests * nr_modes(s->cfg) * s->nr_tasks, k = 0;
+	time_t start = time(NULL);
+
+	for (int t = 0; t < s->nr_tests; t++) {
+		for (int mode = 0; mode < 2; mode++) {
+			double base = 0;
+
+			if (!(s->cfg->modes & (mode ? WIS_MODE_THREADS :
+					       WIS_MODE_PROCESSES)))
+				continue;
+			for (int i = 0; i < s->nr_tasks; i++) {
+				struct wis_point p = {
+					.test = s->tests[t], .threads = mode,
+					.nr_tasks = s->tasks[i],
+					.affinity = s->cfg->affinity, .mask = &s->mask,
+					.interval_ms = s->cfg->interval_ms,
+					.warmup = s->cfg->warmup,
+					.samples = s->cfg->samples,
+					.shared_path = s->cfg->shared,
+				};
+
+				if (timed_out(s, start))
+					return -1;
+				run_point(s, &p, r, ++k, n, &base);
+			}
+		}
+	}
+	return 0;
+}
+
+static void end_record(struct sweep *s, const char *status)
+{
+	struct wis_json j;
+
+	wis_json_init(&j);
+	wis_json_str(&j, "status", status);
+	wis_json_u64(&j, "points", s->points);
+	wis_json_u64(&j, "failed", s->failed);
+	wis_json_u64(&j, "unsupported", s->unsupported);
+	emit(s, "end", &j);
+	wis_json_free(&j);
+}
+
+/* A configuration error: error + end wherever records can go. */
+static int fail_early(struct sweep *s, const char *err)
+{
+	fprintf(stderr, "wis: %s\n", err);
+	emit_msg(s, "error", err);
+	end_record(s, "error");
+	return 2;
+}
+
+static int open_sinks(struct sweep *s, char *err, size_t len)
+{
+	struct wis_sinks *partial = NULL;
+
+	if (!s->opts->records)
+		return 0;
+	s->sinks = wis_sinks_open(s->cfg->out, err, len, &partial);
+	if (s->sinks)
+		return 0;
+	s->sinks = partial;
+	return -1;
+}
+
+int wis_sweep_fail(const struct wis_sweep_cfg *cfg, const char *err)
+{
+	struct wis_sweep_opts opts = { .records = 1 };
+	struct sweep s = { .cfg = cfg, .opts = &opts };
+	char sink_err[256];
+
+	wis_run_id(s.run, sizeof(s.run), cfg->id);
+	open_sinks(&s, sink_err, sizeof(sink_err));
+	fail_early(&s, err);
+	wis_sinks_close(s.sinks);
+	return 2;
+}
+
+int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
+		      const struct wis_sweep_opts *opts)
+{
+	struct sweep *s = calloc(1, sizeof(*s));
+	struct wis_result *r = malloc(sizeof(*r));
+	char err[512];
+	int ret;
+
+	if (!s || !r) {
+		fprintf(stderr, "wis: out of memory\n");
+		free(s);
+		free(r);
+		return 2;
+	}
+	s->cfg = cfg;
+	s->opts = opts;
+	wis_run_id(s->run, sizeof(s->run), cfg->id);
+	if (open_sinks(s, err, sizeof(err)) || prepare(s, err, sizeof(err))) {
+		ret = fail_early(s, err);
+		goto out;
+	}
+	run_record(s);
+	warn_committed_batch(s);
+	if (opts->table)
+		wis_table_header(stdout);
+	ret = run_points(s, r) ? 1 : s->failed ? 1 : 0;
+	end_record(s, ret ? "error" : "ok");
+out:
+	wis_sinks_close(s->sinks);
+	free(s->topo);
+	free(s);
+	free(r);
+	return ret;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WIS_SWEEP_H
+#define WIS_SWEEP_H
+
+#include "cli.h"
+#include "cmdline.h"
+#include "topology.h"
+
+#define WIS_VERSION "0.1.0"
+
+struct wis_sweep_opts {
+	int records;	/* write records to cfg->out */
+	int table;	/* human table on stdout */
+	int progress;	/* a line per point on stderr */
+};
+
+/* 0: every point ok or unsupported; 1: a point failed; 2: bad sweep. */
+int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
+		      const struct wis_sweep_opts *opts);
+
+/* A sweep that could not be parsed: error + end records, exit 2. */
+int wis_sweep_fail(const struct wis_sweep_cfg *cfg, const char *err);
+
+#endif

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int eventfd1_run(struct wis_task *t)
+{
+	uint64_t one = 1, val;
+	ssize_t ret;
+	int fd;
+
+	fd = eventfd(0, 0);
+	if (fd < 0)
+		return wis_fail(t, "eventfd: %s", strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		do
+			ret = write(fd, &one, sizeof(one));
+		while (ret < 0 && errno == EINTR);
+		if (ret != sizeof(one))
+			abort();
+		do
+			ret = read(fd, &val, sizeof(val));
+		while (ret < 0 && errno == EINTR);
+		if (ret != sizeof(val))
+			abort();
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(eventfd1) = {
+	.name = "eventfd1",
+	.family = "syscall",
+	.desc = "eventfd read/write of 8 bytes",
+	.run = eventfd1_run,
+};

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+/* musl ships no <linux/futex.h>; these are the kernel ABI values. */
+#define FUTEX_WAIT		0
+#define FUTEX_PRIVATE_FLAG	128
+
+static _Noreturn int futex4_run(struct wis_task *t)
+{
+	wis_ready(t);
+	for (;;) {
+		unsigned int word = 0;
+
+		/* The word is 0, so the wait for 1 fails with EAGAIN at once. */
+		syscall(SYS_futex, &word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1,
+			NULL, NULL, 0);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(futex4) = {
+	.name = "futex4",
+	.family = "syscall",
+	.desc = "futex(FUTEX_WAIT_PRIVATE)",
+	.run = futex4_run,
+};

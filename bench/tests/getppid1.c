@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The harness-cost control: exactly one getppid() syscall an iteration. */
+#include <unistd.h>
+
+#include "wis.h"
+
+static _Noreturn int getppid1_run(struct wis_task *t)
+{
+	wis_ready(t);
+	for (;;) {
+		getppid();
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(getppid1) = {
+	.name = "getppid1",
+	.family = "syscall",
+	.desc = "getppid",
+	.run = getppid1_run,
+};

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int lock1_set(int fd, short type)
+{
+	struct flock lck = {
+		.l_type = type,
+		.l_whence = SEEK_SET,
+		.l_start = 0,
+		.l_len = 1,
+	};
+
+	while (fcntl(fd, F_SETLKW, &lck)) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+static int lock1_run(struct wis_task *t)
+{
+	char path[WIS_PATH_MAX];
+	int fd;
+
+	wis_path(path, t->tmpdir, "lock1", t->id);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+	unlink(path);
+
+	wis_ready(t);
+	for (;;) {
+		if (lock1_set(fd, F_WRLCK) || lock1_set(fd, F_UNLCK))
+			abort();
+		*t->iterations += 2;
+	}
+}
+
+WIS_TEST(lock1) = {
+	.name = "lock1",
+	.family = "file",
+	.desc = "Separate file write lock/unlock",
+	.run = lock1_run,
+};

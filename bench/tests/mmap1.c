@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "wis.h"
+
+static int mmap1_run(struct wis_task *t)
+{
+	void *c;
+
+	wis_ready(t);
+	for (;;) {
+		c = mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c == MAP_FAILED)
+			abort();
+		munmap(c, WIS_MB128);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(mmap1) = {
+	.name = "mmap1",
+	.family = "memory",
+	.desc = "Anonymous memory mmap/munmap of 128MB",
+	.run = mmap1_run,
+};

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int open1_run(struct wis_task *t)
+{
+	char path[WIS_PATH_MAX];
+	int fd;
+
+	wis_path(path, t->tmpdir, "open1", t->id);
+	if (wis_make_file(path, 0))
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			abort();
+		close(fd);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(open1) = {
+	.name = "open1",
+	.family = "file",
+	.desc = "Separate file open/close",
+	.run = open1_run,
+};

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int open2_run(struct wis_task *t)
+{
+	char dir[WIS_PATH_MAX];
+	char path[WIS_PATH_MAX];
+	int fd;
+
+	wis_path(dir, t->tmpdir, "open2", t->id);
+	if (mkdir(dir, 0700))
+		return wis_fail(t, "mkdir %s: %s", dir, strerror(errno));
+	wis_path(path, dir, "file", -1);
+	if (wis_make_file(path, 0))
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			abort();
+		close(fd);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(open2) = {
+	.name = "open2",
+	.family = "file",
+	.desc = "Separate file open/close in different directories",
+	.run = open2_run,
+};

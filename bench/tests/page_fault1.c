@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static volatile char *page_fault1_map(void)
+{
+	return mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/* volatile: every store must reach its page to take the fault. */
+static void page_fault1_touch(struct wis_task *t, volatile char *c,
+			      unsigned long pgsize)
+{
+	for (unsigned long i = 0; i < WIS_MB128; i += pgsize) {
+		c[i] = 0;
+		(*t->iterations)++;
+	}
+}
+
+static int page_fault1_run(struct wis_task *t)
+{
+	unsigned long pgsize = sysconf(_SC_PAGESIZE);
+	volatile char *c = page_fault1_map();
+
+	if (c == MAP_FAILED)
+		return wis_fail(t, "mmap: %s", strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		page_fault1_touch(t, c, pgsize);
+		munmap((void *)c, WIS_MB128);
+		c = page_fault1_map();
+		if (c == MAP_FAILED)
+			abort();
+	}
+}
+
+WIS_TEST(page_fault1) = {
+	.name = "page_fault1",
+	.family = "memory",
+	.desc = "Anonymous memory page fault",
+	.run = page_fault1_run,
+};

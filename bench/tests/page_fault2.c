@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static volatile char *page_fault2_map(int fd)
+{
+	return mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+		    fd, 0);
+}
+
+/* volatile: every store must reach its page to take the fault. */
+static void page_fault2_touch(struct wis_task *t, volatile char *c,
+			      unsigned long pgsize)
+{
+	for (unsigned long i = 0; i < WIS_MB128; i += pgsize) {
+		c[i] = 0;
+		(*t->iterations)++;
+	}
+}
+
+static int page_fault2_run(struct wis_task *t)
+{
+	unsigned long pgsize = sysconf(_SC_PAGESIZE);
+	char path[WIS_PATH_MAX];
+	volatile char *c;
+	int fd;
+
+	/* Sparse, as upstream: the first round also fills the page cache. */
+	wis_path(path, t->tmpdir, "page_fault2", t->id);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return wis_fail(t, "open %s: %s", path, strerror(errno));
+	if (ftruncate(fd, WIS_MB128))
+		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
+	unlink(path);
+	c = page_fault2_map(fd);
+	if (c == MAP_FAILED)
+		return wis_fail(t, "mmap %s: %s", path, strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		page_fault2_touch(t, c, pgsize);
+		munmap((void *)c, WIS_MB128);
+		c = page_fault2_map(fd);
+		if (c == MAP_FAILED)
+			abort();
+	}
+}
+
+WIS_TEST(page_fault2) = {
+	.name = "page_fault2",
+	.family = "memory",
+	.desc = "Separate file private mapping page fault",
+	.run = page_fault2_run,
+};

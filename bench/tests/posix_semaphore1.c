@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <semaphore.h>
+#include <string.h>
+
+#include "wis.h"
+
+static int posix_semaphore1_run(struct wis_task *t)
+{
+	sem_t sem;
+
+	if (sem_init(&sem, 0, 1))
+		return wis_fail(t, "sem_init: %s", strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		sem_wait(&sem);
+		sem_post(&sem);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(posix_semaphore1) = {
+	.name = "posix_semaphore1",
+	.family = "sync",
+	.desc = "POSIX semaphores",
+	.run = posix_semaphore1_run,
+};

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One mutex for all tasks in threads mode, one a process in processes mode. */
+#include <pthread.h>
+
+#include "wis.h"
+
+static pthread_mutex_t pthread_mutex1_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static _Noreturn int pthread_mutex1_run(struct wis_task *t)
+{
+	wis_ready(t);
+	for (;;) {
+		pthread_mutex_lock(&pthread_mutex1_lock);
+		pthread_mutex_unlock(&pthread_mutex1_lock);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(pthread_mutex1) = {
+	.name = "pthread_mutex1",
+	.family = "sync",
+	.desc = "Contended pthread mutex",
+	.run = pthread_mutex1_run,
+};

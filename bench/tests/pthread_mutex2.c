@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <pthread.h>
+
+#include "wis.h"
+
+static _Noreturn int pthread_mutex2_run(struct wis_task *t)
+{
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+	wis_ready(t);
+	for (;;) {
+		pthread_mutex_lock(&lock);
+		pthread_mutex_unlock(&lock);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(pthread_mutex2) = {
+	.name = "pthread_mutex2",
+	.family = "sync",
+	.desc = "Uncontended pthread mutex",
+	.run = pthread_mutex2_run,
+};

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One mutex and one counter for all tasks in threads mode. */
+#include <pthread.h>
+
+#include "wis.h"
+
+static pthread_mutex_t pthread_mutex3_lock = PTHREAD_MUTEX_INITIALIZER;
+/* volatile: nothing reads it, and the update is the point of the test. */
+static volatile unsigned long pthread_mutex3_val;
+
+static _Noreturn int pthread_mutex3_run(struct wis_task *t)
+{
+	wis_ready(t);
+	for (;;) {
+		pthread_mutex_lock(&pthread_mutex3_lock);
+		pthread_mutex3_val++;
+		pthread_mutex_unlock(&pthread_mutex3_lock);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(pthread_mutex3) = {
+	.name = "pthread_mutex3",
+	.family = "sync",
+	.desc = "Contended pthread mutex with global update",
+	.run = pthread_mutex3_run,
+};

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A shared mutex guarding a counter on the task's own stack. */
+#include <pthread.h>
+
+#include "wis.h"
+
+static pthread_mutex_t pthread_mutex4_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static _Noreturn int pthread_mutex4_run(struct wis_task *t)
+{
+	/* volatile keeps the update in memory, as upstream's alloca() does. */
+	volatile unsigned long val = 0;
+
+	wis_ready(t);
+	for (;;) {
+		pthread_mutex_lock(&pthread_mutex4_lock);
+		val++;
+		pthread_mutex_unlock(&pthread_mutex4_lock);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(pthread_mutex4) = {
+	.name = "pthread_mutex4",
+	.family = "sync",
+	.desc = "Contended pthread mutex with local update",
+	.run = pthread_mutex4_run,
+};

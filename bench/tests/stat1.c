@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "wis.h"
+
+static int stat1_run(struct wis_task *t)
+{
+	char path[WIS_PATH_MAX];
+	struct stat st;
+
+	wis_path(path, t->tmpdir, "stat1", t->id);
+	if (wis_make_file(path, 0))
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		if (stat(path, &st))
+			abort();
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(stat1) = {
+	.name = "stat1",
+	.family = "file",
+	.desc = "Separate file stat",
+	.run = stat1_run,
+};

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "wis.h"
+
+static char stat2_path[WIS_PATH_MAX];
+
+static int stat2_prepare(const struct wis_point_env *env, void **shared)
+{
+	wis_path(stat2_path, env->tmpdir, "stat2", -1);
+	if (wis_make_file(stat2_path, 0))
+		return wis_fail(NULL, "create %s: %s", stat2_path,
+				strerror(errno));
+	*shared = stat2_path;
+	return 0;
+}
+
+static int stat2_run(struct wis_task *t)
+{
+	const char *path = t->shared;
+	struct stat st;
+
+	wis_ready(t);
+	for (;;) {
+		if (stat(path, &st))
+			abort();
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(stat2) = {
+	.name = "stat2",
+	.family = "file",
+	.desc = "Same file stat",
+	.prepare = stat2_prepare,
+	.run = stat2_run,
+};

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int tcp_rr1_listen(struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof(*sin);
+	int fd, err;
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)sin, sizeof(*sin)) ||
+	    listen(fd, 1) ||
+	    getsockname(fd, (struct sockaddr *)sin, &len)) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/* fd[0] is the requesting end, fd[1] the responding one. */
+static int tcp_rr1_connect(int fd[2])
+{
+	struct sockaddr_in sin;
+	int one = 1;
+	int lfd;
+
+	lfd = tcp_rr1_listen(&sin);
+	if (lfd < 0)
+		return -1;
+	fd[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd[0] < 0 ||
+	    connect(fd[0], (struct sockaddr *)&sin, sizeof(sin)))
+		return -1;
+	fd[1] = accept(lfd, NULL, NULL);
+	if (fd[1] < 0)
+		return -1;
+	close(lfd);
+	/* One byte each way must never wait for Nagle. */
+	if (setsockopt(fd[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(fd[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		return -1;
+	return 0;
+}
+
+static void tcp_rr1_send(int fd, char c)
+{
+	ssize_t ret;
+
+	do
+		ret = send(fd, &c, 1, 0);
+	while (ret < 0 && errno == EINTR);
+	if (ret != 1)
+		abort();
+}
+
+static char tcp_rr1_recv(int fd)
+{
+	ssize_t ret;
+	char c;
+
+	do
+		ret = recv(fd, &c, 1, 0);
+	while (ret < 0 && errno == EINTR);
+	if (ret != 1)
+		abort();
+	return c;
+}
+
+/*
+ * The task plays both ends of its own connection, as unix1 does: no
+ * partner, so the round trip measures TCP over loopback and not the
+ * scheduler.  Loopback delivers a segment before send() returns, so
+ * neither recv() waits.
+ */
+static int tcp_rr1_run(struct wis_task *t)
+{
+	int fd[2];
+
+	if (tcp_rr1_connect(fd))
+		return wis_fail(t, "connection on 127.0.0.1: %s",
+				strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		tcp_rr1_send(fd[0], 0);
+		tcp_rr1_send(fd[1], tcp_rr1_recv(fd[1]));
+		tcp_rr1_recv(fd[0]);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(tcp_rr1) = {
+	.name = "tcp_rr1",
+	.family = "network",
+	.desc = "TCP 1-byte request/response on loopback",
+	.run = tcp_rr1_run,
+	/* Threads mode puts every task's sockets in one table. */
+	.nofile = 4 * WIS_MAX_TASKS,
+};

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+#define TLB_FLUSH2_SIZE (1UL * 1024 * 1024)
+
+static volatile char *tlb_flush2_map(void)
+{
+	return mmap(NULL, TLB_FLUSH2_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/*
+ * volatile: the store must fault a page in and the load must fault one
+ * back in after MADV_DONTNEED dropped it.
+ */
+static void tlb_flush2_pages(struct wis_task *t, volatile char *c,
+			     unsigned long pgsize)
+{
+	for (unsigned long i = 0; i < TLB_FLUSH2_SIZE; i += pgsize) {
+		c[i] = 1;
+		madvise((void *)(c + i), pgsize, MADV_DONTNEED);
+		/* Anonymous memory comes back zero-filled. */
+		if (c[i] != 0)
+			abort();
+		(*t->iterations)++;
+	}
+}
+
+static int tlb_flush2_run(struct wis_task *t)
+{
+	unsigned long pgsize = sysconf(_SC_PAGESIZE);
+	volatile char *c = tlb_flush2_map();
+
+	if (c == MAP_FAILED)
+		return wis_fail(t, "mmap: %s", strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		tlb_flush2_pages(t, c, pgsize);
+		munmap((void *)c, TLB_FLUSH2_SIZE);
+		c = tlb_flush2_map();
+		if (c == MAP_FAILED)
+			abort();
+	}
+}
+
+WIS_TEST(tlb_flush2) = {
+	.name = "tlb_flush2",
+	.family = "memory",
+	.desc = "TLB flush of anonymous memory private mapping",
+	.run = tlb_flush2_run,
+};

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static volatile char *tlb_flush3_map(int fd)
+{
+	return mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    fd, 0);
+}
+
+/*
+ * volatile: the store must fault the page in and the load must fault it
+ * back in after MADV_DONTNEED dropped the mapping.
+ */
+static void tlb_flush3_pages(struct wis_task *t, volatile char *c,
+			     unsigned long pgsize)
+{
+	for (unsigned long i = 0; i < WIS_MB128; i += pgsize) {
+		c[i] = 1;
+		madvise((void *)(c + i), pgsize, MADV_DONTNEED);
+		/* Only the mapping went: the file keeps what was written. */
+		if (c[i] != 1)
+			abort();
+		(*t->iterations)++;
+	}
+}
+
+static int tlb_flush3_run(struct wis_task *t)
+{
+	unsigned long pgsize = sysconf(_SC_PAGESIZE);
+	char path[WIS_PATH_MAX];
+	volatile char *c;
+	int fd;
+
+	wis_path(path, t->tmpdir, "tlb_flush3", t->id);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return wis_fail(t, "open %s: %s", path, strerror(errno));
+	if (ftruncate(fd, WIS_MB128))
+		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
+	unlink(path);
+	c = tlb_flush3_map(fd);
+	if (c == MAP_FAILED)
+		return wis_fail(t, "mmap %s: %s", path, strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		tlb_flush3_pages(t, c, pgsize);
+		munmap((void *)c, WIS_MB128);
+		c = tlb_flush3_map(fd);
+		if (c == MAP_FAILED)
+			abort();
+	}
+}
+
+WIS_TEST(tlb_flush3) = {
+	.name = "tlb_flush3",
+	.family = "memory",
+	.desc = "TLB flush of separated file shared mapping",
+	.run = tlb_flush3_run,
+};

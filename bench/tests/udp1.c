@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int udp1_bind(struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof(*sin);
+	int fd;
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)sin, sizeof(*sin)) ||
+	    getsockname(fd, (struct sockaddr *)sin, &len))
+		return -1;
+	return fd;
+}
+
+/*
+ * Connected both ways: send() needs no address and keeps its cached
+ * route, and the receiver takes its partner's datagrams only.
+ */
+static int udp1_pair(int fd[2])
+{
+	struct sockaddr_in sin[2];
+
+	fd[0] = udp1_bind(&sin[0]);
+	if (fd[0] < 0)
+		return -1;
+	fd[1] = udp1_bind(&sin[1]);
+	if (fd[1] < 0)
+		return -1;
+	if (connect(fd[0], (struct sockaddr *)&sin[1], sizeof(sin[1])) ||
+	    connect(fd[1], (struct sockaddr *)&sin[0], sizeof(sin[0])))
+		return -1;
+	return 0;
+}
+
+static void udp1_send(int fd)
+{
+	char c = 0;
+	ssize_t ret;
+
+	do
+		ret = send(fd, &c, 1, 0);
+	while (ret < 0 && errno == EINTR);
+	if (ret != 1)
+		abort();
+}
+
+static void udp1_recv(int fd)
+{
+	ssize_t ret;
+	char c;
+
+	do
+		ret = recv(fd, &c, 1, 0);
+	while (ret < 0 && errno == EINTR);
+	if (ret != 1)
+		abort();
+}
+
+/*
+ * One byte from one socket of the task's pair to the other.  Loopback
+ * queues the datagram before send() returns, so recv() does not wait.
+ */
+static int udp1_run(struct wis_task *t)
+{
+	int fd[2];
+
+	if (udp1_pair(fd))
+		return wis_fail(t, "UDP socket pair on 127.0.0.1: %s",
+				strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		udp1_send(fd[0]);
+		udp1_recv(fd[1]);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(udp1) = {
+	.name = "udp1",
+	.family = "network",
+	.desc = "UDP send/recv on loopback",
+	.run = udp1_run,
+	/* Threads mode puts every task's sockets in one table. */
+	.nofile = 4 * WIS_MAX_TASKS,
+};

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+static int unlink1_run(struct wis_task *t)
+{
+	char path[WIS_PATH_MAX];
+	int fd;
+
+	wis_path(path, t->tmpdir, "unlink1", t->id);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+	close(fd);
+	if (unlink(path))
+		return wis_fail(t, "unlink %s: %s", path, strerror(errno));
+
+	wis_ready(t);
+	for (;;) {
+		fd = open(path, O_RDWR | O_CREAT, 0600);
+		if (fd < 0)
+			abort();
+		close(fd);
+		unlink(path);
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(unlink1) = {
+	.name = "unlink1",
+	.family = "file",
+	.desc = "Separate file open/close/unlink",
+	.run = unlink1_run,
+};

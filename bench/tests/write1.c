@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wis.h"
+
+#define BUFLEN 4096
+#define FILESIZE (1024 * 1024)
+
+static int write1_run(struct wis_task *t)
+{
+	char path[WIS_PATH_MAX];
+	char buf[BUFLEN];
+	size_t size = 0;
+	ssize_t len;
+	int fd;
+
+	memset(buf, 0, sizeof(buf));
+	wis_path(path, t->tmpdir, "write1", t->id);
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+	unlink(path);
+
+	wis_ready(t);
+	for (;;) {
+		len = write(fd, buf, BUFLEN);
+		if (len < 0)
+			abort();
+		size += len;
+		if (size >= FILESIZE) {
+			size = 0;
+			lseek(fd, 0, SEEK_SET);
+		}
+		(*t->iterations)++;
+	}
+}
+
+WIS_TEST(write1) = {
+	.name = "write1",
+	.family = "file",
+	.desc = "Separate file write",
+	.run = write1_run,
+};

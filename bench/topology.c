@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topology.h"
+
+#define BITS_PER_WORD (8 * (int)sizeof(unsigned long))
+
+int wis_cpuset_test(const struct wis_cpuset *s, int cpu)
+{
+	if (cpu < 0 || cpu >= WIS_MAX_CPUS)
+		return 0;
+	return !!(s->bits[cpu / BITS_PER_WORD] & (1UL << (cpu % BITS_PER_WORD)));
+}
+
+void wis_cpuset_set(struct wis_cpuset *s, int cpu)
+{
+	if (cpu < 0 || cpu >= WIS_MAX_CPUS)
+		return;
+	s->bits[cpu / BITS_PER_WORD] |= 1UL << (cpu % BITS_PER_WORD);
+}
+
+int wis_cpuset_inherited(struct wis_cpuset *s)
+{
+	cpu_set_t set;
+
+	memset(s, 0, sizeof(*s));
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int cpu = 0; cpu < CPU_SETSIZE && cpu < WIS_MAX_CPUS; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			wis_cpuset_set(s, cpu);
+	return 0;
+}
+
+static const char *sysfs_root(void)
+{
+	const char *root = getenv("WIS_SYSFS");
+
+	return root && *root ? root : "/sys";
+}
+
+/* An integer from a sysfs file; def when the file does not exist. */
+static int read_sysfs_int(const char *fmt, int cpu, int def)
+{
+	char path[512], suffix[256];
+	FILE *f;
+	int val;
+
+	snprintf(suffix, sizeof(suffix), fmt, cpu);
+	snprintf(path, sizeof(path), "%s/%s", sysfs_root(), suffix);
+	f = fopen(path, "r");
+	if (!f)
+		return def;
+	if (fscanf(f, "%d", &val) != 1)
+		val = def;
+	fclose(f);
+	return val;
+}
+
+/*
+ * NUMA node of every CPU, from the nodes' cpulist files; CPUs of a kernel
+ * without NUMA all land in node 0.
+ */
+static void read_nodes(int *node_of)
+{
+	char path[512], line[4096], err[128];
+
+	memset(node_of, 0, sizeof(int) * WIS_MAX_CPUS);
+	for (int node = 0; node < 1024; node++) {
+		struct wis_cpuset set;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
+			 sysfs_root(), node);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+		line[strcspn(line, "\n")] = 0;
+		if (wis_cpulist_parse(&set, line, err, sizeof(err)))
+			continue;
+		for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++)
+			if (wis_cpuset_test(&set, cpu))
+				node_of[cpu] = node;
+	}
+}
+
+static int cmp_placement(const void *a, const void *b)
+{
+	const struct wis_cpu *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node - y->node;
+	if (x->package != y->package)
+		return x->package - y->package;
+	if (x->smt != y->smt)
+		return x->smt - y->smt;
+	if (x->core != y->core)
+		return x->core - y->core;
+	return x->cpu - y->cpu;
+}
+
+/* smt rank of each CPU among the allowed threads of the same core. */
+static void rank_siblings(struct wis_topology *t)
+{
+	for (int i = 0; i < t->nr; i++) {
+		struct wis_cpu *c = &t->cpus[i];
+
+		c->smt = 0;
+		for (int j = 0; j < t->nr; j++) {
+			const struct wis_cpu *o = &t->cpus[j];
+
+			if (o->package == c->package && o->core == c->core &&
+			    o->cpu < c->cpu)
+				c->smt++;
+		}
+	}
+}
+
+static int count_distinct(const struct wis_topology *t, int by_node)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nr; i++) {
+		int v = by_node ? t->cpus[i].node : t->cpus[i].package;
+		int seen = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = v == (by_node ? t->cpus[j].node : t->cpus[j].package);
+		n += !seen;
+	}
+	return n;
+}
+
+int wis_topology_read(struct wis_topology *t, const struct wis_cpuset *mask)
+{
+	int node_of[WIS_MAX_CPUS];
+
+	memset(t, 0, sizeof(*t));
+	read_nodes(node_of);
+	for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++) {
+		struct wis_cpu *c;
+
+		if (!wis_cpuset_test(mask, cpu))
+			continue;
+		c = &t->cpus[t->nr++];
+		c->cpu = cpu;
+		c->node = node_of[cpu];
+		c->package = read_sysfs_int(
+			"devices/system/cpu/cpu%d/topology/physical_package_id",
+			cpu, 0);
+		c->core = read_sysfs_int("devices/system/cpu/cpu%d/topology/core_id",
+					 cpu, cpu);
+	}
+	if (!t->nr) {
+		errno = EINVAL;
+		return -1;
+	}
+	rank_siblings(t);
+	qsort(t->cpus, t->nr, sizeof(t->cpus[0]), cmp_placement);
+	for (int i = 0; i < t->nr; i++)
+		t->nr_cores += t->cpus[i].smt == 0;
+	t->nr_nodes = count_distinct(t, 1);
+	t->nr_packages = count_distinct(t, 0);
+	return 0;
+}
+
+/* The placement list for aff: indexes into t->cpus. */
+static int place_list(const struct wis_topology *t, enum wis_affinity aff,
+		      int *list)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nr; i++)
+		if (aff != WIS_AFF_CORE || t->cpus[i].smt == 0)
+			list[n++] = i;
+	return n;
+}
+
+int wis_topology_place(const struct wis_topology *t, enum wis_affinity aff,
+		       unsigned long nr_tasks, int *cpus)
+{
+	int list[WIS_MAX_CPUS];
+	int n = place_list(t, aff, list);
+
+	for (unsigned long i = 0; i < nr_tasks; i++)
+		cpus[i] = aff == WIS_AFF_NONE ? -1 : t->cpus[list[i % n]].cpu;
+	return nr_tasks > (unsigned long)n;
+}
+
+int wis_topology_boundaries(const struct wis_topology *t,
+			    enum wis_affinity aff, unsigned *out, int max)
+{
+	int list[WIS_MAX_CPUS];
+	int n = place_list(t, aff, list), nr = 0;
+
+	for (int i = 0; i + 1 < n && nr < max; i++) {
+		const struct wis_cpu *c = &t->cpus[list[i]];
+		const struct wis_cpu *next = &t->cpus[list[i + 1]];
+
+		if (c->node != next->node || c->package != next->package)
+			out[nr++] = i + 1;
+	}
+	return nr;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CPU topology from sysfs, restricted to a CPU mask, and the order in
+ * which tasks are placed: fill a NUMA node (and a package) before the
+ * next, the first hardware thread of every core before any SMT sibling.
+ */
+#ifndef WIS_TOPOLOGY_H
+#define WIS_TOPOLOGY_H
+
+#include "cmdline.h"
+
+#define WIS_MAX_CPUS (WIS_CPU_WORDS * 8 * (int)sizeof(unsigned long))
+
+struct wis_cpu {
+	int cpu;
+	int node;
+	int package;
+	int core;		/* core_id within the package */
+	int smt;		/* 0 for the first allowed thread of its core */
+};
+
+struct wis_topology {
+	int nr;			/* CPUs in the mask, in placement order */
+	struct wis_cpu cpus[WIS_MAX_CPUS];
+	int nr_cores;		/* entries with smt == 0 */
+	int nr_nodes, nr_packages;
+};
+
+int wis_cpuset_test(const struct wis_cpuset *s, int cpu);
+void wis_cpuset_set(struct wis_cpuset *s, int cpu);
+/* The calling thread's affinity mask. */
+int wis_cpuset_inherited(struct wis_cpuset *s);
+
+/*
+ * Read the topology of the CPUs in mask (sysfs root from $WIS_SYSFS,
+ * default /sys) and sort them in placement order.
+ */
+int wis_topology_read(struct wis_topology *t, const struct wis_cpuset *mask);
+
+/*
+ * CPU for each of nr_tasks tasks: one per core (core), one per hardware
+ * thread (pu), or -1 (none).  Wraps around like upstream when there are
+ * more tasks than places; returns 1 if it did, 0 if not.
+ */
+int wis_topology_place(const struct wis_topology *t, enum wis_affinity aff,
+		       unsigned long nr_tasks, int *cpus);
+
+/*
+ * Task counts at which a NUMA node or a package is full, in placement
+ * order for the given affinity; returns how many were stored.
+ */
+int wis_topology_boundaries(const struct wis_topology *t,
+			    enum wis_affinity aff, unsigned *out, int max);
+
+#endif

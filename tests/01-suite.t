@@ -1,0 +1,36 @@
+#!/bin/sh
+# Every test of the suite runs in both modes with two tasks, counts
+# something, and leaves /tmp as it found it.
+set -eu
+. tests/tap.sh
+
+tests=$("$WIS" list --names)
+n=$(echo "$tests" | wc -l)
+plan $((n * 2 + 2))
+
+shared=$(mktemp -d)
+before=$(ls -A /tmp | sort)
+for t in $tests; do
+	for mode in processes threads; do
+		out=$("$WIS" run "$t" -t 2 -s 2 --warmup 1 --interval 100 \
+			--mode "$mode" --shared "$shared/f" --records 2>&1) || true
+		rec=$(echo "$out" | grep '^WIS1 .*"type":"point"' || true)
+		status=$(echo "$rec" | sed -n 's/.*"status":"\([a-z]*\)".*/\1/p')
+		avg=$(echo "$rec" | sed -n 's/.*"average":\([0-9.e+]*\).*/\1/p')
+		if [ "$status" = unsupported ]; then
+			ok 0 "$t $mode # SKIP $(echo "$rec" | sed -n 's/.*"message":"\([^"]*\)".*/\1/p')"
+		elif [ "$status" = ok ] && awk "BEGIN { exit !($avg > 0) }"; then
+			ok 0 "$t $mode: $avg ops/s"
+		else
+			ok 1 "$t $mode: status '$status' average '$avg'"
+			diag "$out"
+		fi
+	done
+done
+after=$(ls -A /tmp | sort)
+check "/tmp holds what it held before" test "$before" = "$after"
+rm -rf "$shared"
+
+check "wis list shows name, family and description for every test" \
+	test "$("$WIS" list | awk 'NF >= 3' | wc -l)" -eq "$n"
+done_testing

@@ -1,0 +1,50 @@
+#!/bin/sh
+# NAME_processes / NAME_threads print upstream will-it-scale's lines:
+# testcase, warmup, six warmup samples, measurement, -s samples, average.
+set -eu
+. tests/tap.sh
+
+plan 9
+
+for mode in processes threads; do
+	out=$("$BIN/getppid1_$mode" -t 2 -s 2 -i 100)
+	shape=$(echo "$out" | sed -E 's/^min:[0-9]+ max:[0-9]+ total:[0-9]+$/SAMPLE/;
+		s/^average:[0-9]+$/AVERAGE/' | tr '\n' ' ')
+	want="testcase:getppid warmup SAMPLE SAMPLE SAMPLE SAMPLE SAMPLE SAMPLE measurement SAMPLE SAMPLE AVERAGE "
+	check "getppid1_$mode -t 2 -s 2: upstream's line sequence" test "$shape" = "$want"
+	[ "$shape" = "$want" ] || diag "$out"
+done
+
+out=$("$BIN/open1_processes" -t 2 -s 3 -i 100 -w 1)
+avg=$(echo "$out" | sed -n 's/^average://p')
+totals=$(echo "$out" | sed -n '/^measurement$/,$p' | sed -n 's/.*total://p')
+mean=$(echo "$totals" | awk '{ s += $1 } END { printf "%d", s / NR }')
+check "average is the mean of the measured totals ($avg vs $mean)" \
+	awk "BEGIN { d = $avg - $mean; exit !(d < 2 && d > -2 && $avg > 0) }"
+
+out=$("$BIN/getppid1_processes" -t 2 -s 1 -i 100 -w 1)
+check "per-task min <= max and min + max <= total for two tasks" sh -c "
+	echo '$out' | awk -F'[: ]' '/^min:/ { if (\$2 > \$4 || \$2 + \$4 > \$6 + 2) bad = 1 }
+		END { exit bad }'"
+
+"$BIN/getppid1_processes" -t 1 -s 0 -i 100 -w 1 >"${TMPDIR:-/tmp}/wis-forever.$$" &
+pid=$!
+sleep 2
+kill "$pid"
+wait "$pid" 2>/dev/null || true
+lines=$(grep -c '^min:' "${TMPDIR:-/tmp}/wis-forever.$$")
+check "-s 0 runs until killed ($lines samples, no average)" \
+	sh -c "[ $lines -ge 8 ] && ! grep -q average '${TMPDIR:-/tmp}/wis-forever.$$'"
+rm -f "${TMPDIR:-/tmp}/wis-forever.$$"
+sleep 0.2
+check "no task outlives a killed compat binary" \
+	sh -c "! pgrep -f 'getppid1_processes -t 1 -s 0' >/dev/null"
+
+err=$("$BIN/getppid1_processes" -x 2>&1 >/dev/null) && rc=0 || rc=$?
+check "an unknown flag fails, naming it" sh -c "[ $rc -ne 0 ] && echo '$err' | grep -q 'unknown flag -x'"
+
+err=$("$BIN/getppid1_threads" -t zero 2>&1 >/dev/null) && rc=0 || rc=$?
+check "a non-numeric task count fails, naming it" sh -c "[ $rc -ne 0 ] && echo '$err' | grep -q \"bad task count 'zero'\""
+
+check "-h prints the usage and succeeds" sh -c "'$BIN/getppid1_processes' -h 2>&1 | grep -q -- '-t tasks'"
+done_testing

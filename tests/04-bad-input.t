@@ -1,0 +1,60 @@
+#!/bin/sh
+# Bad input to `wis run` fails with one line naming the culprit; a test
+# whose set-up fails or whose task is killed gives a failed point, no
+# crash, no orphans, nothing left in /tmp.
+set -eu
+. tests/tap.sh
+
+plan 12
+
+# fails DESCRIPTION PATTERN ARGS...: wis exits non-zero with one stderr
+# line matching PATTERN.
+fails() {
+	desc=$1 pattern=$2
+	shift 2
+	err=$("$WIS" "$@" 2>&1 >/dev/null) && rc=0 || rc=$?
+	lines=$(echo "$err" | grep -c .)
+	if [ "$rc" -ne 0 ] && [ "$lines" -eq 1 ] && echo "$err" | grep -q -- "$pattern"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc (rc $rc)"
+		diag "$err"
+	fi
+}
+
+fails "unknown test, with the closest names" "unknown test 'opne1' (did you mean open1" run opne1
+fails "non-numeric task count" "'abc'" run getppid1 -t abc
+fails "zero task count" "'0'" run getppid1 -t 0
+fails "bad CPU list" "1-x" run getppid1 --cpus 1-x
+fails "interval of 0" "wis.interval" run getppid1 --interval 0
+fails "unknown option" "unknown option '--bogus'" run getppid1 --bogus
+fails "unknown command" "unknown command 'frobnicate'" frobnicate
+
+before=$(ls -A /tmp | sort)
+out=$(sh -c "ulimit -Hn 64; '$WIS' run poll2 -s 1 --warmup 0 --interval 100 --records" 2>&1) && rc=0 || rc=$?
+check "poll2 under a hard RLIMIT_NOFILE of 64: an error point naming the limit" \
+	sh -c "[ $rc -eq 1 ] && echo '$out' | grep '\"type\":\"point\"' | grep -q 'RLIMIT_NOFILE'"
+check "... and /tmp is as it was" test "$before" = "$(ls -A /tmp | sort)"
+
+if [ "$(id -u)" -eq 0 ]; then
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$WIS" run tcp_conn2 -s 1 --warmup 0 --interval 100 --records 2>&1) && rc=0 || rc=$?
+	check "tcp_conn2 without privilege is unsupported, with the reason" \
+		sh -c "[ $rc -eq 0 ] && echo '$out' | grep '\"type\":\"point\"' | grep -q '\"status\":\"unsupported\"'"
+else
+	ok 0 "tcp_conn2 without privilege # SKIP not root"
+fi
+
+"$WIS" run getppid1 -t 2 -s 30 --warmup 0 --interval 100 --records >"/tmp/wis-kill.$$" 2>&1 &
+pid=$!
+sleep 1
+point=$(pgrep -P "$pid")
+victim=$(pgrep -P "$point" | head -n 1)
+kill -9 "$victim"
+wait "$pid" && rc=0 || rc=$?
+rec=$(grep '"type":"point"' "/tmp/wis-kill.$$")
+rm -f "/tmp/wis-kill.$$"
+check "a task killed with -9 fails its point (exit 1, killed by signal 9)" \
+	sh -c "[ $rc -eq 1 ] && echo '$rec' | grep -q 'killed by signal 9'"
+check "... and leaves no orphan task" sh -c "! pgrep -P 1 -f 'wis run getppid[1]' >/dev/null && [ -z \"\$(pgrep -g $point 2>/dev/null)\" ]"
+done_testing

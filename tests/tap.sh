@@ -1,0 +1,47 @@
+# shellcheck shell=sh
+# A minimal TAP producer for the shell tests; source it, then call plan.
+# WIS is the binary under test; tests run from the repository root.
+
+WIS=${WIS:-out/rootfs/bin/wis}
+BIN=$(dirname "$WIS")
+tap_n=0
+tap_failed=0
+
+plan() {
+	echo "1..$1"
+}
+
+ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+# check DESCRIPTION COMMAND...: ok if the command succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
+}
+
+diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+done_testing() {
+	[ "$tap_failed" -eq 0 ]
+}
+
+if [ ! -x "$WIS" ]; then
+	echo "Bail out! $WIS not built (run ./build.sh)"
+	exit 1
+fi
