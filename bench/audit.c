@@ -158,22 +158,29 @@ static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
 	free(t);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 /* "node0 cpus 0-1 mem 12582912 kB; node1 ..." for every node. */
 static void audit_nodes(struct wis_json *j)
 {
 	char buf[4096] = "", path[128], cpus[1024], mem[64];
+	int ids[WIS_MAX_CPUS], n = wis_node_ids(ids, WIS_MAX_CPUS);
 	size_t used = 0;
 
-	for (int n = 0; n < 1024 && used < sizeof(buf); n++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
-		if (access(path, R_OK))
-			continue;
+	qsort(ids, n, sizeof(ids[0]), cmp_int);
+	for (int i = 0; i < n && used < sizeof(buf); i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+			 ids[i]);
 		read_line(path, cpus, sizeof(cpus), "");
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", n);
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
+			 ids[i]);
 		if (proc_field(path, "Node", mem, sizeof(mem)))
 			snprintf(mem, sizeof(mem), "?");
 		used += snprintf(buf + used, sizeof(buf) - used,
-				 "%snode%d cpus %s mem %s", used ? "; " : "", n,
+				 "%snode%d cpus %s mem %s", used ? "; " : "", ids[i],
 				 cpus, mem);
 	}
 	wis_json_str(j, "nodes", used ? buf : "no NUMA information");

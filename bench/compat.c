@@ -57,9 +57,11 @@ static void compat_sample(const struct wis_point *p, int measured,
 
 static int compat_usage(const char *self, const char *bad)
 {
-	if (bad)
-		fprintf(stderr, "%s: %s\n", self, bad);
-	fprintf(stderr,
+	if (bad) {
+		fprintf(stderr, "%s: %s (-h for help)\n", self, bad);
+		return 1;
+	}
+	printf(
 		"Usage: %s [options]\n\n"
 		"\t-s iterations\tNumber of iterations to run (0: forever)\n"
 		"\t-t tasks\tNumber of threads or processes to run\n"
@@ -69,7 +71,7 @@ static int compat_usage(const char *self, const char *bad)
 		"\t-i ms\t\tSample interval (wis extension, default 1000)\n"
 		"\t-w n\t\tWarmup samples (wis extension, default %d)\n",
 		self, COMPAT_WARMUP);
-	return bad ? 1 : 0;
+	return 0;
 }
 
 /* NAME from "NAME_processes"; 1 for threads, 0 for processes, -1 neither. */

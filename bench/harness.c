@@ -494,26 +494,27 @@ static void sample_loop(struct point_state *s)
 		s->r->stat[i] = stat1[i] - stat0[i];
 }
 
-static int raise_nofile(rlim_t need)
+/* Headroom for the descriptors every process has besides the test's. */
+#define NOFILE_SLACK 64
+
+static int raise_nofile(const struct wis_point *p)
 {
+	rlim_t need = p->test->nofile;
 	struct rlimit rl;
 
 	if (!need || getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
+	need = need * (p->threads ? p->nr_tasks : 1) + NOFILE_SLACK;
 	if (rl.rlim_cur >= need)
 		return 0;
-	if (rl.rlim_max < need) {
-		rl.rlim_max = need;
-		if (!setrlimit(RLIMIT_NOFILE, &rl))
-			return 0;
-		return wis_fail(NULL, "RLIMIT_NOFILE: need %lu, hard limit is lower "
-				"and cannot be raised: %s", (unsigned long)need,
-				strerror(errno));
-	}
 	rl.rlim_cur = need;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		return wis_fail(NULL, "RLIMIT_NOFILE: %s", strerror(errno));
-	return 0;
+	if (rl.rlim_max < need)
+		rl.rlim_max = need;
+	if (!setrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	return wis_fail(NULL, "RLIMIT_NOFILE: %s needs %lu descriptors, the hard "
+			"limit is lower and cannot be raised: %s", p->test->name,
+			(unsigned long)need, strerror(errno));
 }
 
 static void kill_tasks(struct point_state *s)
@@ -562,7 +563,7 @@ static void point_main(const struct wis_point *p, struct wis_result *r,
 		wis_cpuset_set(&s.used, r->cpus[i]);
 	if (p->affinity == WIS_AFF_NONE)
 		s.used = *p->mask;
-	if (!s.pids || raise_nofile(p->test->nofile) ||
+	if (!s.pids || raise_nofile(p) ||
 	    (p->test->prepare && p->test->prepare(&env, &shared)) ||
 	    start_tasks(&s, &env, shared) || wait_ready(&s)) {
 		if (!atomic_load(&ctl->failed))

@@ -65,7 +65,8 @@ int main(int argc, char **argv)
 		return wis_bench_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
 		return usage(stdout);
-	if (*cmd)
-		fprintf(stderr, "wis: unknown command '%s'\n", cmd);
-	return usage(stderr);
+	if (!*cmd)
+		return usage(stderr);
+	fprintf(stderr, "wis: unknown command '%s' (wis --help)\n", cmd);
+	return 2;
 }

@@ -938,7 +938,8 @@ static int merge(struct report *r)
 	struct group *groups;
 	size_t i, n = 0;
 
-	qsort(r->recs, r->nr_recs, sizeof(*r->recs), cmp_rec);
+	if (r->nr_recs)
+		qsort(r->recs, r->nr_recs, sizeof(*r->recs), cmp_rec);
 	groups = calloc(r->nr_recs + 1, sizeof(*groups));
 	if (!groups)
 		return -1;
@@ -1632,7 +1633,8 @@ static int compare(struct report *r, const struct wis_report_opts *o,
 		ret = 2;
 	}
 	if (!ret) {
-		qsort(t.rows, t.nr, sizeof(*t.rows), cmp_rows);
+		if (t.nr)
+			qsort(t.rows, t.nr, sizeof(*t.rows), cmp_rows);
 		if (o->format == WIS_REPORT_CSV)
 			print_compare_csv(r->out, &t);
 		else

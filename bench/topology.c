@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -61,33 +62,62 @@ static int read_sysfs_int(const char *fmt, int cpu, int def)
 	return val;
 }
 
+int wis_node_ids(int *ids, int max)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs_root());
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max) {
+		int id;
+		char end;
+
+		if (sscanf(d->d_name, "node%d%c", &id, &end) == 1)
+			ids[n++] = id;
+	}
+	closedir(dir);
+	return n;
+}
+
+int wis_node_cpus(int node, struct wis_cpuset *set)
+{
+	char path[512], line[4096], err[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
+		 sysfs_root(), node);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	line[strcspn(line, "\n")] = 0;
+	return wis_cpulist_parse(set, line, err, sizeof(err));
+}
+
 /*
- * NUMA node of every CPU, from the nodes' cpulist files; CPUs of a kernel
- * without NUMA all land in node 0.
+ * NUMA node of every CPU; CPUs of a kernel without NUMA all land in
+ * node 0.
  */
 static void read_nodes(int *node_of)
 {
-	char path[512], line[4096], err[128];
+	int ids[WIS_MAX_CPUS], n = wis_node_ids(ids, WIS_MAX_CPUS);
 
 	memset(node_of, 0, sizeof(int) * WIS_MAX_CPUS);
-	for (int node = 0; node < 1024; node++) {
+	for (int i = 0; i < n; i++) {
 		struct wis_cpuset set;
-		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
-			 sysfs_root(), node);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(line, sizeof(line), f))
-			line[0] = 0;
-		fclose(f);
-		line[strcspn(line, "\n")] = 0;
-		if (wis_cpulist_parse(&set, line, err, sizeof(err)))
+		if (wis_node_cpus(ids[i], &set))
 			continue;
 		for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++)
 			if (wis_cpuset_test(&set, cpu))
-				node_of[cpu] = node;
+				node_of[cpu] = ids[i];
 	}
 }
 

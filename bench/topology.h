@@ -31,6 +31,11 @@ void wis_cpuset_set(struct wis_cpuset *s, int cpu);
 /* The calling thread's affinity mask. */
 int wis_cpuset_inherited(struct wis_cpuset *s);
 
+/* NUMA node numbers present in sysfs, unsorted; how many were stored. */
+int wis_node_ids(int *ids, int max);
+/* The CPUs of a node; 0, or -1 if unreadable. */
+int wis_node_cpus(int node, struct wis_cpuset *set);
+
 /*
  * Read the topology of the CPUs in mask (sysfs root from $WIS_SYSFS,
  * default /sys) and sort them in placement order.

@@ -50,7 +50,11 @@ struct wis_test {
 	/* Once per point after the tasks stopped; files in tmpdir go anyway. */
 	void (*cleanup)(const struct wis_point_env *env, void *shared);
 	int (*run)(struct wis_task *t);
-	rlim_t nofile;		/* RLIMIT_NOFILE soft limit the test needs */
+	/*
+	 * Descriptors one task needs beyond the usual few; the harness raises
+	 * RLIMIT_NOFILE to that times the tasks sharing a descriptor table.
+	 */
+	rlim_t nofile;
 };
 
 #define WIS_TEST(id) \

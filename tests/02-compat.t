@@ -4,7 +4,7 @@
 set -eu
 . tests/tap.sh
 
-plan 9
+plan 10
 
 for mode in processes threads; do
 	out=$("$BIN/getppid1_$mode" -t 2 -s 2 -i 100)
@@ -38,13 +38,15 @@ check "-s 0 runs until killed ($lines samples, no average)" \
 rm -f "${TMPDIR:-/tmp}/wis-forever.$$"
 sleep 0.2
 check "no task outlives a killed compat binary" \
-	sh -c "! pgrep -f 'getppid1_processes -t 1 -s 0' >/dev/null"
+	sh -c "! pgrep -f 'getppid1_processe[s] -t 1 -s 0' >/dev/null"
 
 err=$("$BIN/getppid1_processes" -x 2>&1 >/dev/null) && rc=0 || rc=$?
-check "an unknown flag fails, naming it" sh -c "[ $rc -ne 0 ] && echo '$err' | grep -q 'unknown flag -x'"
+check "an unknown flag fails, naming it" contains "rc=$rc $err" "unknown flag -x"
+check "... with exit status 1" test "$rc" -eq 1
 
 err=$("$BIN/getppid1_threads" -t zero 2>&1 >/dev/null) && rc=0 || rc=$?
-check "a non-numeric task count fails, naming it" sh -c "[ $rc -ne 0 ] && echo '$err' | grep -q \"bad task count 'zero'\""
+check "a non-numeric task count fails in one line, naming it" \
+	sh -c "[ $rc -eq 1 ] && [ $(echo "$err" | wc -l) -eq 1 ] && echo \"\$0\" | grep -qF \"bad task count 'zero'\"" "$err"
 
 check "-h prints the usage and succeeds" sh -c "'$BIN/getppid1_processes' -h 2>&1 | grep -q -- '-t tasks'"
 done_testing

@@ -45,3 +45,8 @@ if [ ! -x "$WIS" ]; then
 	echo "Bail out! $WIS not built (run ./build.sh)"
 	exit 1
 fi
+
+# contains TEXT STRING: TEXT holds STRING (fixed, not a pattern).
+contains() {
+	printf '%s\n' "$1" | grep -qF -- "$2"
+}
