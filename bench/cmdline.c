@@ -241,7 +241,8 @@ static int tasks_list(const char *spec, unsigned char *set,
 			return -1;
 		}
 		if (hi < lo || step == 0) {
-			why_set(why, wlen, "empty range");
+			why_set(why, wlen, step ? "empty range" :
+				"a step of 0");
 			return -1;
 		}
 		for (unsigned long long n = lo; n <= hi; n += step)
@@ -894,8 +895,8 @@ int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
 		dash = strchr(item, '-');
 		if (dash)
 			*dash++ = '\0';
-		if (parse_uint(item, ncpus, &lo) ||
-		    (dash && parse_uint(dash, ncpus, &hi))) {
+		if (parse_uint(item, UINT_MAX, &lo) ||
+		    (dash && parse_uint(dash, UINT_MAX, &hi))) {
 			why_set(err, errlen, "want CPU numbers and ranges "
 				"like 0-3,8");
 			return -1;

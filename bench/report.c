@@ -839,6 +839,8 @@ static void input_feed(struct report *r, const char *buf, size_t n)
 			line_end(r);
 		if (buf[i++] == '\n')
 			r->line_no++;
+		while (i < n && !buf[i])
+			i++;
 	}
 }
 

@@ -130,5 +130,5 @@ WIS_TEST(tcp_conn2) = {
 	.desc = "TCP connect/accept/close on loopback in own network namespace",
 	.run = tcp_conn2_run,
 	/* Threads mode puts every task's three sockets in one table. */
-	.nofile = 4 * WIS_MAX_TASKS,
+	.nofile = 4,
 };

@@ -95,5 +95,5 @@ WIS_TEST(udp1) = {
 	.desc = "UDP send/recv on loopback",
 	.run = udp1_run,
 	/* Threads mode puts every task's sockets in one table. */
-	.nofile = 4 * WIS_MAX_TASKS,
+	.nofile = 4,
 };
