@@ -607,28 +607,31 @@ static uint64_t watchdog_ns(const struct wis_point *p)
 	return (run * 2 + (SETUP_TIMEOUT_S + 10) * 1000ULL) * 1000000ULL;
 }
 
-/* Wait for the point process; 1 if the watchdog had to kill it. */
-static int wait_point(const struct wis_point *p, pid_t pid, int *status)
+/*
+ * Wait for the point process (signals in set are blocked).  Returns 0
+ * when it ended, 1 if the watchdog killed it, or the number of a
+ * terminating signal sent to us, after the point is dead.
+ */
+static int wait_point(const struct wis_point *p, pid_t pid, const sigset_t *set,
+		      int *status)
 {
 	uint64_t limit = p->samples ? watchdog_ns(p) : 0;
 	struct timespec ts = { 0, 0 };
-	sigset_t set;
-	int killed = 0;
+	int ret = 0, sig;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
 	for (;;) {
 		if (waitpid(pid, status, WNOHANG) == pid)
-			return killed;
-		if (!limit) {
-			sigwaitinfo(&set, NULL);
-			continue;
-		}
+			return ret;
 		ts.tv_sec = limit / 1000000000ULL;
 		ts.tv_nsec = limit % 1000000000ULL;
-		if (sigtimedwait(&set, NULL, &ts) < 0 && errno == EAGAIN) {
+		sig = limit ? sigtimedwait(set, NULL, &ts) : sigwaitinfo(set, NULL);
+		if (sig < 0 && errno == EAGAIN) {
 			kill(-pid, SIGKILL);
-			killed = 1;
+			ret = 1;
+			limit = 0;
+		} else if (sig > 0 && sig != SIGCHLD) {
+			kill(-pid, SIGKILL);
+			ret = sig;
 			limit = 0;
 		}
 	}
@@ -636,6 +639,12 @@ static int wait_point(const struct wis_point *p, pid_t pid, int *status)
 
 static void classify_exit(struct wis_result *r, int killed, int status)
 {
+	if (killed > 1) {
+		r->status = WIS_ERROR;
+		snprintf(r->message, sizeof(r->message), "interrupted by signal %d",
+			 killed);
+		return;
+	}
 	if (killed) {
 		r->status = WIS_TIMEOUT;
 		snprintf(r->message, sizeof(r->message),
@@ -670,7 +679,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 	struct wis_topology *topo;
 	char tmpdir[WIS_PATH_MAX];
 	sigset_t set, old;
-	int status = 0, killed;
+	int status = 0, killed = 0;
 	pid_t pid, self = getpid();
 
 	memset(out, 0, sizeof(*out));
@@ -696,8 +705,12 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 			 strerror(errno));
 		goto done;
 	}
+	/* A Ctrl-C or kill of ours still removes the point and its files. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	fflush(NULL);
 	pid = fork();
@@ -709,15 +722,19 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 	}
 	if (pid > 0) {
 		setpgid(pid, pid);
-		killed = wait_point(p, pid, &status);
+		killed = wait_point(p, pid, &set, &status);
 		kill(-pid, SIGKILL);
 		classify_exit(r, killed, status);
 	} else {
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "fork: %s", strerror(errno));
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (killed > 1) {
+		signal(killed, SIG_DFL);
+		raise(killed);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 done:
 	*out = *r;
 	munmap(r, sizeof(*r));

@@ -552,15 +552,15 @@ static int parse_payload(struct record *rec, char *err, size_t errlen)
 	rec->run = rec_str(rec, "run");
 	rec->type = rec_str(rec, "type");
 	if (!rec->run || !*rec->run) {
-		snprintf(err, errlen, "run is not a non-empty string");
+		snprintf(err, errlen, "run: missing or not a non-empty string");
 		return -1;
 	}
 	if (!rec->type || !*rec->type) {
-		snprintf(err, errlen, "type is not a non-empty string");
+		snprintf(err, errlen, "type: missing or not a non-empty string");
 		return -1;
 	}
 	if (seq_value(rec_field(rec, "seq"), &rec->seq)) {
-		snprintf(err, errlen, "seq is not a non-negative integer");
+		snprintf(err, errlen, "seq: missing or not a non-negative integer");
 		return -1;
 	}
 	return 0;
