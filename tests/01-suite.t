@@ -9,7 +9,7 @@ n=$(echo "$tests" | wc -l)
 plan $((n * 2 + 2))
 
 shared=$(mktemp -d)
-before=$(ls -A /tmp | sort)
+before=$(find /tmp -mindepth 1 -maxdepth 1 | sort)
 for t in $tests; do
 	for mode in processes threads; do
 		out=$("$WIS" run "$t" -t 2 -s 2 --warmup 1 --interval 100 \
@@ -27,7 +27,7 @@ for t in $tests; do
 		fi
 	done
 done
-after=$(ls -A /tmp | sort)
+after=$(find /tmp -mindepth 1 -maxdepth 1 | sort)
 check "/tmp holds what it held before" test "$before" = "$after"
 rm -rf "$shared"
 

@@ -3,6 +3,7 @@
 # WIS is the binary under test; tests run from the repository root.
 
 WIS=${WIS:-out/rootfs/bin/wis}
+# shellcheck disable=SC2034 # used by the tests that source this file
 BIN=$(dirname "$WIS")
 tap_n=0
 tap_failed=0

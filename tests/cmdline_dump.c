@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Drives the sweep parser for tests/10-cmdline.t:
+ *	cmdline_dump argv KEY=VALUE...	effective keys of `wis sweep` words
+ *	cmdline_dump kernel LINE	effective keys of a kernel command line
+ *	cmdline_dump tasks SPEC CPULIST	resolved task counts
+ *	cmdline_dump timeout KEY=VALUE...	derived watchdog seconds
+ * Errors go to stderr (exit 1); the effective keys are printed anyway.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "wis.h"
+
+static int show(const struct wis_sweep_cfg *c, int rc, const char *err)
+{
+	char line[8192];
+
+	if (rc)
+		fprintf(stderr, "%s\n", err);
+	if (wis_cfg_format(c, line, sizeof(line)) >= 0)
+		printf("%s\n", line);
+	return rc ? 1 : 0;
+}
+
+static int tasks(const char *spec, const char *cpulist)
+{
+	unsigned counts[WIS_MAX_TASKS];
+	struct wis_cpuset cpus;
+	char err[1024];
+	int n;
+
+	if (wis_cpulist_parse(&cpus, cpulist, err, sizeof(err))) {
+		fprintf(stderr, "cpus: %s\n", err);
+		return 1;
+	}
+	n = wis_tasks_resolve(spec, &cpus, counts, WIS_MAX_TASKS, err,
+			      sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		printf("%s%u", i ? "," : "", counts[i]);
+	printf("\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct wis_sweep_cfg cfg;
+	char err[1024];
+	int rc;
+
+	if (argc >= 2 && !strcmp(argv[1], "argv"))
+		return show(&cfg, wis_cfg_argv(&cfg, argc - 2, argv + 2, err,
+					       sizeof(err)), err);
+	if (argc == 3 && !strcmp(argv[1], "kernel"))
+		return show(&cfg, wis_cfg_cmdline(&cfg, argv[2], err,
+						  sizeof(err)), err);
+	if (argc == 4 && !strcmp(argv[1], "tasks"))
+		return tasks(argv[2], argv[3]);
+	if (argc >= 2 && !strcmp(argv[1], "timeout")) {
+		rc = wis_cfg_argv(&cfg, argc - 2, argv + 2, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		printf("%u\n", wis_cfg_timeout(&cfg));
+		return 0;
+	}
+	fprintf(stderr, "usage: cmdline_dump argv|kernel|tasks|timeout ...\n");
+	return 2;
+}
