@@ -9,16 +9,13 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The image step alone into a fresh OUT, reusing the built binaries.
-# Sets status; the output is in $1.log.
+# The image step alone into a fresh OUT. Sets status; the output is in
+# $1.log.
 image_into() {
 	dir=$1
 	shift
-	mkdir -p "$dir/rootfs/bin" "$dir/rootfs/sbin"
-	cp out/rootfs/bin/wis "$dir/rootfs/bin/"
-	find out/rootfs/bin -maxdepth 1 -type l -lname wis \
-		-exec cp -P -t "$dir/rootfs/bin/" {} +
-	cp out/rootfs/sbin/wis-init "$dir/rootfs/sbin/"
+	mkdir -p "$dir"
+	cp -a "$tmp/built" "$dir/rootfs"
 	status=0
 	env -u KERNEL -u MODULES "$@" OUT="$dir" ./build.sh image \
 		>"$dir.log" 2>&1 || status=$?
@@ -43,6 +40,14 @@ if [ ! -f out/MANIFEST ]; then
 	exit 1
 fi
 release=$(sed -n 's/^kernel-release //p' out/MANIFEST)
+
+# The built binaries, copied once so that every image below is made
+# from the same ones.
+mkdir -p "$tmp/built/bin" "$tmp/built/sbin"
+cp out/rootfs/bin/wis "$tmp/built/bin/"
+find out/rootfs/bin -maxdepth 1 -type l -lname wis \
+	-exec cp -P -t "$tmp/built/bin/" {} +
+cp out/rootfs/sbin/wis-init "$tmp/built/sbin/"
 
 plan 23
 

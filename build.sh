@@ -1,0 +1,502 @@
+#!/bin/bash
+# The one entry point: install dependencies, build the suite and init,
+# assemble the image (rootfs, initramfs, PXE tree), boot it, test it.
+# Run ./build.sh help for the commands.
+set -eu
+set -o pipefail
+
+ROOT=$(cd "$(dirname "$0")" && pwd)
+PACKAGES="make binutils musl-tools busybox-static kmod cpio gzip
+linux-image-cloud-amd64 qemu-system-x86 ipxe-qemu shellcheck clang
+libclang-rt-14-dev perl"
+# Module names the sinks need, resolved with their dependencies:
+# virtio_pci + virtio_console for the virtio-serial sink; virtio_pmem,
+# nfit (ACPI NVDIMM) and nd_e820 (memmap=) for the pmem sink, nd_pmem to
+# turn any of those regions into /dev/pmemN.
+WANTED_MODULES="virtio_pci virtio_console virtio_pmem nfit nd_e820 nd_pmem"
+BOOT_ARGS="console=ttyS0,115200 panic=-1 wis.preset=smoke"
+BUDGET_BYTES=$((3 * 1024 * 1024))
+
+usage() {
+	cat <<'EOF'
+usage: ./build.sh [--kernel PATH] [--modules DIR|none] [--out DIR] [COMMAND]
+
+commands:
+  (none)   deps, build and image
+  deps     install missing Debian packages (apt-get, as root)
+  build    compile bench/ and init/ into OUT/rootfs, add the compat links
+  image    complete OUT/rootfs; write OUT/initramfs.cpio.gz, OUT/vmlinuz,
+           OUT/pxe/ and OUT/MANIFEST
+  size     where the bytes of the initramfs go
+  run [qemu/run options] [KEY=VALUE...]
+           build what is missing or stale, then boot it with qemu/run
+  test     deps, build, image, then prove tests/
+
+environment: OUT (default ./out), KERNEL, MODULES, BUSYBOX (default
+/bin/busybox), SOURCE_DATE_EPOCH (default: time of the last commit).
+The default kernel is the installed linux-image-cloud-amd64; MODULES=none
+means a kernel with everything built in and no module tree.
+EOF
+}
+
+die() {
+	printf 'build.sh: %s\n' "$*" >&2
+	exit 1
+}
+
+note() {
+	printf 'build.sh: %s\n' "$*" >&2
+}
+
+# --- deps ----------------------------------------------------------------
+
+installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = \
+		"install ok installed" ]
+}
+
+deps() {
+	local missing="" pkg
+	for pkg in $PACKAGES; do
+		installed "$pkg" || missing="$missing $pkg"
+	done
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing (run as root)"
+	note "installing:$missing"
+	apt-get update
+	# shellcheck disable=SC2086 # one word a package
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends $missing
+}
+
+# --- build ---------------------------------------------------------------
+
+# NAME_processes / NAME_threads for every test, so upstream's runtest.py and
+# LKP find the binaries they expect. Old links go first: a test may be gone.
+compat_links() {
+	local bin=$OUT/rootfs/bin names name
+	[ -x "$bin/wis" ] || die "$bin/wis was not built"
+	names=$("$bin/wis" list --names) || die "'wis list --names' failed"
+	[ -n "$names" ] || die "'wis list --names' printed no test"
+	find "$bin" -maxdepth 1 -type l -lname wis -delete
+	for name in $names; do
+		case $name in
+		*[!a-z0-9_]*) die "'wis list --names' printed a bad name: $name" ;;
+		esac
+		ln -s wis "$bin/${name}_processes"
+		ln -s wis "$bin/${name}_threads"
+	done
+}
+
+build() {
+	local jobs
+	jobs=$(nproc)
+	[ -f "$ROOT/init/Makefile" ] || die "init/Makefile is missing"
+	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT"
+	make -C "$ROOT/init" -j"$jobs" OUT="$OUT"
+	compat_links
+}
+
+# --- kernel and modules --------------------------------------------------
+
+# The release of the installed linux-image-cloud-amd64: the metapackage
+# depends on linux-image-RELEASE; without dpkg, the newest cloud tree.
+default_release() {
+	local dep
+	dep=$(dpkg-query -W -f='${Depends}' linux-image-cloud-amd64 \
+		2>/dev/null || true)
+	dep=${dep%%[ ,]*}
+	if [ -n "$dep" ]; then
+		printf '%s\n' "${dep#linux-image-}"
+		return
+	fi
+	find /lib/modules -mindepth 1 -maxdepth 1 -name '*-cloud-amd64' \
+		-printf '%f\n' 2>/dev/null | sort -V | tail -n 1
+}
+
+# An x86 bzImage names its release in the version string the setup
+# header points at: "HdrS" at 0x202, the string at 0x200 + u16 at 0x20E.
+bzimage_release() {
+	local kernel=$1 magic lo hi
+	magic=$(dd if="$kernel" bs=1 skip=$((0x202)) count=4 2>/dev/null)
+	[ "$magic" = HdrS ] || return 1
+	read -r lo hi <<<"$(od -An -tu1 -j $((0x20E)) -N2 "$kernel")"
+	[ $((lo + hi * 256)) -gt 0 ] || return 1
+	dd if="$kernel" bs=1 skip=$((0x200 + lo + hi * 256)) count=256 \
+		2>/dev/null | tr '\0' '\n' | sed -n '1s/ .*//p'
+}
+
+resolve_kernel() {
+	local release
+	if [ -z "$KERNEL" ]; then
+		release=$(default_release)
+		[ -n "$release" ] ||
+			die "no linux-image-cloud-amd64 installed: run ./build.sh deps or give --kernel"
+		KERNEL=/boot/vmlinuz-$release
+	fi
+	[ -f "$KERNEL" ] || die "kernel $KERNEL: no such file"
+	[ -r "$KERNEL" ] || die "kernel $KERNEL: not readable"
+	KREL=$(bzimage_release "$KERNEL") ||
+		die "kernel $KERNEL: not an x86 bzImage, cannot read its release"
+	[ -n "$KREL" ] || die "kernel $KERNEL: empty release string"
+	[ -n "$MODULES" ] || MODULES=/lib/modules/$KREL
+}
+
+# The release a module tree was built for: the vermagic of its first
+# module, or, in a tree without modules, the directory's name.
+modules_release() {
+	local dir=$1 first
+	first=$(sed -n '1s/:.*//p' "$dir/modules.dep")
+	if [ -n "$first" ]; then
+		case $first in /*) ;; *) first=$dir/$first ;; esac
+		modinfo -F vermagic "$first" | sed -n '1s/ .*//p'
+		return
+	fi
+	basename "$dir"
+}
+
+check_modules() {
+	local mrel
+	[ "$MODULES" = none ] && return 0
+	[ -d "$MODULES" ] ||
+		die "modules $MODULES: no such directory (give --modules DIR, or none for a kernel without modules)"
+	[ -f "$MODULES/modules.dep" ] ||
+		die "modules $MODULES: no modules.dep (run depmod on it)"
+	mrel=$(modules_release "$MODULES") ||
+		die "modules $MODULES: cannot read the release of its modules"
+	[ "$mrel" = "$KREL" ] ||
+		die "modules $MODULES are for release $mrel, kernel $KERNEL is $KREL"
+}
+
+# Copy the wanted modules and their dependencies into the tree, in load
+# order, decompressed (init hands plain files to finit_module), and list
+# their paths relative to the image root in etc/wis/modules.
+stage_modules() {
+	local tree=$1 kroot=$STAGE/kmod list=$1/etc/wis/modules
+	local name line path rel dest
+	: >"$list"
+	[ "$MODULES" = none ] && return 0
+	mkdir -p "$kroot/lib/modules" "$STAGE/modprobe.d"
+	ln -s "$(cd "$MODULES" && pwd)" "$kroot/lib/modules/$KREL"
+	for name in $WANTED_MODULES; do
+		# An empty config dir: the build host's modprobe.d must not
+		# add options, blacklists or install commands to the image.
+		modprobe --show-depends -C "$STAGE/modprobe.d" -d "$kroot" \
+			-S "$KREL" "$name" >"$STAGE/deps" 2>"$STAGE/deps.err" ||
+			die "module $name: not in $MODULES and not built in ($(head -n 1 "$STAGE/deps.err"))"
+		while read -r line; do
+			case $line in
+			"builtin "*) continue ;;
+			"insmod "*) ;;
+			*) die "module $name: unexpected modprobe line: $line" ;;
+			esac
+			path=${line#insmod }
+			path=${path%% *}
+			rel=${path#"$kroot/"}
+			rel=${rel%.xz}
+			rel=${rel%.zst}
+			rel=${rel%.gz}
+			grep -qxF "$rel" "$list" && continue
+			dest=$tree/$rel
+			mkdir -p "$(dirname "$dest")"
+			case $path in
+			*.ko.xz) xz -dc "$path" >"$dest" ;;
+			*.ko.zst) zstd -qdc "$path" >"$dest" ;;
+			*.ko.gz) gzip -dc "$path" >"$dest" ;;
+			*) cp "$path" "$dest" ;;
+			esac
+			printf '%s\n' "$rel" >>"$list"
+		done <"$STAGE/deps"
+	done
+}
+
+# --- image ---------------------------------------------------------------
+
+require_static() {
+	local headers
+	[ -f "$1" ] || die "$1 is missing: run ./build.sh build"
+	headers=$(readelf -lW "$1" 2>/dev/null) || die "$1 is not an ELF file"
+	if grep -q 'program interpreter' <<<"$headers"; then
+		die "$1 is not statically linked"
+	fi
+}
+
+source_date_epoch() {
+	local epoch=${SOURCE_DATE_EPOCH:-}
+	if [ -z "$epoch" ]; then
+		epoch=$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 0)
+	fi
+	case $epoch in
+	'' | *[!0-9]*) die "SOURCE_DATE_EPOCH=$epoch: not a number of seconds" ;;
+	esac
+	printf '%s\n' "$epoch"
+}
+
+make_stage() {
+	mkdir -p "$OUT" 2>/dev/null || die "cannot create $OUT"
+	STAGE=$(mktemp -d "$OUT/.image.XXXXXX" 2>/dev/null) ||
+		die "cannot write to $OUT"
+	trap 'rm -rf "$STAGE"' EXIT
+	trap 'exit 1' INT TERM HUP
+}
+
+normalize_modes() {
+	find "$1" -type d -exec chmod 0755 {} +
+	find "$1" -type f -perm /111 -exec chmod 0755 {} +
+	find "$1" -type f ! -perm /111 -exec chmod 0644 {} +
+}
+
+# busybox applets for the debug shell, as relative links; names the image
+# already has (wis, its compat links, wis-init) stay, and busybox's init
+# and linuxrc are left out: wis-init is the only init.
+busybox_links() {
+	local tree=$1 applet target
+	mkdir -p "$tree/usr/bin" "$tree/usr/sbin"
+	for applet in $("$BUSYBOX" --list-full); do
+		case $applet in
+		sbin/init | linuxrc) continue ;;
+		bin/*) target=busybox ;;
+		sbin/*) target=../bin/busybox ;;
+		usr/bin/* | usr/sbin/*) target=../../bin/busybox ;;
+		*) die "busybox applet in an unexpected place: $applet" ;;
+		esac
+		[ -e "$tree/$applet" ] || [ -L "$tree/$applet" ] ||
+			ln -s "$target" "$tree/$applet"
+	done
+}
+
+stage_rootfs() {
+	local tree=$1 old=$OUT/rootfs
+	mkdir -p "$tree"
+	cp -R "$ROOT/rootfs/." "$tree/"
+	mkdir -p "$tree/bin" "$tree/sbin" "$tree/etc/wis" "$tree/proc" \
+		"$tree/sys" "$tree/dev/shm" "$tree/tmp" "$tree/run" \
+		"$tree/results"
+	cp -p "$old/bin/wis" "$tree/bin/wis"
+	cp -p "$old/sbin/wis-init" "$tree/sbin/wis-init"
+	find "$old/bin" -maxdepth 1 -type l -lname wis -exec cp -P {} "$tree/bin/" \;
+	cp "$BUSYBOX" "$tree/bin/busybox"
+	busybox_links "$tree"
+	stage_modules "$tree"
+	normalize_modes "$tree"
+}
+
+# The initramfs holds the rootfs plus /init, its binaries stripped (the
+# rootfs keeps the debug info for use on a host), in a byte-reproducible
+# newc archive: sorted names, one mtime, owner 0:0, renumbered inodes.
+make_initramfs() {
+	local tree=$1 dest=$2 initrd=$STAGE/initrd epoch flags=()
+	epoch=$(source_date_epoch)
+	cp -a "$tree" "$initrd"
+	strip --strip-all "$initrd/bin/wis" "$initrd/sbin/wis-init"
+	ln -s sbin/wis-init "$initrd/init"
+	find "$initrd" -exec touch -h -d "@$epoch" {} +
+	if cpio --help 2>&1 | grep -q -- --reproducible; then
+		flags=(--reproducible)
+	fi
+	(cd "$initrd" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0 "${flags[@]}") | gzip -n -9 >"$dest"
+}
+
+make_pxe() {
+	local pxe=$1
+	mkdir -p "$pxe/pxelinux.cfg"
+	cp "$STAGE/vmlinuz" "$STAGE/initramfs.cpio.gz" "$pxe/"
+	cat >"$pxe/boot.ipxe" <<EOF
+#!ipxe
+kernel vmlinuz $BOOT_ARGS
+initrd initramfs.cpio.gz
+boot
+EOF
+	cat >"$pxe/pxelinux.cfg/default" <<EOF
+DEFAULT wis
+LABEL wis
+  KERNEL vmlinuz
+  INITRD initramfs.cpio.gz
+  APPEND $BOOT_ARGS
+EOF
+}
+
+# "PACKAGE VERSION" of the Debian package owning a file, or "unpackaged".
+package_of() {
+	local file pkg
+	for file in "$1" "$(readlink -f "$1")"; do
+		pkg=$(dpkg-query -S "$file" 2>/dev/null | sed -n '1s/:.*//p')
+		if [ -n "$pkg" ]; then
+			printf '%s %s\n' "$pkg" \
+				"$(dpkg-query -W -f='${Version}' "$pkg")"
+			return
+		fi
+	done
+	echo unpackaged
+}
+
+# Inputs first, then every output file: "file PATH BYTES SHA256",
+# "symlink PATH TARGET", "dir PATH", paths relative to OUT.
+write_manifest() {
+	local stage=$1 type path bytes target
+	{
+		echo "wis-manifest 1"
+		echo "kernel-release $KREL"
+		echo "input kernel $KERNEL"
+		echo "input modules $MODULES"
+		echo "input busybox $BUSYBOX"
+		echo "source-date-epoch $(source_date_epoch)"
+		echo "package kernel $(package_of "$KERNEL")"
+		echo "package busybox $(package_of "$BUSYBOX")"
+		echo "package musl musl-dev $(dpkg-query -W -f='${Version}' musl-dev)"
+		echo "package kmod kmod $(dpkg-query -W -f='${Version}' kmod)"
+		(cd "$stage" && find rootfs initramfs.cpio.gz vmlinuz pxe \
+			-printf '%y %p %s %l\n' | LC_ALL=C sort -k2,2) |
+			while read -r type path bytes target; do
+				case $type in
+				d) echo "dir $path" ;;
+				l) echo "symlink $path $target" ;;
+				*) echo "file $path $bytes $(sha256sum <"$stage/$path" | cut -d' ' -f1)" ;;
+				esac
+			done
+	} >"$stage/MANIFEST"
+}
+
+# Swap the finished artefacts in; MANIFEST goes last and marks a
+# complete image.
+publish() {
+	local name
+	rm -f "$OUT/MANIFEST"
+	for name in rootfs initramfs.cpio.gz vmlinuz pxe; do
+		if [ -e "$OUT/$name" ] || [ -L "$OUT/$name" ]; then
+			mv "$OUT/$name" "$STAGE/old-$name"
+		fi
+		mv "$STAGE/$name" "$OUT/$name"
+	done
+	mv "$STAGE/MANIFEST" "$OUT/MANIFEST"
+}
+
+image() {
+	local bytes
+	make_stage
+	resolve_kernel
+	check_modules
+	[ -x "$BUSYBOX" ] || die "busybox $BUSYBOX: not found (package busybox-static)"
+	require_static "$BUSYBOX"
+	require_static "$OUT/rootfs/bin/wis"
+	require_static "$OUT/rootfs/sbin/wis-init"
+	stage_rootfs "$STAGE/rootfs"
+	make_initramfs "$STAGE/rootfs" "$STAGE/initramfs.cpio.gz"
+	cp "$KERNEL" "$STAGE/vmlinuz"
+	make_pxe "$STAGE/pxe"
+	write_manifest "$STAGE"
+	publish
+	bytes=$(stat -c %s "$OUT/initramfs.cpio.gz")
+	note "image: $OUT/initramfs.cpio.gz $bytes bytes, kernel $KREL, $(wc -l <"$OUT/rootfs/etc/wis/modules") modules"
+	[ "$bytes" -le "$BUDGET_BYTES" ] ||
+		note "warning: initramfs is over its budget of $BUDGET_BYTES bytes"
+}
+
+# --- size ----------------------------------------------------------------
+
+# One row: NAME, file count, bytes, bytes after gzip -9 on their own.
+size_row() {
+	local name=$1 dir=$2
+	shift 2
+	if [ $# -eq 0 ]; then
+		printf '%-12s %5d %10d %10d\n' "$name" 0 0 0
+		return
+	fi
+	printf '%-12s %5d %10d %10d\n' "$name" $# \
+		"$(cd "$dir" && cat "$@" | wc -c)" \
+		"$(cd "$dir" && cat "$@" | gzip -9 | wc -c)"
+}
+
+size_report() {
+	local image=$OUT/initramfs.cpio.gz dir total
+	[ -f "$image" ] || die "$image is missing: run ./build.sh image"
+	make_stage
+	dir=$STAGE/initrd
+	mkdir "$dir"
+	gzip -dc "$image" | (cd "$dir" && cpio --quiet -id --no-absolute-filenames)
+	total=$(stat -c %s "$image")
+	printf '%-12s %5s %10s %10s\n' part files bytes gzip-9
+	size_row busybox "$dir" bin/busybox
+	size_row wis "$dir" bin/wis
+	size_row wis-init "$dir" sbin/wis-init
+	# shellcheck disable=SC2046 # one path a line, no spaces
+	size_row modules "$dir" $(cat "$dir/etc/wis/modules")
+	printf '%-12s %5s %10s %10d  (%d.%02d MiB, budget 3 MiB)\n' \
+		initramfs - - "$total" $((total / 1048576)) \
+		$((total % 1048576 * 100 / 1048576))
+}
+
+# --- run -----------------------------------------------------------------
+
+# Stale: no image yet, another kernel or module tree asked for, or
+# binaries, skeleton or this script newer than the last image.
+image_is_stale() {
+	local manifest=$OUT/MANIFEST
+	[ -f "$manifest" ] || return 0
+	resolve_kernel
+	grep -qxF "input kernel $KERNEL" "$manifest" || return 0
+	grep -qxF "input modules $MODULES" "$manifest" || return 0
+	[ -n "$(find "$OUT/rootfs/bin/wis" "$OUT/rootfs/sbin/wis-init" \
+		"$ROOT/rootfs" "$ROOT/build.sh" -newer "$manifest" 2>/dev/null)" ]
+}
+
+# qemu/run options (--smp, --mem, ...) may come first; sweep keys follow
+# "--", which is added when only keys are given.
+run() {
+	[ -x "$ROOT/qemu/run" ] || die "qemu/run is missing"
+	build
+	if image_is_stale; then
+		image
+	fi
+	export OUT
+	case ${1:-} in
+	-*) exec "$ROOT/qemu/run" "$@" ;;
+	*) exec "$ROOT/qemu/run" -- "$@" ;;
+	esac
+}
+
+# --- main ----------------------------------------------------------------
+
+main() {
+	local cmd=all
+	OUT=${OUT:-$ROOT/out}
+	KERNEL=${KERNEL:-}
+	MODULES=${MODULES:-}
+	BUSYBOX=${BUSYBOX:-/bin/busybox}
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel | --modules | --out)
+			[ $# -ge 2 ] || die "$1 needs a value"
+			case $1 in
+			--kernel) KERNEL=$2 ;;
+			--modules) MODULES=$2 ;;
+			--out) OUT=$2 ;;
+			esac
+			shift 2
+			;;
+		-h | --help | help) usage; exit 0 ;;
+		deps | build | image | size | test | all) cmd=$1; shift ;;
+		run) cmd=run; shift; break ;;
+		*) usage >&2; die "unknown argument: $1" ;;
+		esac
+	done
+	case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
+	case $cmd in
+	deps) deps ;;
+	build) build ;;
+	image) image ;;
+	size) size_report ;;
+	run) run "$@" ;;
+	all) deps; build; image ;;
+	test)
+		deps
+		build
+		image
+		cd "$ROOT"
+		exec prove tests/
+		;;
+	esac
+}
+
+main "$@"
