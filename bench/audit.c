@@ -124,8 +124,12 @@ static void cpulist_string(const struct wis_cpuset *s, char *buf, size_t len)
 
 static void audit_kernel(struct wis_json *j)
 {
+	char date[32];
+	time_t now = time(NULL);
 	struct utsname u;
 
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	wis_json_str(j, "date", date);
 	if (!uname(&u)) {
 		wis_json_str(j, "kernel", u.release);
 		wis_json_str(j, "kernel_version", u.version);

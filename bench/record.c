@@ -179,67 +179,27 @@ void wis_json_u64(struct wis_json *j, const char *key, uint64_t val)
 	json_puts(j, num);
 }
 
-static void json_i64(struct wis_json *j, int64_t val)
+void wis_json_i64(struct wis_json *j, const char *key, int64_t val)
 {
 	char num[24];
 
 	snprintf(num, sizeof(num), "%" PRId64, val);
+	json_key(j, key);
 	json_puts(j, num);
 }
 
 /* %.15g: every value with 15 significant digits reads back unchanged. */
-static void json_f64(struct wis_json *j, double val)
+void wis_json_f64(struct wis_json *j, const char *key, double val)
 {
 	char num[32];
 
+	json_key(j, key);
 	if (!isfinite(val)) {
 		json_puts(j, "null");
 		return;
 	}
 	snprintf(num, sizeof(num), "%.15g", val);
 	json_puts(j, num);
-}
-
-void wis_json_i64(struct wis_json *j, const char *key, int64_t val)
-{
-	json_key(j, key);
-	json_i64(j, val);
-}
-
-void wis_json_f64(struct wis_json *j, const char *key, double val)
-{
-	json_key(j, key);
-	json_f64(j, val);
-}
-
-void wis_json_i64_array(struct wis_json *j, const char *key,
-			const int64_t *val, size_t n)
-{
-	size_t i;
-
-	json_key(j, key);
-	json_put(j, "[", 1);
-	for (i = 0; i < n; i++) {
-		if (i)
-			json_put(j, ",", 1);
-		json_i64(j, val[i]);
-	}
-	json_put(j, "]", 1);
-}
-
-void wis_json_f64_array(struct wis_json *j, const char *key,
-			const double *val, size_t n)
-{
-	size_t i;
-
-	json_key(j, key);
-	json_put(j, "[", 1);
-	for (i = 0; i < n; i++) {
-		if (i)
-			json_put(j, ",", 1);
-		json_f64(j, val[i]);
-	}
-	json_put(j, "]", 1);
 }
 
 void wis_json_raw(struct wis_json *j, const char *key, const char *val)

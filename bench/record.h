@@ -31,10 +31,6 @@ void wis_json_u64(struct wis_json *j, const char *key, uint64_t val);
 void wis_json_i64(struct wis_json *j, const char *key, int64_t val);
 /* Non-finite values are written as null. */
 void wis_json_f64(struct wis_json *j, const char *key, double val);
-void wis_json_i64_array(struct wis_json *j, const char *key,
-			const int64_t *val, size_t n);
-void wis_json_f64_array(struct wis_json *j, const char *key,
-			const double *val, size_t n);
 /* val must already be valid JSON (an array or object built elsewhere). */
 void wis_json_raw(struct wis_json *j, const char *key, const char *val);
 
@@ -69,8 +65,9 @@ struct wis_sinks;
  * console is this process's stdout.  A pmem region (a block device or a
  * pre-sized regular file) is appended to after the valid frames it
  * already holds, so a second writer (wis-init closing a crashed run)
- * keeps the first one's records.  Only the process that opened the sinks
- * may write to them.
+ * keeps the first one's records; a region that ends in a "full" record
+ * takes no more.  Only the process that opened the sinks may write to
+ * them, and only one process at a time may have a region open.
  */
 struct wis_sinks *wis_sinks_open(const char *spec, char *err, size_t errlen,
 				 struct wis_sinks **partial);

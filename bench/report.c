@@ -32,6 +32,7 @@
 #define NO_INPUT SIZE_MAX
 
 static const char frame_magic[] = WIS_RECORD_MAGIC " ";
+#define MAGIC_LEN (sizeof(frame_magic) - 1)
 
 /* ---- The payload: one JSON object ---- */
 
@@ -552,15 +553,16 @@ static int parse_payload(struct record *rec, char *err, size_t errlen)
 	rec->run = rec_str(rec, "run");
 	rec->type = rec_str(rec, "type");
 	if (!rec->run || !*rec->run) {
-		snprintf(err, errlen, "run: missing or not a non-empty string");
+		snprintf(err, errlen, "run: %s", "missing or not a non-empty string");
 		return -1;
 	}
 	if (!rec->type || !*rec->type) {
-		snprintf(err, errlen, "type: missing or not a non-empty string");
+		snprintf(err, errlen, "type: %s", "missing or not a non-empty string");
 		return -1;
 	}
 	if (seq_value(rec_field(rec, "seq"), &rec->seq)) {
-		snprintf(err, errlen, "seq: missing or not a non-negative integer");
+		snprintf(err, errlen, "seq: %s",
+			 "missing or not a non-negative integer");
 		return -1;
 	}
 	return 0;
@@ -581,12 +583,11 @@ struct run {
 	const char *id;
 	struct record **recs;	/* merged: one per seq, ascending */
 	size_t nr;
-	size_t first_order;
 	const struct record *head, *end;
 	struct point *points;
 	size_t nr_points, failed, unsupported;
 	uint64_t missing;
-	int errors;		/* error records, conflicts, bad points, bad end */
+	int errors;	/* error records, conflicts, bad points, a bad end */
 };
 
 struct input {
@@ -752,9 +753,9 @@ static void scan_line(struct report *r, const char *line, size_t len)
 
 	while (len && line[len - 1] == '\r')
 		len--;
-	p = memmem(line, len, frame_magic, 5);
+	p = memmem(line, len, frame_magic, MAGIC_LEN);
 	for (; p; p = memmem(p + 1, (size_t)(line + len - p - 1),
-			     frame_magic, 5)) {
+			     frame_magic, MAGIC_LEN)) {
 		if (!wis_frame_check(p, (size_t)(line + len - p), &payload,
 				     &plen)) {
 			add_record(r, payload, plen);
@@ -768,7 +769,7 @@ static void scan_line(struct report *r, const char *line, size_t len)
 
 static void line_drop(struct report *r, const char *s, size_t n)
 {
-	if (memmem(s, n, frame_magic, 5))
+	if (memmem(s, n, frame_magic, MAGIC_LEN))
 		r->line_bad_magic = 1;
 }
 
@@ -851,11 +852,11 @@ static void input_end(struct report *r)
 
 static int read_input(struct report *r, const char *name)
 {
+	int is_stdin = !strcmp(name, "-"), fd;
 	char *buf;
 	ssize_t n;
-	int fd;
 
-	fd = strcmp(name, "-") ? open(name, O_RDONLY | O_CLOEXEC) : 0;
+	fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		diag(r, "cannot open %s: %s", name, strerror(errno));
 		return -1;
@@ -864,6 +865,8 @@ static int read_input(struct report *r, const char *name)
 	if (!buf || input_begin(r, name)) {
 		diag(r, "%s: out of memory", name);
 		free(buf);
+		if (!is_stdin)
+			close(fd);
 		return -1;
 	}
 	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
@@ -876,7 +879,7 @@ static int read_input(struct report *r, const char *name)
 	if (n < 0)
 		diag(r, "cannot read %s: %s", name, strerror(errno));
 	free(buf);
-	if (fd)
+	if (!is_stdin)
 		close(fd);
 	input_end(r);
 	return n < 0 ? -1 : 0;
@@ -962,7 +965,6 @@ static int merge(struct report *r)
 	}
 	for (i = 0; i < n; i++) {
 		r->runs[i].id = r->recs[groups[i].start]->run;
-		r->runs[i].first_order = groups[i].first_order;
 		r->runs[i].recs = calloc(groups[i].len,
 					 sizeof(*r->runs[i].recs));
 		r->nr_runs++;
@@ -1161,14 +1163,17 @@ static void put_value(FILE *out, const struct record *rec, const char *key)
 
 static void print_header(FILE *out, const struct run *run)
 {
-	static const char *const keys[] = { "id", "kernel", "cpu", "date" };
+	static const char *const keys[][2] = {
+		{ "id", "id" }, { "kernel", "kernel" }, { "cpu", "cpu_model" },
+		{ "date", "date" },
+	};
 	size_t i;
 
 	fputs("run ", out);
 	puts_clean(out, run->id);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i]);
-		put_value(out, run->head, keys[i]);
+		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i][0]);
+		put_value(out, run->head, keys[i][1]);
 	}
 	fputs("\nstatus: ", out);
 	if (run->end && !run->missing)
@@ -1837,6 +1842,12 @@ static const char emit_usage[] =
 	"Writes one result record to the sinks of SPEC (as wis.out).  The seq\n"
 	"is N, else the next one of ID in the WIS_STATE file, else 0.\n";
 
+static int field_has_key(const char *arg, const char *key, size_t klen)
+{
+	return !strncmp(arg, key, klen) &&
+	       (arg[klen] == '=' || (arg[klen] == ':' && arg[klen + 1] == '='));
+}
+
 /* argv[first..i) are the fields before this one. */
 static int emit_field(struct wis_json *j, char **argv, int first, int i)
 {
@@ -1858,14 +1869,15 @@ static int emit_field(struct wis_json *j, char **argv, int first, int i)
 	}
 	memcpy(key, arg, klen);
 	key[klen] = '\0';
-	if (!strcmp(key, "run") || !strcmp(key, "seq") || !strcmp(key, "type")) {
-		fprintf(stderr, "wis emit: %s: %s is set by --run, --seq or TYPE\n",
+	if (!strcmp(key, "run") || !strcmp(key, "seq") ||
+	    !strcmp(key, "type")) {
+		fprintf(stderr,
+			"wis emit: %s: %s is set by --run, --seq or TYPE\n",
 			arg, key);
 		return -1;
 	}
 	for (k = first; k < i; k++) {
-		if (!strncmp(argv[k], key, klen) &&
-		    (argv[k][klen] == '=' || !strncmp(argv[k] + klen, ":=", 2))) {
+		if (field_has_key(argv[k], key, klen)) {
 			fprintf(stderr, "wis emit: %s: key %s given twice\n",
 				arg, key);
 			return -1;

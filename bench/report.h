@@ -27,7 +27,7 @@ enum wis_report_format { WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON };
 
 struct wis_report_opts {
 	enum wis_report_format format;
-	const char *compare[2];	/* sides A and B, or NULL: no comparison */
+	const char *compare[2];	/* sides A and B; NULL: no comparison */
 	int sum;		/* add up the runs of a side */
 };
 

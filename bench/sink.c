@@ -26,16 +26,16 @@
 enum flush_how { FLUSH_NONE, FLUSH_FSYNC, FLUSH_DATASYNC, FLUSH_DRAIN };
 
 struct sink {
-	char name[SINK_NAME_MAX];	/* as written in the spec */
+	char name[SINK_NAME_MAX];	/* for messages: file:PATH, ... */
 	int fd;
 	int console;
 	enum flush_how flush;
-	int failing;			/* the last write failed, and said so */
-	dev_t dev, rdev;
+	int failing;			/* its last write failed, and said so */
+	dev_t dev, rdev;		/* to open each target once */
 	ino_t ino;
 	int pmem;
 	uint64_t off, size;		/* pmem: next write, region size */
-	int full;
+	int full;			/* pmem: said so, takes no more */
 };
 
 struct wis_sinks {
@@ -262,11 +262,25 @@ static int pread_full(int fd, char *buf, size_t len, uint64_t off,
 	return 0;
 }
 
+/* The record pmem_write() leaves: ...,"type":"full","size":N} */
+static int is_full_record(const char *payload, size_t len)
+{
+	static const char tag[] = ",\"type\":\"full\",\"size\":";
+	size_t n = sizeof(tag) - 1;
+
+	if (!len || payload[--len] != '}')
+		return 0;
+	while (len && payload[len - 1] >= '0' && payload[len - 1] <= '9')
+		len--;
+	return len >= n && !memcmp(payload + len - n, tag, n);
+}
+
 /*
  * Where to append: after the valid frames at the start of the region.
  * Whatever follows (zero fill, a torn record, stale bytes) is overwritten.
+ * A region whose last frame says it is full stays so.
  */
-static int pmem_find_end(int fd, uint64_t size, uint64_t *end)
+static int pmem_find_end(struct sink *k)
 {
 	size_t window = 2 * WIS_FRAME_MAX, want, got, pos, plen;
 	const char *payload;
@@ -277,8 +291,9 @@ static int pmem_find_end(int fd, uint64_t size, uint64_t *end)
 	if (!buf)
 		return -1;
 	for (;;) {
-		want = size - off < window ? (size_t)(size - off) : window;
-		if (pread_full(fd, buf, want, off, &got)) {
+		want = k->size - off < window ? (size_t)(k->size - off) :
+		       window;
+		if (pread_full(k->fd, buf, want, off, &got)) {
 			free(buf);
 			return -1;
 		}
@@ -287,13 +302,14 @@ static int pmem_find_end(int fd, uint64_t size, uint64_t *end)
 			if (wis_frame_check(buf + pos, (size_t)(nl - buf) - pos,
 					    &payload, &plen))
 				break;
+			k->full = is_full_record(payload, plen);
 		}
 		off += pos;
 		if (nl || !pos || got < window)
 			break;
 	}
 	free(buf);
-	*end = off;
+	k->off = off;
 	return 0;
 }
 
@@ -335,9 +351,14 @@ static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
 		return k ? 0 : -1;
 	k->pmem = 1;
 	k->size = (uint64_t)size;
-	if (pmem_find_end(k->fd, k->size, &k->off))
-		return sink_error(err, errlen, name, "reading: %s",
-				  strerror(errno));
+	if (pmem_find_end(k)) {
+		sink_error(err, errlen, name, "reading: %s", strerror(errno));
+		close(k->fd);
+		s->n--;
+		return -1;
+	}
+	if (k->full)
+		fprintf(stderr, "wis: sink %s: region already full\n", name);
 	return 0;
 }
 
@@ -378,12 +399,27 @@ static int open_item(struct wis_sinks *s, const char *item,
 			  "unknown (virtio[:NAME], pmem[:DEV], file:PATH, console, auto)");
 }
 
+/* One item of the comma list: spec[0..len). */
+static int open_spec_item(struct wis_sinks *s, const char *spec, size_t len,
+			  char *err, size_t errlen)
+{
+	char item[SINK_NAME_MAX];
+
+	if (!len || len >= sizeof(item)) {
+		snprintf(err, errlen, "sink list: %s",
+			 len ? "item too long" : "empty item");
+		return -1;
+	}
+	memcpy(item, spec, len);
+	item[len] = '\0';
+	return open_item(s, item, err, errlen);
+}
+
 struct wis_sinks *wis_sinks_open(const char *spec, char *err, size_t errlen,
 				 struct wis_sinks **partial)
 {
-	char item[SINK_NAME_MAX], msg[SINK_NAME_MAX + 128];
+	char msg[SINK_NAME_MAX + 128];
 	struct wis_sinks *s;
-	const char *p = spec;
 	int failed = 0;
 	size_t len;
 
@@ -394,25 +430,18 @@ struct wis_sinks *wis_sinks_open(const char *spec, char *err, size_t errlen,
 		snprintf(err, errlen, "sinks: %s", strerror(errno));
 		return NULL;
 	}
-	do {
-		len = strcspn(p, ",");
-		if (!len || len >= sizeof(item)) {
-			snprintf(msg, sizeof(msg), "sink list '%s': %s", spec,
-				 len ? "item too long" : "empty item");
-			len = 0;
-		} else {
-			memcpy(item, p, len);
-			item[len] = '\0';
-		}
-		if ((!len || open_item(s, item, msg, sizeof(msg))) &&
+	/* Every sink is tried; the first failure is the one reported. */
+	for (;;) {
+		len = strcspn(spec, ",");
+		if (open_spec_item(s, spec, len, msg, sizeof(msg)) &&
 		    !failed++)
 			snprintf(err, errlen, "%s", msg);
-		p += len;
-		p += strcspn(p, ",");
-	} while (*p++);
+		if (!spec[len])
+			break;
+		spec += len + 1;
+	}
 	if (!failed && !s->n) {
-		snprintf(err, errlen, "sink list '%s': no sink available",
-			 spec);
+		snprintf(err, errlen, "sink list: no sink available");
 		failed = 1;
 	}
 	if (!failed)

@@ -5,6 +5,7 @@
  * `wis run` are both front ends of it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,6 +319,8 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 		free(r);
 		return 2;
 	}
+	/* A console sink on a closed pipe must not stop the other sinks. */
+	signal(SIGPIPE, SIG_IGN);
 	s->cfg = cfg;
 	s->opts = opts;
 	wis_run_id(s->run, sizeof(s->run), cfg->id);

@@ -121,6 +121,19 @@ t "full region: reader names where it filled up" grep -q \
 report small all.rec
 t "full region plus file sink: merged run complete" test "$rc" = 0
 
+# Whatever the size, the region keeps room to say it is full.
+sizes_ok=1
+for size in 300 333 366 399 432 465 498 531; do
+	truncate -s "$size" "r$size"
+	for seq in 0 1 2 3; do
+		emit --out "pmem:r$size" --run sized --seq $seq point \
+			test=getppid1 mode=processes tasks:=1 status=ok \
+			message=padding-padding-padding-padding 2>/dev/null
+	done
+	[ "$(grep -ac '"type":"full"' "r$size")" = 1 ] || sizes_ok=0
+done
+t "full region: a 'full' record whatever the size" test $sizes_ok = 1
+
 {
 	echo '[    0.000000] Linux version 6.1.0'
 	printf '[    0.100000] random: crng init done\r\n'
@@ -170,6 +183,11 @@ rc=0
 emit --out file:x.rec --run r --seq 0 point 'tasks:=[1,' 2>err || rc=$?
 t "emit rejects a bad JSON value, naming it (exit 2)" test "$rc" = 2 -a \
 	"$(grep -c "tasks:=\[1,: bad JSON value" err)" = 1
+
+rc=0
+emit --out file:x.rec --run r --seq 0 point a=1 b=2 a:=3 2>err || rc=$?
+t "emit rejects a key given twice (exit 2)" test "$rc" = 2 -a \
+	"$(grep -c 'a:=3: key a given twice' err)" = 1
 
 big=$(head -c 70000 /dev/zero | tr '\000' x)
 emit --out file:big.rec --run r8 --seq 0 point "blob=$big"
