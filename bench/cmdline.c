@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "topology.h"
 #include "wis.h"
 
 /* Explicit words win over presets; a nested preset loses to its parent. */
@@ -30,7 +30,6 @@
 #define TIMEOUT_MAX_S (30 * 24 * 3600)
 #define POINT_SETUP_MS 1000
 #define TIMEOUT_MARGIN_S 30
-#define MAX_GROUPS 1024
 #define MAX_PRESETS 64
 
 #define CFG_FIELD_SIZE(f) sizeof(((struct wis_sweep_cfg *)0)->f)
@@ -95,7 +94,8 @@ static int parse_uint(const char *s, unsigned long long max,
 	for (; *s; s++) {
 		unsigned digit = (unsigned)(*s - '0');
 
-		if (*s < '0' || *s > '9' || v > max / 10 || v * 10 + digit > max)
+		if (*s < '0' || *s > '9' || v > max / 10 ||
+		    v * 10 + digit > max)
 			return -1;
 		v = v * 10 + digit;
 	}
@@ -862,21 +862,9 @@ int wis_cpuset_count(const struct wis_cpuset *set)
 	return n;
 }
 
-static int cpu_isset(const struct wis_cpuset *set, unsigned cpu)
-{
-	return (set->bits[cpu / (8 * sizeof(long))] >>
-		(cpu % (8 * sizeof(long)))) & 1;
-}
-
-static void cpu_set(struct wis_cpuset *set, unsigned cpu)
-{
-	set->bits[cpu / (8 * sizeof(long))] |= 1UL << (cpu % (8 * sizeof(long)));
-}
-
 int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
 		      char *err, size_t errlen)
 {
-	const unsigned ncpus = WIS_CPU_WORDS * 8 * sizeof(long);
 	char buf[WIS_CMDLINE_MAX];
 	unsigned long long lo, hi;
 
@@ -903,32 +891,31 @@ int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
 		}
 		if (!dash)
 			hi = lo;
-		if (hi >= ncpus || hi < lo) {
+		if (hi >= WIS_MAX_CPUS || hi < lo) {
 			why_set(err, errlen, hi < lo ? "empty range" :
-				"CPU numbers go up to %u", ncpus - 1);
+				"CPU numbers go up to %d", WIS_MAX_CPUS - 1);
 			return -1;
 		}
 		for (unsigned long long cpu = lo; cpu <= hi; cpu++)
-			cpu_set(set, (unsigned)cpu);
+			wis_cpuset_set(set, (int)cpu);
 	}
 	return 0;
 }
 
 static int show_cpus(const struct wis_cpuset *set, char *buf, size_t len)
 {
-	const unsigned ncpus = WIS_CPU_WORDS * 8 * sizeof(long);
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-		unsigned end = cpu;
+	for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++) {
+		int end = cpu;
 
-		if (!cpu_isset(set, cpu))
+		if (!wis_cpuset_test(set, cpu))
 			continue;
-		while (end + 1 < ncpus && cpu_isset(set, end + 1))
+		while (wis_cpuset_test(set, end + 1))
 			end++;
 		used += (size_t)snprintf(buf + used, len - used,
-					 end > cpu ? "%s%u-%u" : "%s%u",
+					 end > cpu ? "%s%d-%d" : "%s%d",
 					 used ? "," : "", cpu, end);
 		if (used >= len)
 			return -1;
@@ -1028,89 +1015,32 @@ int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len)
 
 int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c, struct wis_cpuset *set)
 {
-	cpu_set_t mask;
-
-	memset(set, 0, sizeof(*set));
-	if (c->have_cpus) {
-		*set = c->cpus;
-		return 0;
-	}
-	if (sched_getaffinity(0, sizeof(mask), &mask))
-		return -1;
-	for (unsigned cpu = 0; cpu < CPU_SETSIZE &&
-	     cpu < WIS_CPU_WORDS * 8 * sizeof(long); cpu++)
-		if (CPU_ISSET(cpu, &mask))
-			cpu_set(set, cpu);
+	if (!c->have_cpus)
+		return wis_cpuset_inherited(set);
+	*set = c->cpus;
 	return 0;
 }
 
-static const char *sysfs_root(void)
-{
-	const char *env = getenv("WIS_SYSFS");
-
-	return env && *env ? env : "/sys";
-}
-
-/* Mark the cumulative count of in-use CPUs at the end of each group. */
-static void mark_group_ends(const unsigned *count, int ngroups,
+/*
+ * Where a NUMA node or a package is full, in the placement order of the
+ * harness, counted in CPUs (the order of pu affinity).
+ */
+static void mark_boundaries(const struct wis_cpuset *inuse,
 			    unsigned char *set)
 {
-	unsigned sum = 0;
+	struct wis_topology *t = malloc(sizeof(*t));
+	unsigned ends[WIS_MAX_CPUS];
+	int n;
 
-	for (int g = 0; g < ngroups; g++) {
-		if (!count[g])
-			continue;
-		sum += count[g];
-		if (sum <= WIS_MAX_TASKS)
-			set[sum] = 1;
+	if (!t)
+		return;
+	if (!wis_topology_read(t, inuse)) {
+		n = wis_topology_boundaries(t, WIS_AFF_PU, ends, WIS_MAX_CPUS);
+		for (int i = 0; i < n; i++)
+			if (ends[i] <= WIS_MAX_TASKS)
+				set[ends[i]] = 1;
 	}
-}
-
-static void mark_node_ends(const struct wis_cpuset *inuse, unsigned char *set)
-{
-	unsigned count[MAX_GROUPS] = { 0 };
-	char path[PATH_MAX], text[WIS_CMDLINE_MAX], why[WHY_MAX];
-	struct wis_cpuset node;
-	int nodes = 0;
-
-	for (int n = 0; n < MAX_GROUPS; n++) {
-		snprintf(path, sizeof(path), "%s/devices/system/node/node%d/"
-			 "cpulist", sysfs_root(), n);
-		if (read_small_file(path, text, sizeof(text)) < 0 ||
-		    wis_cpulist_parse(&node, text, why, sizeof(why)))
-			continue;
-		for (int w = 0; w < WIS_CPU_WORDS; w++)
-			count[n] += (unsigned)__builtin_popcountl(
-				node.bits[w] & inuse->bits[w]);
-		nodes = n + 1;
-	}
-	mark_group_ends(count, nodes, set);
-}
-
-static void mark_package_ends(const struct wis_cpuset *inuse,
-			      unsigned char *set)
-{
-	unsigned count[MAX_GROUPS] = { 0 };
-	const unsigned ncpus = WIS_CPU_WORDS * 8 * sizeof(long);
-	char path[PATH_MAX], text[64];
-	unsigned long long pkg;
-	int packages = 0;
-
-	for (unsigned cpu = 0; cpu < ncpus; cpu++) {
-		if (!cpu_isset(inuse, cpu))
-			continue;
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/"
-			 "topology/physical_package_id", sysfs_root(), cpu);
-		if (read_small_file(path, text, sizeof(text)) < 0)
-			continue;
-		text[strcspn(text, "\n")] = '\0';
-		if (parse_uint(text, MAX_GROUPS - 1, &pkg))
-			continue;
-		count[pkg]++;
-		if ((int)pkg >= packages)
-			packages = (int)pkg + 1;
-	}
-	mark_group_ends(count, packages, set);
+	free(t);
 }
 
 int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
@@ -1134,8 +1064,7 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 	if (!strcmp(spec, "all")) {
 		memset(set + 1, 1, ncpus);
 	} else if (!strcmp(spec, "auto")) {
-		mark_node_ends(cpus_in_use, set);
-		mark_package_ends(cpus_in_use, set);
+		mark_boundaries(cpus_in_use, set);
 	} else if (tasks_list(spec, set, why, sizeof(why))) {
 		snprintf(err, errlen, "wis.tasks: bad value '%s': %s", spec,
 			 why);
@@ -1187,5 +1116,6 @@ int wis_cmdline_read(char *buf, size_t len, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }

@@ -49,7 +49,7 @@ struct wis_sweep_cfg {
 	const char *tests[WIS_MAX_SWEEP_TESTS]; /* names, checked later */
 	int nr_tests;
 	int modes;			/* WIS_MODE_* bits */
-	char tasks[128];		/* raw list; "auto" and "all" resolved later */
+	char tasks[128];		/* raw; "auto", "all" resolved later */
 	int samples, warmup;
 	unsigned interval_ms;
 	int have_cpus;
@@ -65,8 +65,9 @@ struct wis_sweep_cfg {
 
 	/* Which level set each key: 0 default, higher wins (explicit top). */
 	unsigned char source[WIS_NR_KEYS];
-	unsigned bad_keys;		/* bit (1 << enum wis_key) per rejected key */
-	char err_key[32];		/* key and value of the first rejected word */
+	unsigned bad_keys;		/* 1 << wis_key of rejected keys */
+	/* Key and value of the first rejected word. */
+	char err_key[32];
 	char err_value[256];
 };
 
@@ -127,10 +128,11 @@ int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c,
  * Resolve a wis.tasks list against the CPUs in use: "1,2,4", "1-8",
  * "4-48/4", "all" (1..N) or "auto" (1, the powers of two below N, the
  * count of CPUs in use up to the end of each NUMA node and of each
- * package, and N), where N is the number of CPUs in use.  Boundaries count
- * CPUs, not cores: the harness fills a node, SMT siblings included, before
- * the next.  Writes the counts sorted and unique; returns how many, or -1
- * with a message naming wis.tasks and the value in err.
+ * package, and N), where N is the number of CPUs in use.  Boundaries come
+ * from the topology (topology.c, sysfs) and count CPUs in placement order,
+ * as pu affinity fills them; with SMT, core affinity fills a node at a
+ * smaller count.  Writes the counts sorted and unique; returns how many,
+ * or -1 with a message naming wis.tasks and the value in err.
  */
 int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 		      unsigned *out, int max, char *err, size_t errlen);
@@ -142,7 +144,10 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
  */
 unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c);
 
-/* Read the kernel command line (WIS_CMDLINE_FILE, else /proc/cmdline). */
+/*
+ * Read the kernel command line (WIS_CMDLINE_FILE, else /proc/cmdline),
+ * without its newline.
+ */
 int wis_cmdline_read(char *buf, size_t len, char *err, size_t errlen);
 
 /*

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Drives the sweep parser for tests/10-cmdline.t:
- *	cmdline_dump argv KEY=VALUE...	effective keys of `wis sweep` words
- *	cmdline_dump kernel LINE	effective keys of a kernel command line
+ *	cmdline_dump argv KEY=VALUE...	the keys `wis sweep` would use
+ *	cmdline_dump kernel LINE	the keys of a kernel command line
  *	cmdline_dump tasks SPEC CPULIST	resolved task counts
- *	cmdline_dump timeout KEY=VALUE...	derived watchdog seconds
+ *	cmdline_dump timeout KEY=VALUE...	derived watchdog, seconds
  * Errors go to stderr (exit 1); the effective keys are printed anyway.
  */
 #include <stdio.h>

@@ -7,7 +7,8 @@
  * wis_cfg_format(), parses to the very same configuration.
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *		-Ibench bench/fuzz/cmdline_fuzz.c bench/cmdline.c
+ *		-Ibench bench/fuzz/cmdline_fuzz.c bench/cmdline.c \
+ *		bench/topology.c
  *
  * Run it with WIS_PRESETS pointing at rootfs/etc/wis/presets.
  */

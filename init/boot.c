@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Boot duties: file systems, the console, kernel modules and the devices
+ * they bring.  Nothing here is fatal: a failure is a line on the console
+ * and the sweep reports what it then cannot do.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "init.h"
+
+#define TMPFS_MAGIC 0x01021994
+#define MODULE_LIST_MAX (64 * 1024)
+/* finit_module(2) flag: let the kernel decompress (.ko.xz, .ko.zst). */
+#define MODULE_INIT_COMPRESSED_FILE 4
+#define SETTLE_MAX_MS 1000
+#define SETTLE_STEP_MS 2
+
+void say(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	/* One write, so lines of init and the sweep do not interleave. */
+	dprintf(STDERR_FILENO, "wis-init: %.*s", n, line);
+}
+
+double uptime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void mount_one(const char *src, const char *dir, const char *type,
+		      unsigned long flags, const char *data)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		say("mkdir %s: %s", dir, strerror(errno));
+	if (mount(src, dir, type, flags, data))
+		say("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+void mount_pid1(void)
+{
+	const unsigned long safe = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+	mount_one("proc", "/proc", "proc", safe, NULL);
+	mount_one("sysfs", "/sys", "sysfs", safe, NULL);
+	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=1777");
+	/* Tests run binaries and create files here, as on a host's /tmp. */
+	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	mount_one("tmpfs", "/run", "tmpfs", safe, "mode=0755");
+}
+
+void mount_kerf_tmp(void)
+{
+	struct statfs st;
+
+	if (!statfs("/tmp", &st) && st.f_type == TMPFS_MAGIC)
+		return;
+	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+}
+
+void console_fds(void)
+{
+	int fd;
+
+	for (int i = 0; i <= STDERR_FILENO; i++) {
+		if (fcntl(i, F_GETFD) >= 0)
+			continue;
+		fd = open("/dev/console", O_RDWR | O_NOCTTY);
+		if (fd < 0)
+			return;
+		if (fd != i) {
+			dup2(fd, i);
+			close(fd);
+		}
+	}
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void load_module(const char *path)
+{
+	int compressed = ends_with(path, ".xz") || ends_with(path, ".zst") ||
+			 ends_with(path, ".gz");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		say("module %s: %s", path, strerror(errno));
+		return;
+	}
+	if (syscall(SYS_finit_module, fd, "",
+		    compressed ? MODULE_INIT_COMPRESSED_FILE : 0) &&
+	    errno != EEXIST) {
+		if (compressed)
+			say("module %s: %s (a compressed module needs a kernel "
+			    "with CONFIG_MODULE_DECOMPRESS; the image should "
+			    "store it uncompressed)", path, strerror(errno));
+		else
+			say("module %s: %s", path, strerror(errno));
+	}
+	close(fd);
+}
+
+/*
+ * The list holds one path a line, relative to the image root
+ * (lib/modules/RELEASE/kernel/...), dependencies first.
+ */
+void load_modules(const char *list)
+{
+	char *text = malloc(MODULE_LIST_MAX), path[4096];
+	ssize_t n = -1;
+	int fd;
+
+	fd = open(list, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && text) {
+		n = read(fd, text, MODULE_LIST_MAX - 1);
+		close(fd);
+	}
+	if (n < 0) {
+		if (errno != ENOENT)
+			say("%s: %s", list, strerror(errno));
+		free(text);
+		return;
+	}
+	text[n] = '\0';
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		line += strspn(line, " \t");
+		if (!*line || *line == '#')
+			continue;
+		snprintf(path, sizeof(path), "%s%s", *line == '/' ? "" : "/",
+			 line);
+		load_module(path);
+	}
+	free(text);
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* A bound virtio console device that has no named port yet. */
+static int console_pending(const char *dev)
+{
+	char path[PATH_MAX], name[256];
+	struct dirent *d;
+	int named = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/virtio-ports", dev);
+	dir = opendir(path);
+	if (!dir)
+		return 1;
+	while (!named && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/virtio-ports/%s/name", dev,
+			 d->d_name);
+		named = !read_line(path, name, sizeof(name)) && name[0];
+	}
+	closedir(dir);
+	return !named;
+}
+
+/* Every device virtio_console is bound to has a named port. */
+static int devices_pending(void)
+{
+	const char *driver = "/sys/bus/virtio/drivers/virtio_console";
+	char dev[512];
+	struct dirent *d;
+	int pending = 0;
+	DIR *dir = opendir(driver);
+
+	if (!dir)
+		return 0;
+	while (!pending && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "virtio", 6))
+			continue;
+		snprintf(dev, sizeof(dev), "%s/%s", driver, d->d_name);
+		pending = console_pending(dev);
+	}
+	closedir(dir);
+	return pending;
+}
+
+/*
+ * virtio_console learns its ports, and their names, from the host in a
+ * work queue after the module is loaded; the sinks look the port up by
+ * name, so give the host a moment.  Other drivers finish probing before
+ * finit_module() returns.
+ */
+void settle_devices(void)
+{
+	const struct timespec step = { 0, SETTLE_STEP_MS * 1000000L };
+
+	for (int ms = 0; ms < SETTLE_MAX_MS && devices_pending();
+	     ms += SETTLE_STEP_MS)
+		nanosleep(&step, NULL);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wis-init: boot duties (mounts, modules, devices), supervision of the
+ * sweep, and closing a run the sweep could not close itself.
+ */
+#ifndef WIS_INIT_H
+#define WIS_INIT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cmdline.h"
+
+/* One "wis-init: ..." line on stderr, which is the console. */
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Seconds since boot, the clock /proc/uptime shows. */
+double uptime(void);
+
+/* PID 1: proc, sysfs, devtmpfs, tmpfs on /dev/shm, /tmp and /run. */
+void mount_pid1(void);
+
+/* Under kerf: a tmpfs on /tmp unless there is one already. */
+void mount_kerf_tmp(void);
+
+/* fds 0-2 on /dev/console when the kernel could not open one for us. */
+void console_fds(void);
+
+/* Load the image's module list in order; failures are warnings. */
+void load_modules(const char *list);
+
+/* Wait (briefly) for virtio-serial ports to be named by the host. */
+void settle_devices(void);
+
+enum sweep_end {
+	SWEEP_EXITED,		/* code: its exit status */
+	SWEEP_SIGNALED,		/* code: the signal */
+	SWEEP_WATCHDOG,		/* killed after limit_s */
+	SWEEP_STOPPED,		/* code: the signal wis-init got */
+	SWEEP_NOT_STARTED,	/* code: errno of fork or exec */
+};
+
+struct sweep_outcome {
+	enum sweep_end how;
+	int code;
+	unsigned limit_s;
+};
+
+/*
+ * Start "BIN sweep --cmdline" in its own session, reap everything until
+ * it ends, kill it (and its process group) at limit_s, then kill and reap
+ * whatever it left behind.  SIGINT and SIGTERM to wis-init stop it too.
+ */
+void supervise(const char *bin, unsigned limit_s, struct sweep_outcome *o);
+
+/* The exit status a shell would show, and the status of the run. */
+int outcome_exit_code(const struct sweep_outcome *o);
+const char *outcome_status(const struct sweep_outcome *o);
+
+/* What went wrong, for the console and the error record; 0 if nothing. */
+int outcome_message(const struct sweep_outcome *o, const char *bin,
+		    char *buf, size_t len);
+
+/*
+ * Append error + end (status "error") to the run named by the state file,
+ * or to a fresh run (with its own run record) if there is none, on the
+ * sinks of spec; the console when none of them opens.  key/value name the
+ * bad word of a command line, or are NULL.
+ */
+void close_run(const char *spec, const char *state, const char *cmdline,
+	       const struct wis_sweep_cfg *c, const char *message,
+	       const char *key, const char *value);
+
+/* Run /bin/sh on the console and wait for it; -1 if there is none. */
+int run_shell(void);
+
+#endif

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The records wis-init writes itself: error + end for a run the sweep
+ * could not finish (or never started), so every run it supervised ends.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "init.h"
+#include "record.h"
+#include "sweep.h"
+
+static struct wis_sinks *open_sinks(const char *spec)
+{
+	struct wis_sinks *s, *partial;
+	char err[512];
+
+	s = wis_sinks_open(spec, err, sizeof(err), &partial);
+	if (s)
+		return s;
+	say("%s", err);
+	if (partial)
+		return partial;
+	s = wis_sinks_open("console", err, sizeof(err), NULL);
+	if (!s)
+		say("%s", err);
+	return s;
+}
+
+/* Same shape as the sweep's run ids: label, time and pid. */
+static void fresh_run_id(char *buf, size_t len, const char *label)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "%s-%llx-%lx-%x", *label ? label : "wis",
+		 (unsigned long long)ts.tv_sec, (long)ts.tv_nsec,
+		 (unsigned)getpid());
+}
+
+static void run_record(struct wis_sinks *s, const char *run, uint64_t *seq,
+		       const char *cmdline, const struct wis_sweep_cfg *c)
+{
+	char sweep[WIS_CMDLINE_MAX];
+	struct wis_json j;
+
+	wis_json_init(&j);
+	wis_json_str(&j, "version", WIS_VERSION);
+	wis_json_str(&j, "id", c->id);
+	wis_json_str(&j, "origin", "wis-init");
+	if (wis_cfg_format(c, sweep, sizeof(sweep)) >= 0)
+		wis_json_str(&j, "sweep", sweep);
+	wis_json_str(&j, "cmdline", cmdline);
+	wis_record(s, run, seq, "run", &j);
+	wis_json_free(&j);
+}
+
+void close_run(const char *spec, const char *state, const char *cmdline,
+	       const struct wis_sweep_cfg *c, const char *message,
+	       const char *key, const char *value)
+{
+	char run[256];
+	uint64_t seq = 0;
+	struct wis_json j;
+	struct wis_sinks *s = open_sinks(spec);
+	int fresh = !state || wis_state_read(state, run, sizeof(run), &seq);
+
+	if (!s)
+		return;
+	if (fresh) {
+		fresh_run_id(run, sizeof(run), c->id);
+		seq = 0;
+		run_record(s, run, &seq, cmdline, c);
+	}
+	wis_json_init(&j);
+	wis_json_str(&j, "message", message);
+	if (key) {
+		wis_json_str(&j, "key", key);
+		wis_json_str(&j, "value", value);
+	}
+	wis_record(s, run, &seq, "error", &j);
+	wis_json_free(&j);
+	wis_json_init(&j);
+	wis_json_str(&j, "status", "error");
+	wis_record(s, run, &seq, "end", &j);
+	wis_json_free(&j);
+	wis_sinks_close(s);
+}

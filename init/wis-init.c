@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis-init: PID 1 of the appliance (QEMU, PXE), or the entrypoint of a
+ * kerf spawn kernel.  It prepares the machine, runs `wis sweep --cmdline`
+ * under a watchdog, makes sure the run has an end record whatever happened
+ * to the sweep, then does what wis.done says.  As PID 1 it never exits.
+ *
+ * Test hooks: WIS_CMDLINE_FILE replaces /proc/cmdline, WIS_BIN replaces
+ * /bin/wis.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "init.h"
+
+#define MODULE_LIST "/etc/wis/modules"
+#define STATE_PID1 "/run/wis.state"
+#define STATE_KERF "/tmp/wis.state"
+#define RESULTS_DIR "/results"
+#define KERF_MARKER "kerf.entrypoint="
+/* After wis.timeout the sweep stops itself at the next point boundary. */
+#define WATCHDOG_GRACE_S 2
+
+struct init {
+	char cmdline[WIS_CMDLINE_MAX];
+	struct wis_sweep_cfg cfg;
+	int bad;			/* the command line has a bad word */
+	char err[1024];
+	char out[512];			/* sinks of init's records */
+	const char *bin;
+	double t_start, t_mounts, t_modules;
+};
+
+static int has_kerf_marker(const char *line)
+{
+	char word[WIS_CMDLINE_MAX];
+	int bad;
+
+	while (wis_cmdline_next(&line, word, sizeof(word), &bad))
+		if (!strncmp(word, KERF_MARKER, strlen(KERF_MARKER)))
+			return 1;
+	return 0;
+}
+
+/*
+ * A bad word is told at once; the good ones still count (wis.out...).
+ * An unreadable command line is bad too: better no sweep than a guess.
+ */
+static void parse(struct init *in, int unreadable)
+{
+	char err[sizeof(in->err)];
+
+	in->bad = wis_cfg_cmdline(&in->cfg, in->cmdline, err,
+				  sizeof(err)) != 0;
+	if (!unreadable)
+		memcpy(in->err, err, sizeof(err));
+	in->bad |= unreadable;
+	if (in->bad)
+		say("%s", in->err);
+}
+
+/*
+ * Where init's own records go: wis.out unless it was rejected or, when
+ * its default does not apply (under kerf), not given.
+ */
+static const char *out_or(const struct wis_sweep_cfg *c, const char *fallback,
+			  int default_ok)
+{
+	if (c->bad_keys & (1u << WIS_KEY_OUT))
+		return fallback;
+	return c->source[WIS_KEY_OUT] || default_ok ? c->out : fallback;
+}
+
+/* A run of init's own, closed on the first bad word, key and value. */
+static void close_bad_cmdline(struct init *in)
+{
+	close_run(in->out, NULL, in->cmdline, &in->cfg, in->err,
+		  in->cfg.err_key[0] ? in->cfg.err_key : NULL,
+		  in->cfg.err_value);
+}
+
+/* wis.timeout (or the derived one), plus one point and a grace. */
+static unsigned watchdog_s(const struct wis_sweep_cfg *c)
+{
+	unsigned long point_ms = (unsigned long)(c->warmup + c->samples) *
+				 c->interval_ms;
+
+	return wis_cfg_timeout(c) + (unsigned)((point_ms + 999) / 1000) +
+	       WATCHDOG_GRACE_S;
+}
+
+static void run_sweep(struct init *in, const char *state, const char *boot,
+		      struct sweep_outcome *o)
+{
+	char msg[512];
+
+	unlink(state);
+	setenv("WIS_STATE", state, 1);
+	setenv("WIS_BOOT", boot, 1);
+	supervise(in->bin, watchdog_s(&in->cfg), o);
+	if (outcome_message(o, in->bin, msg, sizeof(msg))) {
+		say("%s", msg);
+		close_run(in->out, state, in->cmdline, &in->cfg, msg, NULL,
+			  NULL);
+	} else if (o->code) {
+		say("the sweep exited with status %d", o->code);
+	}
+}
+
+/* PID 1 must not return: if reboot() failed, idle and keep reaping. */
+static _Noreturn void power(int cmd)
+{
+	sync();
+	reboot(cmd);
+	say("reboot: %s; idling", strerror(errno));
+	for (;;)
+		if (waitpid(-1, NULL, 0) < 0)
+			sleep(60);
+}
+
+static _Noreturn void done_pid1(enum wis_done done)
+{
+	switch (done) {
+	case WIS_DONE_REBOOT:
+		power(RB_AUTOBOOT);
+	case WIS_DONE_HALT:
+		power(RB_HALT_SYSTEM);
+	case WIS_DONE_SHELL:
+		if (run_shell())
+			say("wis.done=shell: no /bin/sh; powering off");
+		power(RB_POWER_OFF);
+	case WIS_DONE_EXIT:
+		say("wis.done=exit: PID 1 cannot exit; powering off");
+		power(RB_POWER_OFF);
+	default:
+		power(RB_POWER_OFF);
+	}
+}
+
+static _Noreturn void pid1_main(struct init *in)
+{
+	struct sweep_outcome o;
+	char boot[256];
+	int unreadable;
+
+	mount_pid1();
+	in->t_mounts = uptime();
+	console_fds();
+	unreadable = wis_cmdline_read(in->cmdline, sizeof(in->cmdline),
+				      in->err, sizeof(in->err));
+	parse(in, unreadable);
+	load_modules(MODULE_LIST);
+	settle_devices();
+	in->t_modules = uptime();
+	snprintf(in->out, sizeof(in->out), "%s",
+		 out_or(&in->cfg, "console", 1));
+	if (in->bad) {
+		close_bad_cmdline(in);
+		done_pid1(in->cfg.done);
+	}
+	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f modules=%.6f "
+		 "exec=%.6f", in->t_start, in->t_mounts, in->t_modules,
+		 uptime());
+	run_sweep(in, STATE_PID1, boot, &o);
+	done_pid1(in->cfg.done);
+}
+
+static int fsync_path(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
+/* Written last and durably: its presence means the results are whole. */
+static void write_marker(const char *id, const char *status)
+{
+	char path[256], tmp[272];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), RESULTS_DIR "/%s.done", id);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		say("%s: %s", tmp, strerror(errno));
+		return;
+	}
+	ok = dprintf(fd, "%s\n", status) > 0 && !fsync(fd);
+	ok = !close(fd) && ok && !rename(tmp, path) &&
+	     !fsync_path(RESULTS_DIR, O_RDONLY | O_DIRECTORY);
+	if (!ok)
+		say("%s: %s", path, strerror(errno));
+}
+
+static int done_kerf(enum wis_done done, int code)
+{
+	static const int cmd[] = {
+		[WIS_DONE_POWEROFF] = RB_POWER_OFF,
+		[WIS_DONE_REBOOT] = RB_AUTOBOOT,
+		[WIS_DONE_HALT] = RB_HALT_SYSTEM,
+	};
+
+	switch (done) {
+	case WIS_DONE_POWEROFF:
+	case WIS_DONE_REBOOT:
+	case WIS_DONE_HALT:
+		sync();
+		reboot(cmd[done]);
+		say("reboot: %s; exiting", strerror(errno));
+		return code;
+	case WIS_DONE_SHELL:
+		if (run_shell())
+			say("wis.done=shell: no /bin/sh");
+		return code;
+	default:
+		return code;
+	}
+}
+
+/*
+ * A kerf spawn: /proc is there, the rootfs is an overlay the host reads
+ * back, so the results go to /results/ID.wis as well as to wis.out.
+ */
+static int kerf_main(struct init *in)
+{
+	struct sweep_outcome o;
+	char boot[256];
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	mount_kerf_tmp();
+	in->t_mounts = uptime();
+	parse(in, 0);
+	if (mkdir(RESULTS_DIR, 0755) && errno != EEXIST)
+		say("mkdir " RESULTS_DIR ": %s", strerror(errno));
+	snprintf(in->out, sizeof(in->out), "file:" RESULTS_DIR "/%s.wis,%s",
+		 in->cfg.id, out_or(&in->cfg, "console", 0));
+	if (in->bad) {
+		close_bad_cmdline(in);
+		write_marker(in->cfg.id, "error");
+		return done_kerf(in->cfg.done, 2);
+	}
+	setenv("WIS_OUT", in->out, 1);
+	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f exec=%.6f",
+		 in->t_start, in->t_mounts, uptime());
+	run_sweep(in, STATE_KERF, boot, &o);
+	write_marker(in->cfg.id, outcome_status(&o));
+	return done_kerf(in->cfg.done, outcome_exit_code(&o));
+}
+
+/* Stop and SIGTERM are taken with sigtimedwait(); nothing kills init. */
+static void block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int main(void)
+{
+	static struct init in;
+	const char *bin = getenv("WIS_BIN");
+
+	in.t_start = uptime();
+	in.bin = bin && *bin ? bin : "/bin/wis";
+	if (getpid() == 1) {
+		block_signals();
+		/* The kernel gives init no PATH; the debug shell wants one. */
+		setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
+		pid1_main(&in);
+	}
+	if (wis_cmdline_read(in.cmdline, sizeof(in.cmdline), in.err,
+			     sizeof(in.err)) || !has_kerf_marker(in.cmdline)) {
+		fprintf(stderr, "wis-init: not PID 1 and not a kerf spawn; "
+			"use `wis sweep` on a host\n");
+		return 2;
+	}
+	block_signals();
+	return kerf_main(&in);
+}
