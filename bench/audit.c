@@ -103,25 +103,6 @@ long wis_committed_as_batch(void)
 	return batch > floor ? batch : floor;
 }
 
-static void cpulist_string(const struct wis_cpuset *s, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = 0;
-	for (int cpu = 0; cpu < WIS_MAX_CPUS && used < len; cpu++) {
-		int end = cpu;
-
-		if (!wis_cpuset_test(s, cpu))
-			continue;
-		while (wis_cpuset_test(s, end + 1))
-			end++;
-		used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
-		if (end > cpu && used < len)
-			used += snprintf(buf + used, len - used, "-%d", end);
-		cpu = end;
-	}
-}
-
 static void audit_kernel(struct wis_json *j)
 {
 	char date[32];
@@ -149,7 +130,7 @@ static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
 		snprintf(buf, sizeof(buf), "unknown");
 	wis_json_str(j, "cpu_model", buf);
 	json_file(j, "cpus_online", "/sys/devices/system/cpu/online", "unknown");
-	cpulist_string(mask, buf, sizeof(buf));
+	wis_cpulist_format(mask, buf, sizeof(buf));
 	wis_json_str(j, "cpus_used", buf);
 	if (!t || wis_topology_read(t, mask)) {
 		free(t);

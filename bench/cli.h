@@ -13,9 +13,6 @@ int wis_run_main(int argc, char **argv);
 int wis_sweep_main(int argc, char **argv);
 int wis_bench_main(int argc, char **argv);
 
-/* A fresh run id: time and pid, unique across kernels booted together. */
-void wis_run_id(char *buf, size_t len, const char *label);
-
 /* The point record's fields, as documented in README.md. */
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r);

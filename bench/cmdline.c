@@ -902,7 +902,7 @@ int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
 	return 0;
 }
 
-static int show_cpus(const struct wis_cpuset *set, char *buf, size_t len)
+int wis_cpulist_format(const struct wis_cpuset *set, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -945,7 +945,7 @@ int wis_cfg_show(const struct wis_sweep_cfg *c, enum wis_key k,
 	case WIS_KEY_TESTS:
 		return show_tests(c, buf, len);
 	case WIS_KEY_CPUS:
-		return c->have_cpus ? show_cpus(&c->cpus, buf, len) : -1;
+		return c->have_cpus ? wis_cpulist_format(&c->cpus, buf, len) : -1;
 	case WIS_KEY_PRESET:
 		s = c->preset[0] ? c->preset : NULL;
 		break;
@@ -1022,49 +1022,54 @@ int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c, struct wis_cpuset *set)
 }
 
 /*
- * Where a NUMA node or a package is full, in the placement order of the
- * harness, counted in CPUs (the order of pu affinity).
+ * The places tasks go to under affinity aff (cores for core, CPUs
+ * otherwise), and where a NUMA node or a package is full in the
+ * harness's placement order; returns the number of places, 0 if the
+ * topology cannot be read.
  */
-static void mark_boundaries(const struct wis_cpuset *inuse,
-			    unsigned char *set)
+static unsigned read_places(const struct wis_cpuset *inuse,
+			    enum wis_affinity aff, unsigned char *set)
 {
 	struct wis_topology *t = malloc(sizeof(*t));
-	unsigned ends[WIS_MAX_CPUS];
+	unsigned ends[WIS_MAX_CPUS], places = 0;
 	int n;
 
 	if (!t)
-		return;
+		return 0;
 	if (!wis_topology_read(t, inuse)) {
-		n = wis_topology_boundaries(t, WIS_AFF_PU, ends, WIS_MAX_CPUS);
+		places = aff == WIS_AFF_CORE ? (unsigned)t->nr_cores :
+					       (unsigned)t->nr;
+		n = wis_topology_boundaries(t, aff, ends, WIS_MAX_CPUS);
 		for (int i = 0; i < n; i++)
 			if (ends[i] <= WIS_MAX_TASKS)
 				set[ends[i]] = 1;
 	}
 	free(t);
+	return places;
 }
 
 int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
-		      unsigned *out, int max, char *err, size_t errlen)
+		      enum wis_affinity aff, unsigned *out, int max,
+		      char *err, size_t errlen)
 {
 	unsigned char set[WIS_MAX_TASKS + 1] = { 0 };
-	unsigned ncpus = (unsigned)wis_cpuset_count(cpus_in_use);
+	unsigned char ends[WIS_MAX_TASKS + 1] = { 0 };
 	char why[WHY_MAX];
 	int n = 0;
 
 	if (!strcmp(spec, "all") || !strcmp(spec, "auto")) {
-		if (!ncpus || ncpus > WIS_MAX_TASKS) {
+		unsigned places = read_places(cpus_in_use, aff, ends);
+
+		if (!places || places > WIS_MAX_TASKS) {
 			snprintf(err, errlen, "wis.tasks: bad value '%s': %u "
-				 "CPUs in use", spec, ncpus);
+				 "places to run tasks on", spec, places);
 			return -1;
 		}
-		for (unsigned t = 1; t <= ncpus; t *= 2)
+		for (unsigned t = 1; t <= places; t *= 2)
 			set[t] = 1;
-		set[ncpus] = 1;
-	}
-	if (!strcmp(spec, "all")) {
-		memset(set + 1, 1, ncpus);
-	} else if (!strcmp(spec, "auto")) {
-		mark_boundaries(cpus_in_use, set);
+		set[places] = 1;
+		for (unsigned t = 1; t <= places; t++)
+			set[t] |= !strcmp(spec, "all") || ends[t];
 	} else if (tasks_list(spec, set, why, sizeof(why))) {
 		snprintf(err, errlen, "wis.tasks: bad value '%s': %s", spec,
 			 why);
@@ -1094,7 +1099,7 @@ unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 	if (c->timeout_s)
 		return c->timeout_s;
 	if (!wis_cfg_cpus_in_use(c, &inuse))
-		ntasks = wis_tasks_resolve(c->tasks, &inuse, counts,
+		ntasks = wis_tasks_resolve(c->tasks, &inuse, c->affinity, counts,
 					   WIS_MAX_TASKS, err, sizeof(err));
 	if (ntasks < 1)
 		ntasks = 1;

@@ -119,23 +119,25 @@ int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len);
 int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
 		      char *err, size_t errlen);
 int wis_cpuset_count(const struct wis_cpuset *set);
+/* The inverse: "0-3,8"; -1 if it does not fit in len. */
+int wis_cpulist_format(const struct wis_cpuset *set, char *buf, size_t len);
 
 /* wis.cpus if given, else the inherited affinity mask. */
 int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c,
 			struct wis_cpuset *set);
 
 /*
- * Resolve a wis.tasks list against the CPUs in use: "1,2,4", "1-8",
- * "4-48/4", "all" (1..N) or "auto" (1, the powers of two below N, the
- * count of CPUs in use up to the end of each NUMA node and of each
- * package, and N), where N is the number of CPUs in use.  Boundaries come
- * from the topology (topology.c, sysfs) and count CPUs in placement order,
- * as pu affinity fills them; with SMT, core affinity fills a node at a
- * smaller count.  Writes the counts sorted and unique; returns how many,
- * or -1 with a message naming wis.tasks and the value in err.
+ * Resolve a wis.tasks list: "1,2,4", "1-8", "4-48/4", "all" (1..N) or
+ * "auto" (1, the powers of two below N, every count at which the
+ * harness's placement fills a NUMA node or a package, and N), where N is
+ * the number of places under affinity aff in the CPUs in use: cores for
+ * core, CPUs for pu and none.  Writes the counts sorted and unique;
+ * returns how many, or -1 with a message naming wis.tasks and the value
+ * in err.
  */
 int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
-		      unsigned *out, int max, char *err, size_t errlen);
+		      enum wis_affinity aff, unsigned *out, int max,
+		      char *err, size_t errlen);
 
 /*
  * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task

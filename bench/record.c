@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record.h"
@@ -432,4 +433,14 @@ int wis_state_read(const char *path, char *run, size_t runlen,
 	memcpy(run, buf, (size_t)(space - buf));
 	run[space - buf] = '\0';
 	return 0;
+}
+
+void wis_run_id(char *buf, size_t len, const char *label)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "%s-%llx-%lx-%x", label && *label ? label : "wis",
+		 (unsigned long long)ts.tv_sec, (long)ts.tv_nsec,
+		 (unsigned)getpid());
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #define WIS_RECORD_MAGIC "WIS1"
+/* The appliance version every run record carries. */
+#define WIS_VERSION "0.1.0"
 /* Longest payload (the JSON object) a frame may carry. */
 #define WIS_RECORD_MAX 65536
 /* "WIS1 " + 8 hex digits + " " + payload + "\n" */
@@ -33,6 +35,9 @@ void wis_json_i64(struct wis_json *j, const char *key, int64_t val);
 void wis_json_f64(struct wis_json *j, const char *key, double val);
 /* val must already be valid JSON (an array or object built elsewhere). */
 void wis_json_raw(struct wis_json *j, const char *key, const char *val);
+
+/* A fresh run id: label, time and pid, unique across kernels booted together. */
+void wis_run_id(char *buf, size_t len, const char *label);
 
 uint32_t wis_crc32(const void *buf, size_t len);
 

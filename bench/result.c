@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,16 +24,6 @@ long wis_parse_count(const char *s, long min, long max)
 	if (errno || *end || v < min || v > max)
 		return -1;
 	return v;
-}
-
-void wis_run_id(char *buf, size_t len, const char *label)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(buf, len, "%s-%llx-%lx-%x", label && *label ? label : "wis",
-		 (unsigned long long)ts.tv_sec, (long)ts.tv_nsec,
-		 (unsigned)getpid());
 }
 
 double wis_result_average(const struct wis_result *r)

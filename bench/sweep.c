@@ -113,8 +113,8 @@ static int prepare(struct sweep *s, char *err, size_t len)
 		snprintf(err, len, "cannot read the CPU topology");
 		return -1;
 	}
-	n = wis_tasks_resolve(s->cfg->tasks, &s->mask, s->tasks, WIS_MAX_TASKS,
-			      err, len);
+	n = wis_tasks_resolve(s->cfg->tasks, &s->mask, s->cfg->affinity, s->tasks,
+			      WIS_MAX_TASKS, err, len);
 	if (n < 0)
 		return -1;
 	s->nr_tasks = n;

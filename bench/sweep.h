@@ -6,8 +6,6 @@
 #include "cmdline.h"
 #include "topology.h"
 
-#define WIS_VERSION "0.1.0"
-
 struct wis_sweep_opts {
 	int records;	/* write records to cfg->out */
 	int table;	/* human table on stdout */

@@ -8,11 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -239,4 +242,25 @@ void settle_devices(void)
 	for (int ms = 0; ms < SETTLE_MAX_MS && devices_pending();
 	     ms += SETTLE_STEP_MS)
 		nanosleep(&step, NULL);
+}
+
+void loopback_up(void)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		say("loopback: socket: %s", strerror(errno));
+		return;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) == 0) {
+			close(fd);
+			return;
+		}
+	}
+	say("loopback: cannot bring lo up: %s", strerror(errno));
+	close(fd);
 }

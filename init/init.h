@@ -29,6 +29,12 @@ void console_fds(void);
 /* Load the image's module list in order; failures are warnings. */
 void load_modules(const char *list);
 
+/*
+ * The network tests talk over 127.0.0.1, and only an init brings lo up
+ * when there is no userspace network setup.
+ */
+void loopback_up(void);
+
 /* Wait (briefly) for virtio-serial ports to be named by the host. */
 void settle_devices(void);
 

@@ -5,12 +5,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "init.h"
 #include "record.h"
-#include "sweep.h"
 
 static struct wis_sinks *open_sinks(const char *spec)
 {
@@ -27,17 +24,6 @@ static struct wis_sinks *open_sinks(const char *spec)
 	if (!s)
 		say("%s", err);
 	return s;
-}
-
-/* Same shape as the sweep's run ids: label, time and pid. */
-static void fresh_run_id(char *buf, size_t len, const char *label)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(buf, len, "%s-%llx-%lx-%x", *label ? label : "wis",
-		 (unsigned long long)ts.tv_sec, (long)ts.tv_nsec,
-		 (unsigned)getpid());
 }
 
 static void run_record(struct wis_sinks *s, const char *run, uint64_t *seq,
@@ -70,7 +56,7 @@ void close_run(const char *spec, const char *state, const char *cmdline,
 	if (!s)
 		return;
 	if (fresh) {
-		fresh_run_id(run, sizeof(run), c->id);
+		wis_run_id(run, sizeof(run), c->id);
 		seq = 0;
 		run_record(s, run, &seq, cmdline, c);
 	}

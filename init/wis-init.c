@@ -155,6 +155,7 @@ static _Noreturn void pid1_main(struct init *in)
 	mount_pid1();
 	in->t_mounts = uptime();
 	console_fds();
+	loopback_up();
 	unreadable = wis_cmdline_read(in->cmdline, sizeof(in->cmdline),
 				      in->err, sizeof(in->err));
 	parse(in, unreadable);
@@ -242,6 +243,7 @@ static int kerf_main(struct init *in)
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	mount_kerf_tmp();
+	loopback_up();
 	in->t_mounts = uptime();
 	parse(in, 0);
 	if (mkdir(RESULTS_DIR, 0755) && errno != EEXIST)

@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 65
+plan 67
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -253,6 +253,18 @@ is "auto: node and package boundaries" "1,2,4,6,8,12,16,24" \
 	"$(WIS_SYSFS=$sysfs tasks auto 0-23)"
 is "... a partial first node (CPUs 3-23)" "1,2,3,4,8,9,16,21" \
 	"$(WIS_SYSFS=$sysfs tasks auto 3-23)"
+rm -rf "$sysfs"
+# SMT: two nodes of three cores, two threads a core (cpuN and cpuN+6).
+fake_node 0 0-2,6-8
+fake_node 1 3-5,9-11
+fake_cpus 0 11 0
+for cpu in $(seq 0 11); do
+	echo $((cpu % 6)) >"$sysfs/devices/system/cpu/cpu$cpu/topology/core_id"
+done
+is "auto, core affinity: counts cores, node full at 3" "1,2,3,4,6" \
+	"$(WIS_SYSFS=$sysfs tasks auto 0-11 core)"
+is "auto, pu affinity: counts threads, node full at 6" "1,2,4,6,8,12" \
+	"$(WIS_SYSFS=$sysfs tasks auto 0-11 pu)"
 is "auto without topology in sysfs: 1, powers of two, N" "1,2,4,6" \
 	"$(WIS_SYSFS=$tmp/none tasks auto 0-5)"
 is "resolution errors name wis.tasks" \

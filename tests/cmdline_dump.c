@@ -24,8 +24,10 @@ static int show(const struct wis_sweep_cfg *c, int rc, const char *err)
 	return rc ? 1 : 0;
 }
 
-static int tasks(const char *spec, const char *cpulist)
+static int tasks(const char *spec, const char *cpulist, const char *aff)
 {
+	enum wis_affinity a = !aff || !strcmp(aff, "core") ? WIS_AFF_CORE :
+			      !strcmp(aff, "pu") ? WIS_AFF_PU : WIS_AFF_NONE;
 	unsigned counts[WIS_MAX_TASKS];
 	struct wis_cpuset cpus;
 	char err[1024];
@@ -35,7 +37,7 @@ static int tasks(const char *spec, const char *cpulist)
 		fprintf(stderr, "cpus: %s\n", err);
 		return 1;
 	}
-	n = wis_tasks_resolve(spec, &cpus, counts, WIS_MAX_TASKS, err,
+	n = wis_tasks_resolve(spec, &cpus, a, counts, WIS_MAX_TASKS, err,
 			      sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "%s\n", err);
@@ -59,8 +61,8 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "kernel"))
 		return show(&cfg, wis_cfg_cmdline(&cfg, argv[2], err,
 						  sizeof(err)), err);
-	if (argc == 4 && !strcmp(argv[1], "tasks"))
-		return tasks(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "tasks"))
+		return tasks(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	if (argc >= 2 && !strcmp(argv[1], "timeout")) {
 		rc = wis_cfg_argv(&cfg, argc - 2, argv + 2, err, sizeof(err));
 		if (rc) {
