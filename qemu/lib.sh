@@ -1,0 +1,547 @@
+# shellcheck shell=bash
+# Shared by qemu/run, qemu/pxe and qemu/bench-boot: options, the machine,
+# the deadline, starting and reaping guests, and the report.  The caller
+# sets PROG and defines boot_args INSTANCE DIR, which appends to qemu_args
+# the QEMU arguments that load the guest (kernel_args, or a network boot).
+
+WIS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-$WIS_ROOT/out}
+WIS=${WIS:-$OUT/rootfs/bin/wis}
+QEMU=${QEMU:-qemu-system-x86_64}
+PMEM_MB=16
+CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
+
+# The options; the caller sets the default kernel and initrd.
+opt_smp=2
+opt_mem=256
+opt_numa=1
+opt_accel=auto
+opt_out=
+opt_timeout=
+opt_instances=1
+opt_kernel=
+opt_initrd=
+opt_console=
+user_words=()
+
+accel=
+run_dir=
+scratch=
+timer_pid=
+qemu_args=()
+guest_pids=()
+guest_names=()
+guest_dirs=()
+guest_status=()
+follower_pids=()
+
+say() {
+	printf '%s: %s\n' "$PROG" "$*" >&2
+}
+
+die() {
+	say "$*"
+	exit 2
+}
+
+usage() {
+	cat <<EOF
+usage: $PROG [--smp N] [--mem MB] [--numa NODES] [--accel kvm|tcg|auto]
+       [--out DIR] [--timeout S] [--instances K] [--kernel F] [--initrd F]
+       [--console] [--] [KEY=VALUE ...]
+
+Boots the wis image in QEMU, waits for it to power off (or kills it at the
+deadline), then prints 'wis report' of the results it left in DIR.
+KEY=VALUE words go on the kernel command line: wis.* keys choose the sweep
+(wis.preset=smoke when neither wis.preset nor wis.tests is given), other
+words go to the kernel (loglevel=7 undoes the default quiet).  --console
+shows the guest's console, result records left out, on stderr as it runs.
+Defaults: --smp 2 --mem 256 --numa 1 --accel auto, DIR a new directory
+under OUT/runs (OUT=$OUT).
+EOF
+}
+
+is_count() {
+	case $1 in
+	'' | *[!0-9]* | 0*) return 1 ;;
+	esac
+}
+
+need_count() {
+	is_count "$2" || die "$1: '$2' is not a positive whole number"
+}
+
+parse_options() {
+	local opt
+	while [ $# -gt 0 ]; do
+		opt=$1
+		case $opt in
+		-h | --help) usage; exit 0 ;;
+		--) shift; break ;;
+		--console) opt_console=1; shift ;;
+		--smp | --mem | --numa | --accel | --out | --timeout | \
+			--instances | --kernel | --initrd)
+			[ $# -ge 2 ] || die "$opt needs a value"
+			set_option "$opt" "$2"
+			shift 2
+			;;
+		-*) die "unknown option $opt (try --help)" ;;
+		*) break ;;
+		esac
+	done
+	user_words=("$@")
+	check_options
+}
+
+set_option() {
+	case $1 in
+	--smp) need_count "$1" "$2"; opt_smp=$2 ;;
+	--mem) need_count "$1" "$2"; opt_mem=$2 ;;
+	--numa) need_count "$1" "$2"; opt_numa=$2 ;;
+	--timeout) need_count "$1" "$2"; opt_timeout=$2 ;;
+	--instances) need_count "$1" "$2"; opt_instances=$2 ;;
+	--out) opt_out=$2 ;;
+	--kernel) opt_kernel=$2 ;;
+	--initrd) opt_initrd=$2 ;;
+	--accel)
+		case $2 in
+		kvm | tcg | auto) opt_accel=$2 ;;
+		*) die "--accel: '$2' is not kvm, tcg or auto" ;;
+		esac
+		;;
+	esac
+}
+
+check_options() {
+	local word
+	[ $((opt_smp % opt_numa)) -eq 0 ] ||
+		die "--smp $opt_smp does not split evenly into --numa $opt_numa nodes"
+	[ $((opt_mem / opt_numa)) -ge 64 ] ||
+		die "--mem $opt_mem gives a node less than 64 MB"
+	for word in "${user_words[@]}"; do
+		case $word in
+		*\"* | *$'\n'*) die "bad word '$word': quotes and newlines cannot go on a kernel command line" ;;
+		=* | '') die "bad word '$word': no key" ;;
+		esac
+	done
+	[ -f "$opt_kernel" ] || die "$opt_kernel: no kernel (./build.sh image, or --kernel)"
+	[ -f "$opt_initrd" ] || die "$opt_initrd: no initramfs (./build.sh image, or --initrd)"
+	command -v "$QEMU" >/dev/null || die "$QEMU not found (package qemu-system-x86)"
+	[ -x "$WIS" ] || die "$WIS not built: it reads the results (./build.sh build)"
+}
+
+# --- command line --------------------------------------------------------
+
+# The words of one guest's command line that follow the console ones:
+# the user's, a default preset, and the instance label.
+guest_words() {
+	local instance=$1 word id='' sweep=''
+	for word in "${user_words[@]}"; do
+		case $word in
+		wis.preset=* | wis.tests=*) sweep=1 ;;
+		wis.id=*) id=${word#wis.id=} ;;
+		esac
+	done
+	[ -n "$sweep" ] || printf '%s\n' wis.preset=smoke
+	for word in "${user_words[@]}"; do
+		case $word in
+		wis.id=*) [ "$opt_instances" -gt 1 ] && continue ;;
+		esac
+		quote_word "$word"
+	done
+	[ "$opt_instances" -gt 1 ] && printf '%s\n' "wis.id=${id:-wis}-$instance"
+	return 0
+}
+
+# A value with blanks is quoted, as the kernel expects.
+quote_word() {
+	case $1 in
+	*=*[[:space:]]*) printf '%s="%s"\n' "${1%%=*}" "${1#*=}" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+
+# --- deadline ------------------------------------------------------------
+
+# Preset files (the image's copy, else the source's) as KEY=VALUE lines,
+# nested presets first, so that a later line overrides an earlier one as
+# in the guest.
+preset_lines() {
+	local file=$OUT/rootfs/etc/wis/presets/$1 depth=$2 line
+	[ -f "$file" ] || file=$WIS_ROOT/rootfs/etc/wis/presets/$1
+	[ "$depth" -lt 8 ] && [ -f "$file" ] || return 0
+	while read -r line; do
+		case $line in
+		'#'* | '') ;;
+		wis.preset=*) preset_lines "${line#wis.preset=}" $((depth + 1)) ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$file"
+}
+
+# The last value of KEY in the lines on stdin, or DEFAULT.
+last_value() {
+	awk -v key="$1" -v def="$2" '
+		index($0, key "=") == 1 { v = substr($0, length(key) + 2) }
+		END { print (v == "" ? def : v) }'
+}
+
+# Task counts a wis.tasks value asks for; "auto" adds the node ends.
+count_tasks() {
+	local spec=$1 n=0 t item lo hi step
+	case $spec in
+	all) echo "$opt_smp"; return ;;
+	auto)
+		for ((t = 1; t <= opt_smp; t *= 2)); do n=$((n + 1)); done
+		echo $((n + 1 + opt_numa))
+		return
+		;;
+	esac
+	for item in ${spec//,/ }; do
+		step=${item#*/}
+		[ "$step" = "$item" ] && step=1
+		item=${item%%/*}
+		lo=${item%-*}
+		hi=${item#*-}
+		if is_count "$lo" && is_count "$hi" && is_count "$step" &&
+			[ "$hi" -ge "$lo" ]; then
+			n=$((n + (hi - lo) / step + 1))
+		else
+			n=$((n + 1))
+		fi
+	done
+	echo "$n"
+}
+
+# A generous bound on the sweep's length in seconds: every point's
+# samples plus a setup allowance, or wis.timeout when it is given.  The
+# guest enforces its own watchdog; this one catches a guest that hangs.
+sweep_seconds() {
+	local lines tests tasks modes samples warmup interval timeout points
+	local setup_ms=$1
+	shift
+	lines=$(
+		for word in "$@"; do
+			case $word in
+			wis.preset=*) preset_lines "${word#wis.preset=}" 0 ;;
+			esac
+		done
+		printf '%s\n' "$@"
+	)
+	timeout=$(last_value wis.timeout 0 <<<"$lines")
+	tests=$(last_value wis.tests '' <<<"$lines")
+	if [ -n "$tests" ]; then
+		tests=$(tr ',' '\n' <<<"$tests" | grep -c .)
+	else
+		tests=$("$WIS" list --names | grep -c .) || die "$WIS list failed"
+	fi
+	tasks=$(count_tasks "$(last_value wis.tasks auto <<<"$lines")")
+	modes=1
+	[ "$(last_value wis.mode processes <<<"$lines")" = both ] && modes=2
+	samples=$(last_value wis.samples 5 <<<"$lines")
+	warmup=$(last_value wis.warmup 1 <<<"$lines")
+	interval=$(last_value wis.interval 1000 <<<"$lines")
+	is_count "$samples" || samples=5
+	is_count "$warmup" || warmup=1
+	is_count "$interval" || interval=1000
+	points=$((tests * tasks * modes))
+	if is_count "$timeout"; then
+		echo $((timeout + (samples + warmup) * interval / 1000 + 10))
+		return
+	fi
+	echo $((points * ((samples + warmup) * interval + setup_ms) / 1000))
+}
+
+# Seconds from start to the deadline for guests booting with WORDS.
+deadline_seconds() {
+	local boot=$1 setup_ms=1200 load
+	shift
+	if [ -n "$opt_timeout" ]; then
+		echo "$opt_timeout"
+		return
+	fi
+	# Guests share the host's CPUs: K guests of N vCPUs on fewer cores
+	# take longer for everything, boot and sweep alike.
+	load=$(((opt_instances * opt_smp + $(nproc) - 1) / $(nproc)))
+	if [ "$accel" = tcg ]; then
+		boot=$((boot * 3))
+		setup_ms=1500
+	fi
+	echo $(((boot + $(sweep_seconds "$setup_ms" "$@")) * load + 30))
+}
+
+# --- accelerator ---------------------------------------------------------
+
+# KVM only if a guest really runs on it: /dev/kvm can open on hosts
+# where vCPUs cannot be set up or never run.  The probe is a 64 KiB BIOS
+# whose reset vector writes 0x31 to an isa-debug-exit port, which makes
+# QEMU exit with status (0x31 << 1) | 1 = 99.
+kvm_works() {
+	local probe=$scratch/probe.bin status=0
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	{
+		head -c 65520 /dev/zero
+		# mov al, 0x31; out 0xf4, al; hlt; jmp $-1
+		printf '\260\061\346\364\364\353\375'
+		head -c 9 /dev/zero
+	} >"$probe"
+	# In a subshell: a QEMU that aborts must not dump core here, nor
+	# have the shell announce it.
+	(
+		ulimit -c 0
+		timeout 10 "$QEMU" -accel kvm -cpu host -machine pc -nodefaults \
+			-display none -no-reboot -bios "$probe" \
+			-device isa-debug-exit,iobase=0xf4,iosize=1 \
+			</dev/null >/dev/null 2>&1
+	) 2>/dev/null || status=$?
+	[ "$status" -eq 99 ]
+}
+
+choose_accel() {
+	case $opt_accel in
+	tcg) accel=tcg ;;
+	kvm)
+		kvm_works || die "--accel kvm: KVM does not run a guest here"
+		accel=kvm
+		;;
+	auto)
+		accel=tcg
+		kvm_works && accel=kvm
+		;;
+	esac
+	return 0
+}
+
+# --- machine -------------------------------------------------------------
+
+# A value inside a QEMU option list: commas are doubled.
+qemu_escape() {
+	printf '%s\n' "${1//,/,,}"
+}
+
+# QEMU arguments common to every guest, for DIR, into qemu_args.
+machine_args() {
+	local dir=$1 node per_node last_node
+	local -a a=(-nodefaults -no-reboot -display none -name wis)
+	if [ "$accel" = kvm ]; then
+		a+=(-accel kvm -cpu host)
+	else
+		a+=(-accel tcg -cpu max)
+	fi
+	a+=(-smp "$opt_smp,sockets=$opt_numa,cores=$((opt_smp / opt_numa)),threads=1")
+	# virtio-pmem plugs into the hotplug area: one slot, room for it.
+	a+=(-m "${opt_mem}M,slots=1,maxmem=$((opt_mem + PMEM_MB))M")
+	if [ "$opt_numa" -gt 1 ]; then
+		per_node=$((opt_mem / opt_numa))
+		last_node=$((opt_mem - per_node * (opt_numa - 1)))
+		for ((node = 0; node < opt_numa; node++)); do
+			[ "$node" -eq $((opt_numa - 1)) ] && per_node=$last_node
+			a+=(-object "memory-backend-ram,id=node$node,size=${per_node}M"
+				-numa "node,nodeid=$node,memdev=node$node"
+				-numa "cpu,node-id=$node,socket-id=$node")
+		done
+	fi
+	a+=(-chardev "file,id=console,path=$(qemu_escape "$dir/console.log")"
+		-serial chardev:console
+		-device virtio-serial-pci
+		-chardev "file,id=results,path=$(qemu_escape "$dir/virtio.wis")"
+		-device "virtserialport,chardev=results,name=wis.results"
+		-object "memory-backend-file,id=pmem,share=on,mem-path=$(qemu_escape "$dir/pmem.img"),size=${PMEM_MB}M"
+		-device "virtio-pmem-pci,memdev=pmem,id=pmem0"
+		-pidfile "$dir/qemu.pid")
+	qemu_args=("${a[@]}")
+}
+
+# -kernel, -initrd and the command line of one guest, into qemu_args.
+kernel_args() {
+	local line
+	line="$CONSOLE_ARGS $(guest_words "$1" | tr '\n' ' ')"
+	qemu_args+=(-kernel "$opt_kernel" -initrd "$opt_initrd"
+		-append "${line% }")
+}
+
+# --- guests --------------------------------------------------------------
+
+make_run_dir() {
+	if [ -n "$opt_out" ]; then
+		mkdir -p "$opt_out" || die "cannot create $opt_out"
+		run_dir=$(cd "$opt_out" && pwd)
+		return
+	fi
+	mkdir -p "$OUT/runs" || die "cannot create $OUT/runs"
+	run_dir=$(mktemp -d "$OUT/runs/$(date +%Y%m%d-%H%M%S).XXXX") ||
+		die "cannot create a directory under $OUT/runs"
+}
+
+# Fresh result files for one guest; a previous run's would merge in.
+prepare_guest_dir() {
+	local dir=$1
+	mkdir -p "$dir"
+	rm -f "$dir/console.log" "$dir/virtio.wis" "$dir/pmem.img" \
+		"$dir/qemu.log" "$dir/qemu.pid" "$dir/qemu.cmd"
+	truncate -s "${PMEM_MB}M" "$dir/pmem.img"
+}
+
+start_guest() {
+	local instance=$1 dir=$2
+	prepare_guest_dir "$dir"
+	machine_args "$dir"
+	boot_args "$instance" "$dir"
+	printf '%q ' "$QEMU" "${qemu_args[@]}" >"$dir/qemu.cmd"
+	echo >>"$dir/qemu.cmd"
+	"$QEMU" "${qemu_args[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
+	guest_pids+=("$!")
+	guest_names+=("$instance")
+	guest_dirs+=("$dir")
+	if [ -n "$opt_console" ]; then
+		follow_console "$instance" "$dir" "$!"
+	fi
+}
+
+# Copies the console to stderr while QEMU (PID) runs, without the
+# records; lines carry the instance name when there are several.
+follow_console() {
+	local prefix=
+	[ "$opt_instances" -gt 1 ] && prefix="$1| "
+	touch "$2/console.log"
+	tail -n +1 --pid="$3" -f "$2/console.log" 2>/dev/null |
+		grep --line-buffered -v '^WIS1 ' |
+		sed -u "s/^/$prefix/" >&2 &
+	follower_pids+=("$!")
+}
+
+# Running, not a zombie waiting to be reaped.
+alive() {
+	[ -r "/proc/$1/status" ] &&
+		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# TERM, then KILL whatever is left two seconds later.
+stop_guests() {
+	local pid tries left
+	for pid in "$@"; do kill -TERM "$pid" 2>/dev/null || true; done
+	for ((tries = 0; tries < 20; tries++)); do
+		left=
+		for pid in "$@"; do
+			if alive "$pid"; then
+				left=$pid
+			fi
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	for pid in "$@"; do kill -KILL "$pid" 2>/dev/null || true; done
+}
+
+on_signal() {
+	trap - INT TERM HUP
+	say "$1: stopping the guests"
+	if [ -n "$timer_pid" ]; then
+		kill "$timer_pid" 2>/dev/null || true
+	fi
+	stop_guests "${guest_pids[@]}"
+	wait 2>/dev/null
+	exit $((128 + $(kill -l "$1")))
+}
+
+cleanup() {
+	[ -n "$scratch" ] && rm -rf "$scratch"
+	return 0
+}
+
+setup_traps() {
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/wis-qemu.XXXXXX") ||
+		die "cannot create a temporary directory"
+	trap cleanup EXIT
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+	trap 'on_signal HUP' HUP
+}
+
+# The guests not reaped yet.
+running_guests() {
+	local i
+	for i in "${!guest_pids[@]}"; do
+		if [ -z "${guest_status[$i]:-}" ]; then
+			printf '%s\n' "${guest_pids[$i]}"
+		fi
+	done
+}
+
+# Waits for every guest or the deadline; sets guest_status[i] to QEMU's
+# exit status, or "killed".
+wait_guests() {
+	local seconds=$1 done_pid status i
+	local -a waiting
+	sleep "$seconds" &
+	timer_pid=$!
+	mapfile -t waiting < <(running_guests)
+	while [ "${#waiting[@]}" -gt 0 ]; do
+		status=0
+		wait -n -p done_pid "${waiting[@]}" "$timer_pid" || status=$?
+		[ "$done_pid" = "$timer_pid" ] && break
+		for i in "${!guest_pids[@]}"; do
+			if [ "${guest_pids[$i]}" = "$done_pid" ]; then
+				guest_status[i]=$status
+			fi
+		done
+		mapfile -t waiting < <(running_guests)
+	done
+	kill "$timer_pid" 2>/dev/null || true
+	wait "$timer_pid" 2>/dev/null || true
+	for i in "${!guest_pids[@]}"; do
+		[ -n "${guest_status[$i]:-}" ] && continue
+		say "guest ${guest_names[$i]} still running at the ${seconds} s deadline: killed"
+		stop_guests "${guest_pids[$i]}"
+		wait "${guest_pids[$i]}" 2>/dev/null || true
+		guest_status[i]=killed
+	done
+	# The followers end within a second of their QEMU.
+	for i in "${!follower_pids[@]}"; do
+		wait "${follower_pids[$i]}" 2>/dev/null || true
+	done
+	follower_pids=()
+}
+
+# wis report of each guest's files; the exit status is the worst one.
+report_guests() {
+	local i dir status worst=0 rc
+	for i in "${!guest_dirs[@]}"; do
+		dir=${guest_dirs[$i]}
+		status=${guest_status[$i]}
+		if [ "${#guest_dirs[@]}" -gt 1 ]; then
+			printf '== %s\n' "${guest_names[$i]}"
+		fi
+		if [ "$status" != killed ] && [ "$status" -ne 0 ]; then
+			say "guest ${guest_names[$i]}: qemu exited with status $status: $(tail -n 1 "$dir/qemu.log")"
+		fi
+		rc=0
+		"$WIS" report "$dir/virtio.wis" "$dir/pmem.img" "$dir/console.log" || rc=$?
+		if [ "$rc" -eq 0 ] && [ "$status" != 0 ]; then
+			rc=1
+		fi
+		if [ "$rc" -gt "$worst" ]; then
+			worst=$rc
+		fi
+	done
+	return "$worst"
+}
+
+# The whole run: DIR, accelerator, deadline, guests, report.
+run_guests() {
+	local boot_s=$1 i dir deadline
+	local -a words
+	setup_traps
+	choose_accel
+	make_run_dir
+	mapfile -t words < <(guest_words i1)
+	deadline=$(deadline_seconds "$boot_s" "${words[@]}")
+	say "results in $run_dir ($accel, $opt_instances guest(s), deadline ${deadline} s)"
+	for ((i = 1; i <= opt_instances; i++)); do
+		dir=$run_dir
+		[ "$opt_instances" -gt 1 ] && dir=$run_dir/i$i
+		start_guest "i$i" "$dir"
+	done
+	wait_guests "$deadline"
+	report_guests
+}

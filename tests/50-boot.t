@@ -1,0 +1,95 @@
+#!/usr/bin/perl
+# Boots the image under TCG with a short smoke sweep on two NUMA nodes:
+# every test yields a point, and the very same records arrive through
+# the virtio-serial port, the virtio-pmem region and the console.
+use strict;
+use warnings;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use Test::More;
+
+my $out = $ENV{OUT} // 'out';
+my $wis = "$out/rootfs/bin/wis";
+plan skip_all => "$out/vmlinuz not built" unless -f "$out/vmlinuz";
+BAIL_OUT("$wis not built") unless -x $wis;
+
+my @tests = qw(getppid1 open1 page_fault1);
+my @keys = ('wis.preset=smoke', 'wis.tests=' . join(',', @tests),
+	    'wis.tasks=1,2', 'wis.mode=both', 'wis.interval=100',
+	    'wis.samples=1', 'wis.warmup=1');
+
+# Runs a command with stdout and stderr in LOG.out and LOG.err.
+sub run_logged {
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	if (!$pid) {
+		open(STDOUT, '>', "$log.out") or die;
+		open(STDERR, '>', "$log.err") or die;
+		exec(@cmd) or die "exec $cmd[0]: $!";
+	}
+	waitpid($pid, 0);
+	return $? >> 8;
+}
+
+sub slurp {
+	open(my $fh, '<', $_[0]) or return '';
+	local $/;
+	return <$fh>;
+}
+
+# The records wis report finds in one file, in order; its verdict on
+# them (stderr) is not what these tests look at.
+sub records {
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		open(STDERR, '>', '/dev/null') or die;
+		exec($wis, 'report', '--json', $_[0]) or die "exec $wis: $!";
+	}
+	my @r = map { decode_json($_) } <$fh>;
+	close($fh);
+	return @r;
+}
+
+my $tmp = tempdir(CLEANUP => 1);
+my $dir = "$tmp/results";
+my $rc = run_logged("$tmp/run", 'qemu/run', '--accel', 'tcg', '--smp', 2,
+		    '--numa', 2, '--out', $dir, '--', @keys);
+my $err = slurp("$tmp/run.err");
+is($rc, 0, 'qemu/run exits 0') or diag($err, slurp("$dir/console.log"));
+like($err, qr/results in \Q$dir\E/, 'it names the results directory');
+unlike($err, qr/deadline: killed/, 'the guest powered off by itself');
+like(slurp("$tmp/run.out"), qr/end ok/, 'it prints the report');
+
+my @virtio = records("$dir/virtio.wis");
+my @points = grep { $_->{type} eq 'point' } @virtio;
+is($virtio[0]{type}, 'run', 'the run record comes first');
+is($virtio[-1]{type}, 'end', 'the end record comes last');
+is($virtio[-1]{status}, 'ok', 'the run ends ok');
+is(scalar(@points), 12, '3 tests x 2 modes x 2 task counts: 12 points');
+for my $test (@tests) {
+	for my $mode (qw(processes threads)) {
+		for my $tasks (1, 2) {
+			my @p = grep { $_->{test} eq $test &&
+				       $_->{mode} eq $mode &&
+				       $_->{tasks} == $tasks } @points;
+			ok(@p == 1 && $p[0]{status} eq 'ok' &&
+			   $p[0]{average} > 0,
+			   "$test $mode $tasks: one ok point with a rate");
+		}
+	}
+}
+
+my $run = $virtio[0];
+is($run->{numa_nodes}, 2, 'the guest sees two NUMA nodes');
+is($run->{packages}, 2, '... one package each');
+is($run->{cpus_online}, '0-1', 'and two CPUs');
+cmp_ok($run->{mem_total_kb}, '<=', 256 * 1024, 'in 256 MB of memory');
+like($run->{cmdline}, qr/\Q$_\E/, "the command line carries $_")
+	for @keys;
+
+is_deeply([records("$dir/pmem.img")], \@virtio,
+	  'the pmem region holds the same records');
+is_deeply([records("$dir/console.log")], \@virtio,
+	  'the console log holds the same records');
+
+done_testing();

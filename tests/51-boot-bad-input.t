@@ -1,0 +1,88 @@
+#!/usr/bin/perl
+# A bad command line boots, says what is wrong in an error record and
+# powers off at once.  Two runners go at the same time: they share
+# nothing, and each guest reports its own mistake.
+use strict;
+use warnings;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use Test::More;
+use Time::HiRes qw(time);
+
+my $out = $ENV{OUT} // 'out';
+my $wis = "$out/rootfs/bin/wis";
+plan skip_all => "$out/vmlinuz not built" unless -f "$out/vmlinuz";
+BAIL_OUT("$wis not built") unless -x $wis;
+
+# Starts a command with stdout and stderr in LOG.out and LOG.err.
+sub start_logged {
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	return $pid if $pid;
+	open(STDOUT, '>', "$log.out") or die;
+	open(STDERR, '>', "$log.err") or die;
+	exec(@cmd) or die "exec $cmd[0]: $!";
+}
+
+sub slurp {
+	open(my $fh, '<', $_[0]) or return '';
+	local $/;
+	return <$fh>;
+}
+
+# The records wis report finds in one file, in order; its verdict on
+# them (stderr) is not what these tests look at.
+sub records {
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		open(STDERR, '>', '/dev/null') or die;
+		exec($wis, 'report', '--json', $_[0]) or die "exec $wis: $!";
+	}
+	my @r = map { decode_json($_) } <$fh>;
+	close($fh);
+	return @r;
+}
+
+my $tmp = tempdir(CLEANUP => 1);
+my %cases = (
+	key => { words => ['wis.tests=getppid1', 'wis.bogus=1'],
+		 says => qr/wis\.bogus/ },
+	test => { words => ['wis.tests=getppid1,no_such_test'],
+		  says => qr/no_such_test/ },
+);
+my $deadline = 60;
+my $start = time();
+for my $name (sort keys %cases) {
+	my $c = $cases{$name};
+	$c->{pid} = start_logged("$tmp/$name", 'qemu/run', '--accel', 'tcg',
+				 '--timeout', $deadline, '--out',
+				 "$tmp/$name", '--', @{$c->{words}});
+}
+for my $name (sort keys %cases) {
+	waitpid($cases{$name}{pid}, 0);
+	$cases{$name}{rc} = $? >> 8;
+}
+cmp_ok(time() - $start, '<', $deadline, 'both guests are done before the deadline');
+
+my %runs;
+for my $name (sort keys %cases) {
+	my $c = $cases{$name};
+	my $err = slurp("$tmp/$name.err");
+	my @r = records("$tmp/$name/virtio.wis");
+	my @errors = grep { $_->{type} eq 'error' } @r;
+	isnt($c->{rc}, 0, "unknown $name: qemu/run fails") or diag($err);
+	unlike($err, qr/deadline: killed/, "... the guest powered off by itself");
+	ok(@errors && $errors[0]{message} =~ $c->{says},
+	   '... an error record names the bad word')
+		or diag(slurp("$tmp/$name/console.log"));
+	is($r[-1]{type} . ' ' . $r[-1]{status}, 'end error',
+	   '... the run ends in error');
+	ok(!grep({ $_->{type} eq 'point' } @r), '... and measures nothing');
+	like(slurp("$tmp/$name/console.log"), $c->{says},
+	     '... the console says what is wrong');
+	$runs{$name}{$_->{run}} = 1 for @r;
+}
+my @ids = map { join(' ', sort keys %{$runs{$_}}) } sort keys %runs;
+ok(@ids == 2 && $ids[0] !~ / / && $ids[1] !~ / / && $ids[0] ne $ids[1],
+   'each directory holds its own run only') or diag(@ids);
+done_testing();

@@ -1,0 +1,139 @@
+#!/usr/bin/perl
+# Interrupted runs.  A guest killed in the middle of its sweep leaves the
+# points it had written, readable, in a run that wis report calls
+# incomplete.  A guest still running at the deadline is killed, and the
+# runner says so.  A runner stopped by SIGTERM takes its guest down with
+# it and leaves none of its temporary files behind.
+use strict;
+use warnings;
+use File::Temp qw(tempdir);
+use JSON::PP;
+use Test::More;
+use Time::HiRes qw(sleep time);
+
+my $out = $ENV{OUT} // 'out';
+my $wis = "$out/rootfs/bin/wis";
+plan skip_all => "$out/vmlinuz not built" unless -f "$out/vmlinuz";
+BAIL_OUT("$wis not built") unless -x $wis;
+
+# A sweep of many short points, long enough to be caught in the middle.
+my @keys = ('wis.tests=getppid1,open1,page_fault1,mmap1', 'wis.tasks=1,2',
+	    'wis.mode=both', 'wis.interval=200', 'wis.samples=2',
+	    'wis.warmup=1');
+
+# Starts a command with stdout and stderr in LOG.out and LOG.err.
+sub start_logged {
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	return $pid if $pid;
+	open(STDOUT, '>', "$log.out") or die;
+	open(STDERR, '>', "$log.err") or die;
+	exec(@cmd) or die "exec $cmd[0]: $!";
+}
+
+sub slurp {
+	open(my $fh, '<', $_[0]) or return '';
+	local $/;
+	return <$fh>;
+}
+
+# The records wis report finds in one file, in order; its verdict on
+# them (stderr) is not what these tests look at.
+sub records {
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		open(STDERR, '>', '/dev/null') or die;
+		exec($wis, 'report', '--json', $_[0]) or die "exec $wis: $!";
+	}
+	my @r = map { decode_json($_) } <$fh>;
+	close($fh);
+	return @r;
+}
+
+# Polls until CHECK returns true or SECONDS pass; returns CHECK's value.
+sub wait_for {
+	my ($seconds, $check) = @_;
+	my $end = time() + $seconds;
+	while (time() < $end) {
+		my $v = $check->();
+		return $v if $v;
+		sleep(0.1);
+	}
+	return $check->();
+}
+
+sub alive { return kill(0, $_[0]) }
+
+sub qemu_pid {
+	my $pid = slurp("$_[0]/qemu.pid");
+	return $pid =~ /^(\d+)/ ? $1 : 0;
+}
+
+my $tmp = tempdir(CLEANUP => 1);
+
+# --- the guest dies mid-sweep ------------------------------------------
+
+my $dir = "$tmp/killed";
+my $runner = start_logged("$tmp/killed", 'qemu/run', '--accel', 'tcg',
+			  '--timeout', 120, '--out', $dir, '--', @keys);
+my $first = wait_for(90, sub { slurp("$dir/virtio.wis") =~ /"type":"point"/ });
+ok($first, 'a first point arrives through virtio')
+	or diag(slurp("$dir/console.log"));
+my $qemu = qemu_pid($dir);
+ok($qemu && kill('KILL', $qemu), 'the guest is killed');
+waitpid($runner, 0);
+my $rc = $? >> 8;
+my $err = slurp("$tmp/killed.err");
+isnt($rc, 0, 'qemu/run fails');
+like($err, qr/qemu exited with status 137/, '... and says how the guest died');
+
+my @r = records("$dir/virtio.wis");
+my @points = grep { $_->{type} eq 'point' } @r;
+ok(@points >= 1 && @points < 16, 'the points written before the kill are there')
+	or diag(scalar(@points));
+ok(!grep({ $_->{type} eq 'end' } @r), '... in a run without an end record');
+ok(!grep({ $_->{status} ne 'ok' } @points), '... each of them whole and ok');
+my @pmem = records("$dir/pmem.img");
+is_deeply([@pmem[0 .. $#r]], \@r, 'pmem holds them too');
+my $report = `$wis report $dir/virtio.wis $dir/pmem.img 2>&1`;
+isnt($? >> 8, 0, 'wis report fails on it');
+like($report, qr/incomplete/, '... and calls the run incomplete');
+like(slurp("$tmp/killed.out"), qr/incomplete/, 'qemu/run printed that report');
+
+# --- the deadline passes ---------------------------------------------
+
+$dir = "$tmp/late";
+my $start = time();
+$runner = start_logged("$tmp/late", 'qemu/run', '--accel', 'tcg',
+		       '--timeout', 5, '--out', $dir, '--', 'wis.tests=getppid1',
+		       'wis.samples=100');
+waitpid($runner, 0);
+$rc = $? >> 8;
+cmp_ok(time() - $start, '<', 15, 'a runner with --timeout 5 is done in time');
+isnt($rc, 0, '... fails');
+like(slurp("$tmp/late.err"), qr/guest i1 still running at the 5 s deadline: killed/,
+     '... and says it killed its guest at the deadline')
+	or diag(slurp("$tmp/late.err"));
+
+# --- the runner gets SIGTERM -----------------------------------------
+
+$dir = "$tmp/stopped";
+mkdir("$tmp/scratch") or die;
+$ENV{TMPDIR} = "$tmp/scratch";
+$runner = start_logged("$tmp/stopped", 'qemu/run', '--accel', 'tcg',
+		       '--out', $dir, '--', @keys);
+$qemu = wait_for(30, sub { qemu_pid($dir) });
+ok($qemu && alive($qemu), 'a second guest is running');
+my @scratch = glob("$tmp/scratch/*");
+ok(@scratch == 1, 'its runner made one temporary directory');
+kill('TERM', $runner);
+waitpid($runner, 0);
+is($?, 143 << 8, 'the runner exits with 128 + SIGTERM');
+ok(wait_for(5, sub { !alive($qemu) }), '... its guest is gone');
+@scratch = glob("$tmp/scratch/*");
+ok(!@scratch, '... and so are its temporary files') or diag(@scratch);
+ok(-d $dir, 'the results directory stays');
+like(slurp("$tmp/stopped.err"), qr/TERM: stopping the guests/,
+     'the runner says why it stopped');
+
+done_testing();
