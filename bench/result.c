@@ -136,6 +136,8 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	for (int i = 0; i < STAT_NR; i++)
 		wis_json_u64(j, stat_names[i], r->stat[i]);
 	wis_json_f64(j, "idle_pct", idle_pct(r));
+	if (r->first_sample_uptime > 0)
+		wis_json_f64(j, "first_sample_uptime", r->first_sample_uptime);
 	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
 }
 

@@ -270,10 +270,16 @@ static void end_record(struct sweep *s, const char *status)
 	wis_json_free(&j);
 }
 
-/* A configuration error: error + end wherever records can go. */
+/*
+ * A configuration error: run (so the reader knows where and what), error
+ * and end, wherever records can go.
+ */
 static int fail_early(struct sweep *s, const char *err)
 {
 	fprintf(stderr, "wis: %s\n", err);
+	if (!wis_cpuset_count(&s->mask))
+		wis_cpuset_inherited(&s->mask);
+	run_record(s);
 	emit_msg(s, "error", err);
 	end_record(s, "error");
 	return 2;
