@@ -475,6 +475,7 @@ static void sample_loop(struct point_state *s)
 	last = (uint64_t)deadline.tv_sec * 1000000000ULL + deadline.tv_nsec;
 	atomic_store(&ctl->go, 1);
 	futex(&ctl->go, FUTEX_WAKE, 1 << 30);
+	s->r->first_sample_uptime = now_ns(CLOCK_BOOTTIME) / 1e9;
 	if (p->on_start)
 		p->on_start(p, s->r->cpus);
 	for (int k = 0; !p->samples || k < p->warmup + p->samples; k++) {
@@ -491,8 +492,6 @@ static void sample_loop(struct point_state *s)
 		now = now_ns(CLOCK_MONOTONIC);
 		take_sample(s, prev, now - last, &sample);
 		last = now;
-		if (k == 0)
-			s->r->first_sample_uptime = now_ns(CLOCK_BOOTTIME) / 1e9;
 		if (task_died(s))
 			return;
 		if (p->on_sample)

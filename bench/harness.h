@@ -34,7 +34,7 @@ struct wis_result {
 	int nr_samples;		/* measured samples stored */
 	struct wis_sample samples[WIS_MAX_SAMPLES];
 	uint64_t stat[STAT_NR];
-	double first_sample_uptime; /* CLOCK_BOOTTIME at the first sample */
+	double first_sample_uptime; /* CLOCK_BOOTTIME when tasks were released */
 };
 
 struct wis_point {

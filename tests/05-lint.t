@@ -1,0 +1,18 @@
+#!/bin/sh
+# Every shell script of the tree passes shellcheck (following what it
+# sources).
+set -eu
+. tests/tap.sh
+
+command -v shellcheck >/dev/null || skip_all "shellcheck not installed"
+scripts=$(grep -l -E '^#!/bin/(ba)?sh' build.sh .ci/run kconfig/* qemu/* tests/*.t)
+plan "$(echo "$scripts" | wc -l)"
+for f in $scripts; do
+	if out=$(shellcheck -x "$f" 2>&1); then
+		ok 0 "shellcheck $f"
+	else
+		ok 1 "shellcheck $f"
+		diag "$out"
+	fi
+done
+done_testing
