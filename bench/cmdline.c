@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "harness.h"
 #include "topology.h"
-#include "wis.h"
 
 /* Explicit words win over presets; a nested preset loses to its parent. */
 #define PRIO_EXPLICIT 100
@@ -24,7 +24,8 @@
 #define PRESET_FILE_MAX 16384
 #define WHY_MAX 512
 
-#define SAMPLES_MAX 100000
+/* What a point keeps, and what fits one record. */
+#define SAMPLES_MAX WIS_MAX_SAMPLES
 #define INTERVAL_MIN_MS 10
 #define INTERVAL_MAX_MS 3600000
 #define TIMEOUT_MAX_S (30 * 24 * 3600)

@@ -40,19 +40,12 @@ static const struct option run_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *option_key(int opt)
+static const char *option_name(int opt)
 {
-	switch (opt) {
-	case 't': return "tasks";
-	case 's': return "samples";
-	case 'w': return "warmup";
-	case 'i': return "interval";
-	case 'm': return "mode";
-	case 'a': return "affinity";
-	case 'c': return "cpus";
-	case 'S': return "shared";
-	default: return "out";
-	}
+	for (const struct option *o = run_options; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
 }
 
 /* Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote. */
@@ -94,12 +87,13 @@ int wis_run_main(int argc, char **argv)
 				argv[optind - 1]);
 			goto out;
 		}
-		snprintf(flag, sizeof(flag), "%s", argv[optind - 1]);
+		snprintf(flag, sizeof(flag), "--%s", option_name(opt));
 		if (opt == 'r')
 			opts.records = 1;
 		if (opt == 'r' && !optarg)
 			continue;
-		if (apply(c, option_key(opt), optarg, flag))
+		/* Each long option is the wis.* key of the same name. */
+		if (apply(c, opt == 'r' ? "out" : option_name(opt), optarg, flag))
 			goto out;
 	}
 	if (optind != argc - 1) {

@@ -138,14 +138,14 @@ bad "task step without a range" \
 	wis.tasks=4/2
 bad "mode" "wis.mode: bad value 'sideways': want processes, threads or both" \
 	wis.mode=sideways
-bad "samples 0" "wis.samples: bad value '0': want a sample count from 1 to 100000" \
+bad "samples 0" "wis.samples: bad value '0': want a sample count from 1 to 1000" \
 	wis.samples=0
-bad "samples negative" "wis.samples: bad value '-1': want a sample count from 1 to 100000" \
+bad "samples negative" "wis.samples: bad value '-1': want a sample count from 1 to 1000" \
 	wis.samples=-1
-bad "samples with a suffix" "wis.samples: bad value '5s': want a sample count from 1 to 100000" \
+bad "samples with a suffix" "wis.samples: bad value '5s': want a sample count from 1 to 1000" \
 	wis.samples=5s
 bad "warmup overflowing" \
-	"wis.warmup: bad value '99999999999999999999999': want a sample count from 0 to 100000" \
+	"wis.warmup: bad value '99999999999999999999999': want a sample count from 0 to 1000" \
 	wis.warmup=99999999999999999999999
 bad "interval too short" "wis.interval: bad value '5': want milliseconds from 10 to 3600000" \
 	wis.interval=5
