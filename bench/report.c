@@ -1188,8 +1188,9 @@ static void print_header(FILE *out, const struct run *run)
 		fputs(", end ", out);
 		put_value(out, run->end, "status");
 	}
-	fprintf(out, "; %zu points, %zu failed, %zu unsupported\n",
-		run->nr_points, run->failed, run->unsupported);
+	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported\n",
+		run->nr_points, run->nr_points == 1 ? "" : "s", run->failed,
+		run->unsupported);
 }
 
 static void print_notes(FILE *out, const struct run *run)
