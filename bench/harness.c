@@ -10,6 +10,7 @@
  * Everything below the caller dies with the point process group, and
  * PR_SET_PDEATHSIG covers a caller that is killed itself.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -666,9 +667,40 @@ static void classify_exit(struct wis_result *r, int killed, int status)
 	}
 }
 
+/*
+ * Point directories are /tmp/wis-TEST.PID.XXXXXX, PID that of the wis
+ * process that removes them.  Only SIGKILL stops it doing so, and the
+ * next wis run removes what a killed one left.
+ */
+static void remove_orphan_dirs(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/tmp");
+	char path[sizeof(d->d_name) + 8];
+	int pid;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		const char *dot = strchr(d->d_name, '.');
+
+		if (strncmp(d->d_name, "wis-", 4) || !dot ||
+		    sscanf(dot, ".%d.", &pid) != 1 || pid <= 0 ||
+		    !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s", d->d_name);
+		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	closedir(dir);
+}
+
 static int make_tmpdir(char *dir, size_t len, const char *test)
 {
-	snprintf(dir, len, "/tmp/wis-%s.XXXXXX", test);
+	static int swept;
+
+	if (!swept++)
+		remove_orphan_dirs();
+	snprintf(dir, len, "/tmp/wis-%s.%d.XXXXXX", test, (int)getpid());
 	return mkdtemp(dir) ? 0 : -1;
 }
 

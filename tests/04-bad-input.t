@@ -5,7 +5,7 @@
 set -eu
 . tests/tap.sh
 
-plan 12
+plan 13
 
 # fails DESCRIPTION PATTERN ARGS...: wis exits non-zero with one stderr
 # line matching PATTERN.
@@ -59,4 +59,14 @@ rm -f "/tmp/wis-kill.$$"
 check "a task killed with -9 fails its point (exit 1, killed by signal 9)" \
 	sh -c "[ $rc -eq 1 ] && echo '$rec' | grep -q 'killed by signal 9'"
 check "... and leaves no orphan task" sh -c "! pgrep -P 1 -f 'wis run getppid[1]' >/dev/null && [ -z \"\$(pgrep -g $point 2>/dev/null)\" ]"
+"$WIS" run open1 -t 2 -s 30 --warmup 0 --interval 100 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+left=$(find /tmp -maxdepth 1 -name "wis-open1.$pid.*" | wc -l)
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+sleep 0.2
+"$WIS" run getppid1 -s 1 --warmup 0 --interval 100 >/dev/null
+check "the point directory of a wis killed with -9 ($left) is removed by the next run" \
+	test "$left" -eq 1 -a -z "$(find /tmp -maxdepth 1 -name "wis-open1.$pid.*")"
 done_testing
