@@ -4,39 +4,7 @@
 # and read back by `wis report`.
 set -eu
 cd "$(dirname "$0")/.."
-WIS=${WIS:-$PWD/out/rootfs/bin/wis}
-[ -x "$WIS" ] || { echo "Bail out! $WIS is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-unset WIS_STATE
-
-n=0
-t() {	# t DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-emit() {
-	"$WIS" emit "$@"
-}
-
-report() {	# report ARGS...: stdout to out, stderr to err, status to rc
-	rc=0
-	"$WIS" report "$@" >out 2>err || rc=$?
-}
-
-# CRC-32 as zlib computes it, taken from a gzip trailer.
-crc() {
-	printf '%s' "$1" | gzip -c | tail -c 8 | od -An -tx1 -N4 |
-		awk '{ print $4 $3 $2 $1 }'
-}
+. tests/records.sh
 
 crcs_match() {	# every line of file $1 carries the CRC of its payload
 	while IFS= read -r line; do
@@ -59,40 +27,40 @@ run_into() {	# run_into SPEC RUN: a complete run of four records
 
 emit --out file:one.rec --run r --seq 7 end status=ok
 payload='{"run":"r","seq":7,"type":"end","status":"ok"}'
-t "frame is WIS1, zlib CRC-32, payload" \
+check "frame is WIS1, zlib CRC-32, payload" \
 	test "$(cat one.rec)" = "WIS1 $(crc "$payload") $payload"
 
 run_into file:run.rec r1
-t "every frame of a run carries its payload's CRC" crcs_match run.rec
+check "every frame of a run carries its payload's CRC" crcs_match run.rec
 
 report run.rec
-t "file sink: complete run reads back, exit 0" test "$rc" = 0
-t "header names run, id, kernel, cpu, date" grep -qx \
+check "file sink: complete run reads back, exit 0" test "$rc" = 0
+check "header names run, id, kernel, cpu, date" grep -qx \
 	'run r1: id host, kernel 6.1.0, cpu test, date 2024-01-01' out
-t "table row: tasks, rate, per task, scaling, idle, sys/op" grep -Eq \
+check "table row: tasks, rate, per task, scaling, idle, sys/op" grep -Eq \
 	'^ +2 +1900 +950 +1\.90 +0\.0 +0\.500$' out
 
 run_into file:run.rec r1b
 report --json run.rec
-t "file sink appends a second run after the first" test "$(wc -l <out)" = 8
+check "file sink appends a second run after the first" test "$(wc -l <out)" = 8
 
 emit --out file:esc.rec --run r --seq 0 warn \
 	"message=$(printf 'q" b\\ t\t n\n bad\377 ok\303\251')"
-t "strings escaped, bad UTF-8 replaced, one line" grep -Fq \
+check "strings escaped, bad UTF-8 replaced, one line" grep -Fq \
 	'"message":"q\" b\\ t\t n\n bad\ufffd ok'"$(printf '\303\251')"'"}' \
 	esc.rec
 report --json esc.rec
-t "escaped record reads back" test "$(wc -l <out)" = 1
+check "escaped record reads back" test "$(wc -l <out)" = 1
 
 truncate -s 65536 region
 run_into pmem:region,file:r2.rec r2
 len=$(wc -c <r2.rec)
 report region
-t "pmem sink on a regular file: run reads back" test "$rc" = 0
-t "pmem region keeps its size" test "$(wc -c <region)" = 65536
-t "pmem records from offset 0, as the file sink got them" sh -c \
+check "pmem sink on a regular file: run reads back" test "$rc" = 0
+check "pmem region keeps its size" test "$(wc -c <region)" = 65536
+check "pmem records from offset 0, as the file sink got them" sh -c \
 	"head -c $len region | cmp -s - r2.rec"
-t "pmem region: zero fill after the records" test \
+check "pmem region: zero fill after the records" test \
 	"$(tail -c +$((len + 1)) region | tr -d '\000' | wc -c)" = 0
 
 truncate -s 700 small
@@ -104,22 +72,22 @@ for seq in 1 2 3 4 5; do
 done
 emit --out pmem:small,file:all.rec --run r3 --seq 6 end status=ok \
 	2>>full.err
-t "full region: writer says so, naming the sink" grep -q \
+check "full region: writer says so, naming the sink" grep -q \
 	'sink pmem:small: region of 700 bytes is full' full.err
-t "full region: one 'full' record, size unchanged" test \
+check "full region: one 'full' record, size unchanged" test \
 	"$(grep -ac '"type":"full"' small) $(wc -c <small)" = "1 700"
 report --json small
 kept=$(wc -l <out)
 head -n "$kept" all.rec >kept.rec
-t "full region: the records before it are intact" sh -c \
+check "full region: the records before it are intact" sh -c \
 	"tr -d '\000' <small | head -n $kept | cmp -s - kept.rec &&
 	 [ $kept -ge 3 ]"
 report small
-t "full region: run incomplete (exit 1)" test "$rc" = 1
-t "full region: reader names where it filled up" grep -q \
+check "full region: run incomplete (exit 1)" test "$rc" = 1
+check "full region: reader names where it filled up" grep -q \
 	"small: region full at run r3 seq $kept;" err
 report small all.rec
-t "full region plus file sink: merged run complete" test "$rc" = 0
+check "full region plus file sink: merged run complete" test "$rc" = 0
 
 # Whatever the size, the region keeps room to say it is full.
 sizes_ok=1
@@ -132,7 +100,7 @@ for size in 300 333 366 399 432 465 498 531; do
 	done
 	[ "$(grep -ac '"type":"full"' "r$size")" = 1 ] || sizes_ok=0
 done
-t "full region: a 'full' record whatever the size" test $sizes_ok = 1
+check "full region: a 'full' record whatever the size" test $sizes_ok = 1
 
 {
 	echo '[    0.000000] Linux version 6.1.0'
@@ -142,14 +110,14 @@ t "full region: a 'full' record whatever the size" test $sizes_ok = 1
 	emit --out console --run r4 --seq 1 end status=ok
 	echo '[    2.000000] reboot: Power down'
 } | "$WIS" report - >out 2>err && rc=0 || rc=$?
-t "console through a pipe, kernel noise, CRLF, mid-line frame" test \
+check "console through a pipe, kernel noise, CRLF, mid-line frame" test \
 	"$rc" = 0 -a "$(grep -c '^run r4: id guest' out)" = 1
 
 if ls /dev/pmem* /sys/class/virtio-ports/*/name >/dev/null 2>&1; then
-	echo "ok $((n += 1)) # SKIP this machine has pmem or virtio ports"
+	ok 0 "# SKIP this machine has pmem or virtio ports"
 else
 	emit --out auto --run r5 --seq 0 end status=ok >auto.out
-	t "auto without pmem or virtio: console only" grep -q \
+	check "auto without pmem or virtio: console only" grep -q \
 		'^WIS1 [0-9a-f]\{8\} {"run":"r5"' auto.out
 fi
 
@@ -157,41 +125,42 @@ export WIS_STATE="$tmp/state"
 emit --out file:state.rec --run r6 run
 emit --out file:state.rec --run r6 point
 emit --out file:state.rec --run r6 end status=ok
-t "WIS_STATE: seq follows the state file" test \
+check "WIS_STATE: seq follows the state file" test \
 	"$(grep -o '"seq":[0-9]*' state.rec | tr '\n' ' ')" = \
 	'"seq":0 "seq":1 "seq":2 '
-t "WIS_STATE file holds RUN NEXTSEQ" test "$(cat state)" = "r6 3"
+check "WIS_STATE file holds RUN NEXTSEQ" test "$(cat state)" = "r6 3"
 unset WIS_STATE
 
 rc=0
 emit --out "file:$tmp/no/dir,file:good.rec" --run r7 --seq 0 end \
 	status=ok 2>err || rc=$?
-t "a failing sink names itself; the others still get the record" test \
+check "a failing sink names itself; the others still get the record" test \
 	"$rc" = 1 -a "$(wc -l <good.rec)" = 1 -a \
 	"$(grep -c "sink file:$tmp/no/dir: No such file" err)" = 1
 
 rc=0
 emit --out virtio:no.such.port --run r --seq 0 end 2>err || rc=$?
-t "missing virtio port is an error naming it" test "$rc" = 1 -a \
+check "missing virtio port is an error naming it" test "$rc" = 1 -a \
 	"$(grep -c 'sink virtio:no.such.port: no virtio-serial port named no.such.port' err)" = 1
 
 rc=0
 emit --out floppy --run r --seq 0 end 2>err || rc=$?
-t "unknown sink is an error naming it" grep -q 'sink floppy: unknown' err
+check "unknown sink is an error naming it" grep -q 'sink floppy: unknown' err
 
 rc=0
 emit --out file:x.rec --run r --seq 0 point 'tasks:=[1,' 2>err || rc=$?
-t "emit rejects a bad JSON value, naming it (exit 2)" test "$rc" = 2 -a \
+check "emit rejects a bad JSON value, naming it (exit 2)" test "$rc" = 2 -a \
 	"$(grep -c "tasks:=\[1,: bad JSON value" err)" = 1
 
 rc=0
 emit --out file:x.rec --run r --seq 0 point a=1 b=2 a:=3 2>err || rc=$?
-t "emit rejects a key given twice (exit 2)" test "$rc" = 2 -a \
+check "emit rejects a key given twice (exit 2)" test "$rc" = 2 -a \
 	"$(grep -c 'a:=3: key a given twice' err)" = 1
 
 big=$(head -c 70000 /dev/zero | tr '\000' x)
 emit --out file:big.rec --run r8 --seq 0 point "blob=$big"
-t "an oversized record leaves an error record in its slot" grep -q \
+check "an oversized record leaves an error record in its slot" grep -q \
 	'"seq":0,"type":"error","message":"point record dropped' big.rec
 
-echo "1..$n"
+plan "$tap_n"
+done_testing

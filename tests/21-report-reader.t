@@ -4,38 +4,7 @@
 # payloads with a good CRC that are not valid records, and bad usage.
 set -eu
 cd "$(dirname "$0")/.."
-WIS=${WIS:-$PWD/out/rootfs/bin/wis}
-[ -x "$WIS" ] || { echo "Bail out! $WIS is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-unset WIS_STATE
-
-n=0
-t() {	# t DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-emit() {
-	"$WIS" emit "$@"
-}
-
-report() {	# report ARGS...: stdout to out, stderr to err, status to rc
-	rc=0
-	"$WIS" report "$@" >out 2>err || rc=$?
-}
-
-crc() {
-	printf '%s' "$1" | gzip -c | tail -c 8 | od -An -tx1 -N4 |
-		awk '{ print $4 $3 $2 $1 }'
-}
+. tests/records.sh
 
 frame() {	# frame PAYLOAD: the frame with the payload's right CRC
 	printf 'WIS1 %s %s\n' "$(crc "$1")" "$1"
@@ -58,45 +27,45 @@ run_into() {	# run_into SPEC RUN [LAST]: records 0..LAST (3: with end)
 run_into file:torn.rec torn 2
 emit --out console --run torn --seq 3 end status=ok | head -c 30 >>torn.rec
 report torn.rec
-t "torn last line: skipped and counted" grep -qx \
+check "torn last line: skipped and counted" grep -qx \
 	'wis report: torn.rec: 1 corrupt line skipped' err
-t "torn last line: run incomplete, exit 1" test "$rc" = 1 -a \
+check "torn last line: run incomplete, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'run torn incomplete: no end record' err)" = 1
-t "torn last line: the records before it are kept" grep -q \
+check "torn last line: the records before it are kept" grep -q \
 	'2 points, 0 failed' out
 
 run_into file:good.rec flip
 sed '2s/"average":1000/"average":1001/' good.rec >flipped.rec
 report --json flipped.rec
-t "flipped byte: only that record dropped" test "$(seqs)" = "0 2 3 "
-t "flipped byte: counted, gap named, exit 1" test "$rc" = 1 -a \
+check "flipped byte: only that record dropped" test "$(seqs)" = "0 2 3 "
+check "flipped byte: counted, gap named, exit 1" test "$rc" = 1 -a \
 	"$(grep -c -e '1 corrupt line skipped' -e 'missing seq 1$' err)" = 2
 
 truncate -s 4096 region
 run_into pmem:region cut
 head -c "$(($(head -n 2 region | wc -c) + 40))" region >cut.img
 report --json cut.img
-t "truncated region: whole records kept, torn one dropped" test \
+check "truncated region: whole records kept, torn one dropped" test \
 	"$rc $(seqs)" = "1 0 1 "
 
 truncate -s 4096 region2
 run_into file:a.rec,pmem:region2 both
 report --json a.rec region2
-t "same run through two sinks: each record once" test \
+check "same run through two sinks: each record once" test \
 	"$rc $(seqs)" = "0 0 1 2 3 "
 report a.rec region2
-t "same run through two sinks: one run in the report" test \
+check "same run through two sinks: one run in the report" test \
 	"$(grep -c '^run ' out)" = 1
 sed '2s/"average":1000/"average":1001/' a.rec >a-flipped.rec
 report a-flipped.rec region2
-t "a record lost in one sink is taken from the other" test \
+check "a record lost in one sink is taken from the other" test \
 	"$rc $(grep -c 'corrupt line' err)" = "0 1"
 
 run_into file:conflict.rec conflict
 emit --out file:conflict.rec --run conflict --seq 2 point test=getppid1 \
 	mode=processes tasks:=2 status=ok average:=2000
 report conflict.rec
-t "different records at one seq: named, exit 1" test "$rc" = 1 -a \
+check "different records at one seq: named, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'run conflict seq 2: different records' err)" = 1
 
 emit --out file:gap.rec --run gap --seq 0 run
@@ -104,14 +73,14 @@ emit --out file:gap.rec --run gap --seq 1 point test=x mode=threads \
 	tasks:=1 status=ok average:=5
 emit --out file:gap.rec --run gap --seq 4 end status=ok
 report gap.rec
-t "seq gap reported, exit 1" test "$rc" = 1 -a \
+check "seq gap reported, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'run gap: missing seq 2-3' err)" = 1
 
 run_into file:noend.rec noend 2
 report noend.rec
-t "missing end: incomplete, exit 1" test "$rc" = 1 -a \
+check "missing end: incomplete, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'run noend incomplete: no end record' err)" = 1
-t "missing end: the report says so too" grep -q \
+check "missing end: the report says so too" grep -q \
 	'^status: incomplete, no end record' out
 
 emit --out file:failed.rec --run failed --seq 0 run
@@ -119,7 +88,7 @@ emit --out file:failed.rec --run failed --seq 1 point test=x \
 	mode=processes tasks:=1 status=crashed message="killed by signal 11"
 emit --out file:failed.rec --run failed --seq 2 end status=ok
 report failed.rec
-t "failed point: status shown, exit 1" test "$rc" = 1 -a \
+check "failed point: status shown, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'processes crashed: killed by signal 11' out)" = 1
 
 emit --out file:unsup.rec --run unsup --seq 0 run
@@ -127,14 +96,14 @@ emit --out file:unsup.rec --run unsup --seq 1 point test=read3 \
 	mode=processes tasks:=1 status=unsupported message="O_DIRECT"
 emit --out file:unsup.rec --run unsup --seq 2 end status=ok
 report unsup.rec
-t "unsupported point: shown, not a failure (exit 0)" test "$rc" = 0 -a \
+check "unsupported point: shown, not a failure (exit 0)" test "$rc" = 0 -a \
 	"$(grep -c 'processes unsupported: O_DIRECT' out)" = 1
 
 emit --out file:enderr.rec --run enderr --seq 0 run
 emit --out file:enderr.rec --run enderr --seq 1 error message="sweep died"
 emit --out file:enderr.rec --run enderr --seq 2 end status=error
 report enderr.rec
-t "error record and end status error: exit 1" test "$rc" = 1 -a \
+check "error record and end status error: exit 1" test "$rc" = 1 -a \
 	"$(grep -c '^error: sweep died' out)" = 1
 
 bad=0
@@ -161,25 +130,26 @@ do
 		bad=1
 	fi
 done
-t "malformed payloads with a good CRC rejected with a message" test $bad = 0
+check "malformed payloads with a good CRC rejected with a message" test $bad = 0
 
 frame ' { "run" : "u\u00e9\ud83d\ude00" , "seq" : 0 , "type" : "end", "status":"ok", "o":{"a":[1,-2.5e-3,true,null,{}]} } ' >fine.rec
 report --json fine.rec
-t "valid JSON in any spacing, escapes and nesting accepted" test \
+check "valid JSON in any spacing, escapes and nesting accepted" test \
 	"$rc" = 0 -a "$(grep -c '^ { "run"' out)" = 1
 
 report --json no-such-file
-t "unreadable file: exit 2, named" test "$rc" = 2 -a \
+check "unreadable file: exit 2, named" test "$rc" = 2 -a \
 	"$(grep -c 'cannot open no-such-file' err)" = 1
 report
-t "no input: usage, exit 2" test "$rc" = 2 -a "$(grep -c usage err)" = 1
+check "no input: usage, exit 2" test "$rc" = 2 -a "$(grep -c usage err)" = 1
 report --csv --json a.rec
-t "--csv with --json: usage, exit 2" test "$rc" = 2
+check "--csv with --json: usage, exit 2" test "$rc" = 2
 report --frobnicate a.rec
-t "unknown option: named, exit 2" grep -q 'bad option --frobnicate' err
+check "unknown option: named, exit 2" grep -q 'bad option --frobnicate' err
 printf 'kernel noise only\n' >noise.log
 report noise.log
-t "no records at all: exit 1" test "$rc" = 1 -a \
+check "no records at all: exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'no records found' err)" = 1
 
-echo "1..$n"
+plan "$tap_n"
+done_testing

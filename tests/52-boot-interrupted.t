@@ -7,48 +7,17 @@
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
-use JSON::PP;
 use Test::More;
+use lib 'tests/lib';
+use WisBoot;
 use Time::HiRes qw(sleep time);
 
-my $out = $ENV{OUT} // 'out';
-my $wis = "$out/rootfs/bin/wis";
-plan skip_all => "$out/vmlinuz not built" unless -f "$out/vmlinuz";
-BAIL_OUT("$wis not built") unless -x $wis;
+require_image();
 
 # A sweep of many short points, long enough to be caught in the middle.
 my @keys = ('wis.tests=getppid1,open1,page_fault1,mmap1', 'wis.tasks=1,2',
 	    'wis.mode=both', 'wis.interval=200', 'wis.samples=2',
 	    'wis.warmup=1');
-
-# Starts a command with stdout and stderr in LOG.out and LOG.err.
-sub start_logged {
-	my ($log, @cmd) = @_;
-	my $pid = fork() // die "fork: $!";
-	return $pid if $pid;
-	open(STDOUT, '>', "$log.out") or die;
-	open(STDERR, '>', "$log.err") or die;
-	exec(@cmd) or die "exec $cmd[0]: $!";
-}
-
-sub slurp {
-	open(my $fh, '<', $_[0]) or return '';
-	local $/;
-	return <$fh>;
-}
-
-# The records wis report finds in one file, in order; its verdict on
-# them (stderr) is not what these tests look at.
-sub records {
-	my $pid = open(my $fh, '-|') // die "fork: $!";
-	if (!$pid) {
-		open(STDERR, '>', '/dev/null') or die;
-		exec($wis, 'report', '--json', $_[0]) or die "exec $wis: $!";
-	}
-	my @r = map { decode_json($_) } <$fh>;
-	close($fh);
-	return @r;
-}
 
 # Polls until CHECK returns true or SECONDS pass; returns CHECK's value.
 sub wait_for {

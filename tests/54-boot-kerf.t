@@ -7,54 +7,20 @@
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
-use JSON::PP;
 use Test::More;
+use lib 'tests/lib';
+use WisBoot;
 
-my $out = $ENV{OUT} // 'out';
-my $wis = "$out/rootfs/bin/wis";
-plan skip_all => "$out/vmlinuz not built" unless -f "$out/vmlinuz";
-BAIL_OUT("$wis not built") unless -x $wis;
+require_image();
 
 my @keys = ('rdinit=/kerf-stand-in', 'kerf.entrypoint=/sbin/wis-init',
 	    'wis.tests=getppid1,open1', 'wis.tasks=1', 'wis.interval=100',
 	    'wis.samples=1', 'wis.warmup=0', 'wis.id=spawn');
 
-# Runs a command with stdout and stderr in LOG.out and LOG.err.
-sub run_logged {
-	my ($log, @cmd) = @_;
-	my $pid = fork() // die "fork: $!";
-	if (!$pid) {
-		open(STDOUT, '>', "$log.out") or die;
-		open(STDERR, '>', "$log.err") or die;
-		exec(@cmd) or die "exec $cmd[0]: $!";
-	}
-	waitpid($pid, 0);
-	return $? >> 8;
-}
-
-sub slurp {
-	open(my $fh, '<', $_[0]) or return '';
-	local $/;
-	return <$fh>;
-}
-
 sub spew {
 	open(my $fh, '>', $_[0]) or die "$_[0]: $!";
 	print $fh $_[1];
 	close($fh);
-}
-
-# The records wis report finds in one file, in order; its verdict on
-# them (stderr) is not what these tests look at.
-sub records {
-	my $pid = open(my $fh, '-|') // die "fork: $!";
-	if (!$pid) {
-		open(STDERR, '>', '/dev/null') or die;
-		exec($wis, 'report', '--json', $_[0]) or die "exec $wis: $!";
-	}
-	my @r = map { decode_json($_) } <$fh>;
-	close($fh);
-	return @r;
 }
 
 # The image plus a second archive holding the stand-in: the kernel

@@ -2,10 +2,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 static int lock1_set(int fd, short type)
 {
@@ -25,14 +24,11 @@ static int lock1_set(int fd, short type)
 
 static int lock1_run(struct wis_task *t)
 {
-	char path[WIS_PATH_MAX];
 	int fd;
 
-	wis_path(path, t->tmpdir, "lock1", t->id);
-	fd = open(path, O_RDWR | O_CREAT, 0600);
+	fd = wis_open_unlinked_file(t, "lock1", 0);
 	if (fd < 0)
-		return wis_fail(t, "create %s: %s", path, strerror(errno));
-	unlink(path);
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

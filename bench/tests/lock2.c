@@ -2,21 +2,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 static char lock2_path[WIS_PATH_MAX];
 
 static int lock2_prepare(const struct wis_point_env *env, void **shared)
 {
-	wis_path(lock2_path, env->tmpdir, "lock2", -1);
-	if (wis_make_file(lock2_path, 0))
-		return wis_fail(NULL, "create %s: %s", lock2_path,
-				strerror(errno));
-	*shared = lock2_path;
-	return 0;
+	return wis_prepare_shared_file(env, "lock2", 0, lock2_path, shared);
 }
 
 static int lock2_set(int fd, short type)
@@ -41,12 +35,11 @@ static int lock2_set(int fd, short type)
  */
 static int lock2_run(struct wis_task *t)
 {
-	const char *path = t->shared;
 	int fd;
 
-	fd = open(path, O_RDWR);
+	fd = wis_open_shared_file(t, O_RDWR);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 static int mmap2_run(struct wis_task *t)
 {
@@ -14,13 +10,9 @@ static int mmap2_run(struct wis_task *t)
 	void *c;
 	int fd;
 
-	wis_path(path, t->tmpdir, "mmap2", t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	fd = wis_open_unlinked_sparse_file(t, "mmap2", WIS_MB128, path);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
-	if (ftruncate(fd, WIS_MB128))
-		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
-	unlink(path);
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 static volatile char *page_fault3_map(int fd)
 {
@@ -32,13 +31,9 @@ static int page_fault3_run(struct wis_task *t)
 	int fd;
 
 	/* Sparse, as upstream: the first round also fills the page cache. */
-	wis_path(path, t->tmpdir, "page_fault3", t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	fd = wis_open_unlinked_sparse_file(t, "page_fault3", WIS_MB128, path);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
-	if (ftruncate(fd, WIS_MB128))
-		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
-	unlink(path);
+		return -1;
 	c = page_fault3_map(fd);
 	if (c == MAP_FAILED)
 		return wis_fail(t, "mmap %s: %s", path, strerror(errno));

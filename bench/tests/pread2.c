@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 #define BUFLEN 4096
 
@@ -13,23 +11,18 @@ static char pread2_path[WIS_PATH_MAX];
 
 static int pread2_prepare(const struct wis_point_env *env, void **shared)
 {
-	wis_path(pread2_path, env->tmpdir, "pread2", -1);
-	if (wis_make_file(pread2_path, BUFLEN))
-		return wis_fail(NULL, "create %s: %s", pread2_path,
-				strerror(errno));
-	*shared = pread2_path;
-	return 0;
+	return wis_prepare_shared_file(env, "pread2", BUFLEN, pread2_path,
+				       shared);
 }
 
 static int pread2_run(struct wis_task *t)
 {
-	const char *path = t->shared;
 	char buf[BUFLEN];
 	int fd;
 
-	fd = open(path, O_RDONLY);
+	fd = wis_open_shared_file(t, O_RDONLY);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 #define BUFLEN 4096
 
@@ -13,24 +12,19 @@ static char pwrite2_path[WIS_PATH_MAX];
 
 static int pwrite2_prepare(const struct wis_point_env *env, void **shared)
 {
-	wis_path(pwrite2_path, env->tmpdir, "pwrite2", -1);
-	if (wis_make_file(pwrite2_path, BUFLEN))
-		return wis_fail(NULL, "create %s: %s", pwrite2_path,
-				strerror(errno));
-	*shared = pwrite2_path;
-	return 0;
+	return wis_prepare_shared_file(env, "pwrite2", BUFLEN, pwrite2_path,
+				       shared);
 }
 
 static int pwrite2_run(struct wis_task *t)
 {
-	const char *path = t->shared;
 	char buf[BUFLEN];
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
-	fd = open(path, O_RDWR);
+	fd = wis_open_shared_file(t, O_RDWR);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

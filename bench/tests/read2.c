@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
@@ -14,24 +12,19 @@ static char read2_path[WIS_PATH_MAX];
 
 static int read2_prepare(const struct wis_point_env *env, void **shared)
 {
-	wis_path(read2_path, env->tmpdir, "read2", -1);
-	if (wis_make_file(read2_path, FILESIZE))
-		return wis_fail(NULL, "create %s: %s", read2_path,
-				strerror(errno));
-	*shared = read2_path;
-	return 0;
+	return wis_prepare_shared_file(env, "read2", FILESIZE, read2_path,
+				       shared);
 }
 
 static int read2_run(struct wis_task *t)
 {
-	const char *path = t->shared;
 	char buf[BUFLEN];
 	ssize_t len;
 	int fd;
 
-	fd = open(path, O_RDONLY);
+	fd = wis_open_shared_file(t, O_RDONLY);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

@@ -5,21 +5,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 #define FILESIZE (1024 * 1024)
 
-static int read3_error(struct wis_task *t, const char *what, int err)
-{
-	if (err == EINVAL)
-		return wis_unsupported(t, "O_DIRECT %s in %s: %s", what,
-				       t->tmpdir, strerror(err));
-	return wis_fail(t, "O_DIRECT %s in %s: %s", what, t->tmpdir,
-			strerror(err));
-}
-
 /* Written through the O_DIRECT descriptor, as upstream, not the cache. */
-static int read3_fill(struct wis_task *t, int fd)
+static int read3_fill(struct wis_task *t, int fd, const char *path)
 {
 	char *buf = aligned_alloc(getpagesize(), FILESIZE);
 	ssize_t len;
@@ -32,49 +23,42 @@ static int read3_fill(struct wis_task *t, int fd)
 	err = errno;
 	free(buf);
 	if (len < 0)
-		return read3_error(t, "write", err);
+		return wis_direct_io_fail(t, "write", path, err);
 	if (len != FILESIZE)
 		return wis_fail(t, "short O_DIRECT write: %zd", len);
 	return 0;
 }
 
-static int read3_open(struct wis_task *t, char *buf, size_t buflen)
+static int read3_open(struct wis_task *t, char path[WIS_PATH_MAX])
 {
-	char path[WIS_PATH_MAX];
 	int fd;
 
 	wis_path(path, t->tmpdir, "read3", t->id);
 	fd = open(path, O_RDWR | O_CREAT | O_DIRECT, 0600);
 	if (fd < 0)
-		return read3_error(t, "open", errno);
+		return wis_direct_io_fail(t, "open", path, errno);
 	unlink(path);
-	if (read3_fill(t, fd))
-		goto err;
-	if (pread(fd, buf, buflen, 0) < 0) {
-		read3_error(t, "read", errno);
-		goto err;
+	if (read3_fill(t, fd, path)) {
+		close(fd);
+		return -1;
 	}
 	return fd;
-err:
-	close(fd);
-	return -1;
 }
 
 static int read3_run(struct wis_task *t)
 {
 	size_t buflen = getpagesize();
+	char path[WIS_PATH_MAX];
 	ssize_t len;
 	char *buf;
 	int fd;
 
-	buf = aligned_alloc(buflen, buflen);
-	if (!buf)
-		return wis_fail(t, "no memory for the read buffer");
-	fd = read3_open(t, buf, buflen);
-	if (fd < 0) {
-		free(buf);
+	fd = read3_open(t, path);
+	if (fd < 0)
 		return -1;
-	}
+	buf = wis_direct_read_buffer(t, fd, buflen, path);
+	if (!buf)
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

@@ -7,29 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "wis.h"
-
-static int tcp_rr1_listen(struct sockaddr_in *sin)
-{
-	socklen_t len = sizeof(*sin);
-	int fd, err;
-
-	memset(sin, 0, sizeof(*sin));
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)sin, sizeof(*sin)) ||
-	    listen(fd, 1) ||
-	    getsockname(fd, (struct sockaddr *)sin, &len)) {
-		err = errno;
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	return fd;
-}
+#include "testlib.h"
 
 /* fd[0] is the requesting end, fd[1] the responding one. */
 static int tcp_rr1_connect(int fd[2])
@@ -38,8 +16,8 @@ static int tcp_rr1_connect(int fd[2])
 	int one = 1;
 	int lfd;
 
-	lfd = tcp_rr1_listen(&sin);
-	if (lfd < 0)
+	lfd = wis_loopback_socket(SOCK_STREAM, &sin);
+	if (lfd < 0 || listen(lfd, 1))
 		return -1;
 	fd[0] = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd[0] < 0 ||

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 static volatile char *tlb_flush1_map(int fd)
 {
@@ -38,13 +37,9 @@ static int tlb_flush1_run(struct wis_task *t)
 	volatile char *c;
 	int fd;
 
-	wis_path(path, t->tmpdir, "tlb_flush1", t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	fd = wis_open_unlinked_sparse_file(t, "tlb_flush1", WIS_MB128, path);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
-	if (ftruncate(fd, WIS_MB128))
-		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
-	unlink(path);
+		return -1;
 	c = tlb_flush1_map(fd);
 	if (c == MAP_FAILED)
 		return wis_fail(t, "mmap %s: %s", path, strerror(errno));

@@ -4,26 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
-#include "wis.h"
-
-static int udp1_bind(struct sockaddr_in *sin)
-{
-	socklen_t len = sizeof(*sin);
-	int fd;
-
-	memset(sin, 0, sizeof(*sin));
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)sin, sizeof(*sin)) ||
-	    getsockname(fd, (struct sockaddr *)sin, &len))
-		return -1;
-	return fd;
-}
+#include "testlib.h"
 
 /*
  * Connected both ways: send() needs no address and keeps its cached
@@ -33,10 +15,10 @@ static int udp1_pair(int fd[2])
 {
 	struct sockaddr_in sin[2];
 
-	fd[0] = udp1_bind(&sin[0]);
+	fd[0] = wis_loopback_socket(SOCK_DGRAM, &sin[0]);
 	if (fd[0] < 0)
 		return -1;
-	fd[1] = udp1_bind(&sin[1]);
+	fd[1] = wis_loopback_socket(SOCK_DGRAM, &sin[1]);
 	if (fd[1] < 0)
 		return -1;
 	if (connect(fd[0], (struct sockaddr *)&sin[1], sizeof(sin[1])) ||

@@ -1,29 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
 
 static int write1_run(struct wis_task *t)
 {
-	char path[WIS_PATH_MAX];
 	char buf[BUFLEN];
 	size_t size = 0;
 	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
-	wis_path(path, t->tmpdir, "write1", t->id);
-	fd = open(path, O_RDWR | O_CREAT, 0600);
+	fd = wis_open_unlinked_file(t, "write1", 0);
 	if (fd < 0)
-		return wis_fail(t, "create %s: %s", path, strerror(errno));
-	unlink(path);
+		return -1;
 
 	wis_ready(t);
 	for (;;) {

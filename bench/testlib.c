@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+/* close() that leaves errno to the failure being reported. */
+static void close_keep_errno(int fd)
+{
+	int err = errno;
+
+	close(fd);
+	errno = err;
+}
+
+int wis_open_unlinked_file(struct wis_task *t, const char *name, size_t len)
+{
+	char path[WIS_PATH_MAX];
+	int fd;
+
+	wis_path(path, t->tmpdir, name, t->id);
+	if (wis_make_file(path, len))
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return wis_fail(t, "open %s: %s", path, strerror(errno));
+	unlink(path);
+	return fd;
+}
+
+int wis_open_unlinked_sparse_file(struct wis_task *t, const char *name,
+				  size_t len, char path[WIS_PATH_MAX])
+{
+	int fd;
+
+	wis_path(path, t->tmpdir, name, t->id);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return wis_fail(t, "open %s: %s", path, strerror(errno));
+	if (ftruncate(fd, len)) {
+		close_keep_errno(fd);
+		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
+	}
+	unlink(path);
+	return fd;
+}
+
+int wis_prepare_shared_file(const struct wis_point_env *env, const char *name,
+			    size_t len, char path[WIS_PATH_MAX],
+			    void **shared)
+{
+	wis_path(path, env->tmpdir, name, -1);
+	if (wis_make_file(path, len))
+		return wis_fail(NULL, "create %s: %s", path, strerror(errno));
+	*shared = path;
+	return 0;
+}
+
+static int fill_short_file(int fd, size_t len)
+{
+	static const char zeros[4096];
+	struct stat st;
+	size_t n;
+
+	if (fstat(fd, &st))
+		return -1;
+	if ((size_t)st.st_size >= len)
+		return 0;
+	for (size_t done = 0; done < len; done += n) {
+		n = len - done < sizeof(zeros) ? len - done : sizeof(zeros);
+		if (pwrite(fd, zeros, n, done) != (ssize_t)n)
+			return -1;
+	}
+	return 0;
+}
+
+int wis_prepare_fixed_file(const struct wis_point_env *env, size_t len)
+{
+	const char *path = env->shared_path;
+	int fd, ret;
+
+	fd = open(path, O_RDWR | O_CREAT, 0666);
+	if (fd < 0)
+		return wis_fail(NULL, "open %s: %s", path, strerror(errno));
+	ret = fill_short_file(fd, len);
+	if (ret)
+		wis_fail(NULL, "fill %s: %s", path, strerror(errno));
+	close(fd);
+	return ret;
+}
+
+int wis_open_shared_file(struct wis_task *t, int flags)
+{
+	const char *path = t->shared;
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		return wis_fail(t, "open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+int wis_direct_io_fail(struct wis_task *t, const char *what,
+		       const char *path, int err)
+{
+	if (err == EINVAL)
+		return wis_unsupported(t, "O_DIRECT %s %s: %s", what, path,
+				       strerror(err));
+	return wis_fail(t, "O_DIRECT %s %s: %s", what, path, strerror(err));
+}
+
+char *wis_direct_read_buffer(struct wis_task *t, int fd, size_t buflen,
+			     const char *path)
+{
+	char *buf = aligned_alloc(getpagesize(), buflen);
+
+	if (!buf) {
+		wis_fail(t, "no memory for the read buffer");
+		close(fd);
+		return NULL;
+	}
+	if (pread(fd, buf, buflen, 0) < 0) {
+		wis_direct_io_fail(t, "read", path, errno);
+		free(buf);
+		close(fd);
+		return NULL;
+	}
+	return buf;
+}
+
+int wis_loopback_socket(int type, struct sockaddr_in *sin)
+{
+	socklen_t len = sizeof(*sin);
+	int fd;
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, type, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)sin, sizeof(*sin)) ||
+	    getsockname(fd, (struct sockaddr *)sin, &len)) {
+		close_keep_errno(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Linger 0, which accepted sockets inherit: closing the accepted end
+ * first resets the connection and neither end enters TIME_WAIT, so
+ * millions of rounds neither exhaust the ephemeral ports nor fill the
+ * time-wait table.
+ */
+static int tcp_conn_listener(struct sockaddr_in *sin)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	int fd = wis_loopback_socket(SOCK_STREAM, sin);
+
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) ||
+	    listen(fd, 16)) {
+		close_keep_errno(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int wis_tcp_conn_listen(struct wis_task *t, struct sockaddr_in *sin)
+{
+	int lfd = tcp_conn_listener(sin);
+
+	if (lfd < 0)
+		return wis_fail(t, "listen on 127.0.0.1: %s", strerror(errno));
+	if (wis_tcp_conn_round(lfd, sin))
+		return wis_fail(t, "connect/accept on 127.0.0.1:%d: %s",
+				ntohs(sin->sin_port), strerror(errno));
+	return lfd;
+}
+
+int wis_tcp_conn_round(int lfd, const struct sockaddr_in *sin)
+{
+	int c, s;
+
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (c < 0)
+		return -1;
+	if (connect(c, (const struct sockaddr *)sin, sizeof(*sin))) {
+		close(c);
+		return -1;
+	}
+	do
+		s = accept(lfd, NULL, NULL);
+	while (s < 0 && errno == EINTR);
+	if (s < 0) {
+		close(c);
+		return -1;
+	}
+	close(s);
+	close(c);
+	return 0;
+}

@@ -1,0 +1,59 @@
+# Set-up shared by the boot tests (tests/5*.t): where the build is, the
+# skip when no kernel was built, running the QEMU runners with their
+# output in files, and reading back the records the guests wrote.
+package WisBoot;
+use strict;
+use warnings;
+use Exporter qw(import);
+use JSON::PP;
+use Test::More;
+
+our @EXPORT = qw($out $wis require_image start_logged run_logged slurp
+		 records);
+
+our $out = $ENV{OUT} // 'out';
+our $wis = "$out/rootfs/bin/wis";
+
+# Skips the whole test without a kernel to boot; without wis there is
+# no reading what the guest wrote, so that stops the run.
+sub require_image {
+	plan skip_all => "$out/vmlinuz not built" unless -f "$out/vmlinuz";
+	BAIL_OUT("$wis not built") unless -x $wis;
+}
+
+# Starts a command with stdout and stderr in LOG.out and LOG.err.
+sub start_logged {
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	return $pid if $pid;
+	open(STDOUT, '>', "$log.out") or die;
+	open(STDERR, '>', "$log.err") or die;
+	exec(@cmd) or die "exec $cmd[0]: $!";
+}
+
+# Runs a command the same way; returns its exit status.
+sub run_logged {
+	waitpid(start_logged(@_), 0);
+	return $? >> 8;
+}
+
+sub slurp {
+	open(my $fh, '<', $_[0]) or return '';
+	local $/;
+	return <$fh>;
+}
+
+# The records wis report finds in one file, in order; its verdict on
+# them (stderr) is not what these tests look at.
+sub records {
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		open(STDERR, '>', '/dev/null') or die;
+		exec($wis, 'report', '--json', $_[0]) or die "exec $wis: $!";
+	}
+	my @r = map { decode_json($_) } <$fh>;
+	close($fh);
+	return @r;
+}
+
+1;
