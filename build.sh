@@ -168,45 +168,80 @@ check_modules() {
 		die "modules $MODULES are for release $mrel, kernel $KERNEL is $KREL"
 }
 
-# Copy the wanted modules and their dependencies into the tree, in load
-# order, decompressed (init hands plain files to finit_module), and list
-# their paths relative to the image root in etc/wis/modules.
+# The module files NAME needs, itself last, in load order: one path a
+# line, as modprobe finds them in $STAGE/kmod (maybe compressed).
+module_closure() {
+	local name=$1 line path
+	# An empty config dir: the build host's modprobe.d must not add
+	# options, blacklists or install commands to the image.
+	modprobe --show-depends -C "$STAGE/modprobe.d" -d "$STAGE/kmod" \
+		-S "$KREL" "$name" >"$STAGE/deps" 2>"$STAGE/deps.err" ||
+		die "module $name: not in $MODULES and not built in ($(head -n 1 "$STAGE/deps.err"))"
+	while read -r line; do
+		case $line in
+		"builtin "*) continue ;;
+		"insmod "*) ;;
+		*) die "module $name: unexpected modprobe line: $line" ;;
+		esac
+		path=${line#insmod }
+		printf '%s\n' "${path%% *}"
+	done <"$STAGE/deps"
+}
+
+# Sets rel to the path of module file $1 in the image: relative to the
+# image root, without a compression suffix.
+image_path() {
+	rel=${1#"$STAGE/kmod/"}
+	rel=${rel%.xz}
+	rel=${rel%.zst}
+	rel=${rel%.gz}
+}
+
+# Init hands plain files to finit_module: decompress.
+copy_module() {
+	mkdir -p "$(dirname "$2")"
+	case $1 in
+	*.ko.xz) xz -dc "$1" >"$2" ;;
+	*.ko.zst) zstd -qdc "$1" >"$2" ;;
+	*.ko.gz) gzip -dc "$1" >"$2" ;;
+	*) cp "$1" "$2" ;;
+	esac
+}
+
+# Copy the wanted modules and the modules they need into the tree and
+# list them in etc/wis/modules, in load order, one "PATH: DEPENDENCY..."
+# a line: paths relative to the image root, the dependencies every module
+# PATH needs (modprobe's, so soft dependencies too), each on a line
+# before. Init loads them in parallel in that order.
 stage_modules() {
-	local tree=$1 kroot=$STAGE/kmod list=$1/etc/wis/modules
-	local name line path rel dest
+	local tree=$1 list=$1/etc/wis/modules
+	local name closure path file needs dep line rel module
+	local -A staged=()
 	: >"$list"
 	[ "$MODULES" = none ] && return 0
-	mkdir -p "$kroot/lib/modules" "$STAGE/modprobe.d"
-	ln -s "$(cd "$MODULES" && pwd)" "$kroot/lib/modules/$KREL"
+	mkdir -p "$STAGE/kmod/lib/modules" "$STAGE/modprobe.d"
+	ln -s "$(cd "$MODULES" && pwd)" "$STAGE/kmod/lib/modules/$KREL"
 	for name in $WANTED_MODULES; do
-		# An empty config dir: the build host's modprobe.d must not
-		# add options, blacklists or install commands to the image.
-		modprobe --show-depends -C "$STAGE/modprobe.d" -d "$kroot" \
-			-S "$KREL" "$name" >"$STAGE/deps" 2>"$STAGE/deps.err" ||
-			die "module $name: not in $MODULES and not built in ($(head -n 1 "$STAGE/deps.err"))"
-		while read -r line; do
-			case $line in
-			"builtin "*) continue ;;
-			"insmod "*) ;;
-			*) die "module $name: unexpected modprobe line: $line" ;;
-			esac
-			path=${line#insmod }
-			path=${path%% *}
-			rel=${path#"$kroot/"}
-			rel=${rel%.xz}
-			rel=${rel%.zst}
-			rel=${rel%.gz}
-			grep -qxF "$rel" "$list" && continue
-			dest=$tree/$rel
-			mkdir -p "$(dirname "$dest")"
-			case $path in
-			*.ko.xz) xz -dc "$path" >"$dest" ;;
-			*.ko.zst) zstd -qdc "$path" >"$dest" ;;
-			*.ko.gz) gzip -dc "$path" >"$dest" ;;
-			*) cp "$path" "$dest" ;;
-			esac
-			printf '%s\n' "$rel" >>"$list"
-		done <"$STAGE/deps"
+		closure=$(module_closure "$name")
+		while read -r path; do
+			[ -n "$path" ] || continue # built in
+			image_path "$path"
+			module=$rel
+			[ -z "${staged[$module]:-}" ] || continue
+			file=${path##*/}
+			needs=$(module_closure "${file%%.ko*}")
+			line=$module:
+			while read -r dep; do
+				[ "$dep" != "$path" ] || continue
+				image_path "$dep"
+				[ -n "${staged[$rel]:-}" ] ||
+					die "module $path needs $dep, which modprobe orders after it"
+				line="$line $rel"
+			done <<<"$needs"
+			copy_module "$path" "$tree/$module"
+			printf '%s\n' "$line" >>"$list"
+			staged[$module]=1
+		done <<<"$closure"
 	done
 }
 
@@ -421,7 +456,7 @@ size_report() {
 	size_row wis "$dir" bin/wis
 	size_row wis-init "$dir" sbin/wis-init
 	# shellcheck disable=SC2046 # one path a line, no spaces
-	size_row modules "$dir" $(cat "$dir/etc/wis/modules")
+	size_row modules "$dir" $(cut -d: -f1 "$dir/etc/wis/modules")
 	printf '%-12s %5s %10s %10d  (%d.%02d MiB, budget 3 MiB)\n' \
 		initramfs - - "$total" $((total / 1048576)) \
 		$((total % 1048576 * 100 / 1048576))

@@ -17,7 +17,10 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Seconds since boot, the clock /proc/uptime shows. */
 double uptime(void);
 
-/* PID 1: proc, sysfs, devtmpfs, tmpfs on /dev/shm, /tmp and /run. */
+/*
+ * PID 1: proc, sysfs, securityfs (if the kernel has it), devtmpfs, tmpfs
+ * on /dev/shm, /tmp and /run.
+ */
 void mount_pid1(void);
 
 /* Under kerf: a tmpfs on /tmp unless there is one already. */
@@ -26,7 +29,14 @@ void mount_kerf_tmp(void);
 /* fds 0-2 on /dev/console when the kernel could not open one for us. */
 void console_fds(void);
 
-/* Load the image's module list in order; failures are warnings. */
+/* The first line of file as host name, if the kernel has none yet. */
+void name_host(const char *file);
+
+/*
+ * Load the modules of list ("PATH: DEPENDENCY..." a line, dependencies
+ * listed first) in parallel, each once its dependencies are done; wait
+ * a bounded time for them all.  Failures are warnings.
+ */
 void load_modules(const char *list);
 
 /*
@@ -35,7 +45,10 @@ void load_modules(const char *list);
  */
 void loopback_up(void);
 
-/* Wait (briefly) for virtio-serial ports to be named by the host. */
+/*
+ * Wait for nvdimm buses to finish probing (/dev/pmemN), and briefly for
+ * virtio-serial ports to be named by the host.
+ */
 void settle_devices(void);
 
 enum sweep_end {

@@ -23,6 +23,7 @@
 #include "init.h"
 
 #define MODULE_LIST "/etc/wis/modules"
+#define HOSTNAME_FILE "/etc/hostname"
 #define STATE_PID1 "/run/wis.state"
 #define STATE_KERF "/tmp/wis.state"
 #define RESULTS_DIR "/results"
@@ -156,6 +157,7 @@ static _Noreturn void pid1_main(struct init *in)
 	in->t_mounts = uptime();
 	console_fds();
 	loopback_up();
+	name_host(HOSTNAME_FILE);
 	unreadable = wis_cmdline_read(in->cmdline, sizeof(in->cmdline),
 				      in->err, sizeof(in->err));
 	parse(in, unreadable);

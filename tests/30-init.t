@@ -1,6 +1,6 @@
 #!/bin/sh
-# wis-init's three behaviours without a VM: as PID 1 of a private PID and
-# mount namespace chrooted into a scratch tree (reboot() there ends the
+# wis-init's three behaviours without a VM: as PID 1 of private PID, mount
+# and UTS namespaces chrooted into a scratch tree (reboot() there ends the
 # namespace: SIGINT for poweroff and halt, SIGHUP for reboot), as a kerf
 # spawn entrypoint (not PID 1, kerf.entrypoint= on the command line), and
 # on a host, where it must refuse.  WIS_CMDLINE_FILE stands in for
@@ -13,7 +13,7 @@ INIT=out/rootfs/sbin/wis-init
 
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
 	[ -x /bin/busybox ]; then
-	plan 34
+	plan 44
 else
 	plan 3
 	diag "PID 1 and kerf cases skipped: they need root, unshare, busybox"
@@ -49,8 +49,18 @@ cp /bin/busybox "$root/bin/"
 for applet in sh sleep setsid; do
 	ln -s busybox "$root/bin/$applet"
 done
-# Never the image's list: those modules would load into this kernel.
-echo lib/modules/none/missing.ko >"$root/etc/wis/modules"
+echo wis-test >"$root/etc/hostname"
+# Never the image's list: those modules would load into this kernel. None
+# of these files exists; the fifth line is malformed.
+M=lib/modules/none
+cat >"$root/etc/wis/modules" <<EOF
+$M/missing.ko:
+$M/second.ko: $M/missing.ko
+$M/third.ko: $M/second.ko $M/unlisted.ko
+
+$M/nocolon.ko
+$M/fourth.ko: $M/missing.ko
+EOF
 
 # A sweep that leaves an orphan in a session of its own, then hangs.
 cat >"$root/test/hang" <<'EOF'
@@ -72,6 +82,11 @@ QUICK="$QUICK wis.tasks=1 wis.interval=100"
 # The same, for lines that set wis.tasks or wis.interval themselves.
 BRIEF="wis.tests=getppid1 wis.samples=1 wis.warmup=0"
 
+# sh -c "$AS_PID1" sh ROOT, in new PID, mount and UTS namespaces: init as
+# PID 1 in ROOT, the host name "(none)" as the kernel has it at boot.
+# shellcheck disable=SC2016 # expanded by that sh
+AS_PID1='/bin/busybox hostname "(none)" && exec chroot "$1" /sbin/wis-init'
+
 # pid1 NAME CMDLINE [VAR=VALUE...]: boot init as PID 1; sets rc and ms.
 pid1() {
 	name=$1
@@ -79,7 +94,7 @@ pid1() {
 	shift 2
 	start=$(date +%s%N)
 	env WIS_CMDLINE_FILE=/test/cmdline "$@" \
-		unshare --pid --fork --mount chroot "$root" /sbin/wis-init \
+		unshare --pid --fork --mount --uts sh -c "$AS_PID1" sh "$root" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" && rc=0 || rc=$?
 	ms=$((($(date +%s%N) - start) / 1000000))
 }
@@ -115,6 +130,38 @@ run_of() {
 	sed -n '1s/^WIS1 [0-9a-f]* {"run":"\([^"]*\)".*/\1/p' "$1"
 }
 
+# in_order FILE STRING...: every string is in FILE, each on a later line.
+in_order() {
+	file=$1
+	shift
+	last=0
+	for want; do
+		n=$(grep -n -F -- "$want" "$file" | sed -n '1s/:.*//p')
+		if [ -z "$n" ] || [ "$n" -le "$last" ]; then
+			diag "'$want' missing or out of order in $file"
+			return 1
+		fi
+		last=$n
+	done
+}
+
+# --- PID 1: a module load that hangs (in the background) -----------------
+
+# A FIFO blocks the open() of its loader as a hung finit_module would;
+# its dependent waits.
+slow=$tmp/slow
+cp -a "$root" "$slow"
+mkdir -p "$slow/$M"
+mkfifo "$slow/$M/hang.ko"
+printf '%s\n' "$M/free.ko:" "$M/hang.ko:" "$M/after-hang.ko: $M/hang.ko" \
+	>"$slow/etc/wis/modules"
+printf '%s\n' "$QUICK wis.out=file:/test/slow.wis" >"$slow/test/cmdline"
+slow_start=$(date +%s%N)
+WIS_CMDLINE_FILE=/test/cmdline \
+	unshare --pid --fork --mount --uts sh -c "$AS_PID1" sh "$slow" \
+	>"$tmp/slow.out" 2>"$tmp/slow.err" &
+slow_pid=$!
+
 # --- PID 1: a real sweep --------------------------------------------------
 
 pid1 ok "quiet $QUICK wis.out=file:/test/ok.wis"
@@ -137,7 +184,26 @@ phases_in_order() {
 check "... the run record has init's boot phases, in order" phases_in_order
 check "... and the sweep ran on a tmpfs /tmp" grep -q '"tmp_fs":"tmpfs"' "$rec"
 check "... a missing module is a warning naming it" grep -q \
-	"^wis-init: module /lib/modules/none/missing.ko: No such file" "$tmp/ok.err"
+	"^wis-init: module /$M/missing.ko: No such file" "$tmp/ok.err"
+check "... its dependents are still tried, each after what it needs" \
+	in_order "$tmp/ok.err" "module /$M/missing.ko:" "module /$M/second.ko:" \
+	"module /$M/third.ko:"
+check "... and so is a module listed after a bad line" grep -q \
+	"^wis-init: module /$M/fourth.ko: No such file" "$tmp/ok.err"
+check "... a dependency not listed before its module is named" grep -qxF \
+	"wis-init: /etc/wis/modules: line 3: $M/third.ko: dependency '$M/unlisted.ko' is not listed before it; not waiting for it" \
+	"$tmp/ok.err"
+check "... so is a malformed line" grep -qxF \
+	"wis-init: /etc/wis/modules: line 5: '$M/nocolon.ko': not 'PATH: DEPENDENCY...'" \
+	"$tmp/ok.err"
+check "... the host is named from /etc/hostname" \
+	grep -q '"hostname":"wis-test"' "$rec"
+if grep -qw securityfs /proc/filesystems; then
+	check "... securityfs is mounted: the run record has the LSMs" \
+		grep -q '"lsm":"[a-z]' "$rec"
+else
+	ok 0 "... securityfs # SKIP this kernel has none"
+fi
 diag "init start to sweep exec: $(awk -v a="$(boot_field init)" \
 	-v b="$(boot_field exec)" 'BEGIN { printf "%.1f ms", (b - a) * 1000 }')"
 
@@ -207,7 +273,7 @@ check "no sweep binary: a run of init's own with run, error, end" \
 # SIGTERM to PID 1, from outside its namespace, once the sweep hangs.
 printf '%s\n' "$QUICK wis.out=file:/test/term.wis" >"$root/test/cmdline"
 WIS_CMDLINE_FILE=/test/cmdline WIS_BIN=/test/hang \
-	unshare --pid --fork --mount chroot "$root" /sbin/wis-init \
+	unshare --pid --fork --mount --uts sh -c "$AS_PID1" sh "$root" \
 	>"$tmp/term.out" 2>"$tmp/term.err" &
 unshare_pid=$!
 for _ in $(seq 50); do
@@ -224,6 +290,21 @@ no_leftovers() {
 	! pgrep -f "^sleep 1000" >/dev/null
 }
 check "no process of the hung sweeps is left" no_leftovers
+
+# --- PID 1: the hung module load, started above ---------------------------
+
+wait "$slow_pid" && rc=0 || rc=$?
+ms=$((($(date +%s%N) - slow_start) / 1000000))
+check "a hung module load: init goes on after 10 s and powers off ($ms ms)" \
+	test "$ms" -ge 10000 -a "$ms" -lt 16000 -a "$rc" -eq 130
+check "... naming what is not loaded" grep -qxF \
+	"wis-init: 2 module(s) not loaded after 10 s, going on without them: $M/hang.ko $M/after-hang.ko" \
+	"$tmp/slow.err"
+check "... the module before it was tried, its dependent was not" \
+	test -n "$(grep "module /$M/free.ko: No such file" "$tmp/slow.err")" \
+	-a -z "$(grep "after-hang" "$tmp/slow.err" | grep -v 'not loaded after')"
+check "... and the sweep ran" has "$slow/test/slow.wis" \
+	"\"run\":\"[^\"]*\",\"seq\":2,\"type\":\"end\",\"status\":\"ok\""
 
 # --- kerf spawn entrypoint ------------------------------------------------
 

@@ -160,11 +160,19 @@ else
 	ok 1 "pxe/ holds the kernel, the initramfs and both boot configs"
 fi
 
-# Every module of the list is in the tree, built for the image's kernel,
-# and comes after the modules it depends on.
+# Every line of the module list is "PATH: DEPENDENCY...": PATH a module
+# file in the tree built for the image's kernel, its dependencies listed
+# on earlier lines, among them every module modinfo says it needs.
 order_errors=""
-loaded=" "
-while read -r path; do
+seen=" "
+while read -r path deps; do
+	case $path in
+	?*:) path=${path%:} ;;
+	*)
+		order_errors="$order_errors $path:malformed"
+		continue
+		;;
+	esac
 	file=out/rootfs/$path
 	if [ ! -f "$file" ]; then
 		order_errors="$order_errors $path:missing"
@@ -172,19 +180,27 @@ while read -r path; do
 	fi
 	magic=$(modinfo -F vermagic "$file" | cut -d' ' -f1)
 	[ "$magic" = "$release" ] || order_errors="$order_errors $path:$magic"
-	for dep in $(modinfo -F depends "$file" | tr ',' ' '); do
-		case $loaded in
+	names=" "
+	for dep in $deps; do
+		case $seen in
 		*" $dep "*) ;;
 		*) order_errors="$order_errors $path:needs-$dep-first" ;;
 		esac
+		names="$names$(basename "$dep" .ko | tr '-' '_') "
 	done
-	name=$(basename "$path" .ko | tr '-' '_')
-	loaded="$loaded$name "
+	for name in $(modinfo -F depends "$file" | tr ',' ' '); do
+		case $names in
+		*" $name "*) ;;
+		*) order_errors="$order_errors $path:does-not-list-$name" ;;
+		esac
+	done
+	seen="$seen$path "
 done <out/rootfs/etc/wis/modules
-if [ -z "$order_errors" ]; then
-	ok 0 "listed modules exist, match $release, load in order"
+if { [ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST; } &&
+	[ -z "$order_errors" ]; then
+	ok 0 "listed modules exist, match $release, follow their dependencies"
 else
-	ok 1 "listed modules exist, match $release, load in order"
+	ok 1 "listed modules exist, match $release, follow their dependencies"
 	diag "$order_errors"
 fi
 
@@ -204,7 +220,7 @@ wanted=$(sed -n 's/^WANTED_MODULES="\(.*\)"$/\1/p' build.sh)
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
 unresolved=""
 for name in $wanted; do
-	grep -q "/$name\.ko$" "$tmp/a/rootfs/etc/wis/modules" ||
+	grep -q "^[^ ]*/$name\.ko:" "$tmp/a/rootfs/etc/wis/modules" ||
 		grep -q "/$name\.ko$" \
 			"/lib/modules/$default_release/modules.builtin" ||
 		unresolved="$unresolved $name"
