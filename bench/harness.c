@@ -110,13 +110,13 @@ void wis_ready(struct wis_task *t)
 		futex(&ctl->go, FUTEX_WAIT, 0);
 }
 
-const char *wis_path(char buf[WIS_PATH_MAX], const char *dir,
+const char *wis_path(char buf[WIS_PATH_MAX], const char *prefix,
 		     const char *name, long id)
 {
 	if (id >= 0)
-		snprintf(buf, WIS_PATH_MAX, "%s/%s.%ld", dir, name, id);
+		snprintf(buf, WIS_PATH_MAX, "%s%s.%ld", prefix, name, id);
 	else
-		snprintf(buf, WIS_PATH_MAX, "%s/%s", dir, name);
+		snprintf(buf, WIS_PATH_MAX, "%s%s", prefix, name);
 	return buf;
 }
 
@@ -374,7 +374,7 @@ static int start_tasks(struct point_state *s, struct wis_point_env *env,
 		a->test = p->test;
 		a->task = (struct wis_task){
 			.id = i, .nr_tasks = p->nr_tasks, .threads = p->threads,
-			.cpu = s->r->cpus[i], .tmpdir = env->tmpdir,
+			.cpu = s->r->cpus[i], .tmp_prefix = env->tmp_prefix,
 			.shared_path = env->shared_path, .shared = shared,
 			.iterations = (uint64_t *)(slots + i * SLOT_SIZE),
 		};
@@ -551,11 +551,11 @@ static void finish(struct point_state *s)
 
 /* Body of the point process; never returns. */
 static void point_main(const struct wis_point *p, struct wis_result *r,
-		       const char *tmpdir)
+		       const char *tmp_prefix)
 {
 	struct wis_point_env env = {
 		.nr_tasks = p->nr_tasks, .threads = p->threads,
-		.tmpdir = tmpdir, .shared_path = p->shared_path,
+		.tmp_prefix = tmp_prefix, .shared_path = p->shared_path,
 	};
 	struct point_state s = { .p = p, .r = r };
 	size_t len = sizeof(*ctl) + p->nr_tasks * SLOT_SIZE;
@@ -668,25 +668,20 @@ static void classify_exit(struct wis_result *r, int killed, int status)
 }
 
 /*
- * Point directories are /tmp/wis-TEST.PID.XXXXXX, PID that of the wis
- * process that removes them.  Only SIGKILL stops it doing so, and the
- * next wis run removes what a killed one left.
+ * Remove the entries of /tmp whose name starts with "wis.PID." for which
+ * match() says yes, whole trees included.
  */
-static void remove_orphan_dirs(void)
+static void remove_tmp_entries(int (*match)(const char *name, const void *arg),
+			       const void *arg)
 {
 	struct dirent *d;
 	DIR *dir = opendir("/tmp");
 	char path[sizeof(d->d_name) + 8];
-	int pid;
 
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		const char *dot = strchr(d->d_name, '.');
-
-		if (strncmp(d->d_name, "wis-", 4) || !dot ||
-		    sscanf(dot, ".%d.", &pid) != 1 || pid <= 0 ||
-		    !kill(pid, 0) || errno != ESRCH)
+		if (!match(d->d_name, arg))
 			continue;
 		snprintf(path, sizeof(path), "/tmp/%s", d->d_name);
 		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -694,21 +689,41 @@ static void remove_orphan_dirs(void)
 	closedir(dir);
 }
 
-static int make_tmpdir(char *dir, size_t len, const char *test)
+static int has_prefix(const char *name, const void *prefix)
 {
-	static int swept;
+	return !strncmp(name, prefix, strlen(prefix));
+}
 
-	if (!swept++)
-		remove_orphan_dirs();
-	snprintf(dir, len, "/tmp/wis-%s.%d.XXXXXX", test, (int)getpid());
-	return mkdtemp(dir) ? 0 : -1;
+/* Files of a wis process that no longer exists (only SIGKILL does that). */
+static int is_orphan(const char *name, const void *unused)
+{
+	int pid;
+
+	(void)unused;
+	return sscanf(name, "wis.%d.", &pid) == 1 && pid > 0 &&
+	       kill(pid, 0) && errno == ESRCH;
+}
+
+/*
+ * The point's prefix, "/tmp/wis.PID.N.": unique while this wis process
+ * lives, which removes the files afterwards, and the next wis removes
+ * what a killed one left.
+ */
+static int make_prefix(char *prefix, size_t len)
+{
+	static unsigned points;
+
+	if (!points)
+		remove_tmp_entries(is_orphan, NULL);
+	snprintf(prefix, len, "/tmp/wis.%d.%u.", (int)getpid(), points++);
+	return access("/tmp", W_OK | X_OK);
 }
 
 void wis_point_run(const struct wis_point *p, struct wis_result *out)
 {
 	struct wis_result *r;
 	struct wis_topology *topo;
-	char tmpdir[WIS_PATH_MAX];
+	char tmp_prefix[64];
 	sigset_t set, old;
 	int status = 0, killed = 0;
 	pid_t pid, self = getpid();
@@ -730,9 +745,9 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		goto done;
 	}
 	r->wrapped = wis_topology_place(topo, p->affinity, p->nr_tasks, r->cpus);
-	if (make_tmpdir(tmpdir, sizeof(tmpdir), p->test->name)) {
+	if (make_prefix(tmp_prefix, sizeof(tmp_prefix))) {
 		r->status = WIS_ERROR;
-		snprintf(r->message, sizeof(r->message), "mkdtemp in /tmp: %s",
+		snprintf(r->message, sizeof(r->message), "/tmp: %s",
 			 strerror(errno));
 		goto done;
 	}
@@ -749,7 +764,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		setpgid(0, 0);
 		die_with_parent(self);
-		point_main(p, r, tmpdir);
+		point_main(p, r, tmp_prefix);
 	}
 	if (pid > 0) {
 		setpgid(pid, pid);
@@ -760,7 +775,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "fork: %s", strerror(errno));
 	}
-	nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tmp_entries(has_prefix, tmp_prefix + strlen("/tmp/"));
 	if (killed > 1) {
 		signal(killed, SIG_DFL);
 		raise(killed);

@@ -23,7 +23,7 @@ int wis_open_unlinked_file(struct wis_task *t, const char *name, size_t len)
 	char path[WIS_PATH_MAX];
 	int fd;
 
-	wis_path(path, t->tmpdir, name, t->id);
+	wis_path(path, t->tmp_prefix, name, t->id);
 	if (wis_make_file(path, len))
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
 	fd = open(path, O_RDWR);
@@ -38,7 +38,7 @@ int wis_open_unlinked_sparse_file(struct wis_task *t, const char *name,
 {
 	int fd;
 
-	wis_path(path, t->tmpdir, name, t->id);
+	wis_path(path, t->tmp_prefix, name, t->id);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0)
 		return wis_fail(t, "open %s: %s", path, strerror(errno));
@@ -54,7 +54,7 @@ int wis_prepare_shared_file(const struct wis_point_env *env, const char *name,
 			    size_t len, char path[WIS_PATH_MAX],
 			    void **shared)
 {
-	wis_path(path, env->tmpdir, name, -1);
+	wis_path(path, env->tmp_prefix, name, -1);
 	if (wis_make_file(path, len))
 		return wis_fail(NULL, "create %s: %s", path, strerror(errno));
 	*shared = path;

@@ -15,7 +15,7 @@
 #include "wis.h"
 
 /*
- * tmpdir/name.id holding len zero bytes, opened O_RDWR and unlinked:
+ * tmp_prefix/name.id holding len zero bytes, opened O_RDWR and unlinked:
  * the task's own file, reachable only through the returned descriptor.
  */
 int wis_open_unlinked_file(struct wis_task *t, const char *name, size_t len);
@@ -28,7 +28,7 @@ int wis_open_unlinked_sparse_file(struct wis_task *t, const char *name,
 				  size_t len, char path[WIS_PATH_MAX]);
 
 /*
- * For prepare(): tmpdir/name holding len zero bytes, its path kept in
+ * For prepare(): tmp_prefix/name holding len zero bytes, its path kept in
  * path (static in the test, so every task can read it) and handed to
  * the tasks as t->shared.
  */

@@ -26,7 +26,12 @@
 struct wis_point_env {
 	unsigned long nr_tasks;
 	int threads;		/* non-zero in threads mode */
-	const char *tmpdir;	/* per-point directory, removed afterwards */
+	/*
+	 * Per-point name prefix in /tmp ("/tmp/wis.PID.N."): the point's
+	 * files sit directly in /tmp, one path component deep like
+	 * upstream's, and are removed afterwards.
+	 */
+	const char *tmp_prefix;
 	const char *shared_path; /* fixed path for open4 / pread4 */
 };
 
@@ -35,7 +40,7 @@ struct wis_task {
 	unsigned long nr_tasks;
 	int threads;
 	int cpu;		/* CPU this task is pinned to, -1 if none */
-	const char *tmpdir;
+	const char *tmp_prefix;
 	const char *shared_path;
 	void *shared;		/* what test->prepare() returned */
 	uint64_t *iterations;	/* this task's counter; only it writes */
@@ -47,7 +52,7 @@ struct wis_test {
 	const char *desc;	/* the testcase: line */
 	/* Once per point, in the point process, before any task starts. */
 	int (*prepare)(const struct wis_point_env *env, void **shared);
-	/* Once per point after the tasks stopped; files in tmpdir go anyway. */
+	/* Once per point after the tasks stopped; the point's files go anyway. */
 	void (*cleanup)(const struct wis_point_env *env, void *shared);
 	int (*run)(struct wis_task *t);
 	/*
@@ -81,8 +86,8 @@ int wis_unsupported(struct wis_task *t, const char *fmt, ...)
  */
 int wis_spawn_partner(struct wis_task *t, void (*fn)(void *arg), void *arg);
 
-/* Build "tmpdir/name" (or "tmpdir/name.id" with id >= 0) into buf. */
-const char *wis_path(char buf[WIS_PATH_MAX], const char *dir,
+/* Build "PREFIXname" (or "PREFIXname.id" with id >= 0) into buf. */
+const char *wis_path(char buf[WIS_PATH_MAX], const char *prefix,
 		     const char *name, long id);
 
 /* Create a file of len bytes (zeros) at path; 0 or -1 with errno. */

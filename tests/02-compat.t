@@ -39,8 +39,8 @@ rm -f "${TMPDIR:-/tmp}/wis-forever.$$"
 sleep 0.2
 check "no task outlives a killed compat binary" \
 	sh -c "! pgrep -f 'getppid1_processe[s] -t 1 -s 0' >/dev/null"
-check "... and its point directory is gone from /tmp" \
-	sh -c "! ls -d /tmp/wis-getppid1.* 2>/dev/null"
+check "... and its point files are gone from /tmp" \
+	sh -c "! ls -d /tmp/wis.[0-9]* 2>/dev/null"
 
 err=$("$BIN/getppid1_processes" -x 2>&1 >/dev/null) && rc=0 || rc=$?
 check "an unknown flag fails, naming it" contains "rc=$rc $err" "unknown flag -x"

@@ -62,11 +62,11 @@ check "... and leaves no orphan task" sh -c "! pgrep -P 1 -f 'wis run getppid[1]
 "$WIS" run open1 -t 2 -s 30 --warmup 0 --interval 100 >/dev/null 2>&1 &
 pid=$!
 sleep 1
-left=$(find /tmp -maxdepth 1 -name "wis-open1.$pid.*" | wc -l)
+left=$(find /tmp -maxdepth 1 -name "wis.$pid.*" | wc -l)
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 sleep 0.2
 "$WIS" run getppid1 -s 1 --warmup 0 --interval 100 >/dev/null
-check "the point directory of a wis killed with -9 ($left) is removed by the next run" \
-	test "$left" -eq 1 -a -z "$(find /tmp -maxdepth 1 -name "wis-open1.$pid.*")"
+check "the point files of a wis killed with -9 ($left) are removed by the next run" \
+	test "$left" -eq 2 -a -z "$(find /tmp -maxdepth 1 -name "wis.$pid.*")"
 done_testing

@@ -23,7 +23,7 @@ static int fallocate1_step(int fd, off_t *place)
 }
 
 /*
- * The file lives on /dev/shm, outside the point's tmpdir; unlinking it
+ * The file lives on /dev/shm, outside the point's tmp_prefix; unlinking it
  * right away, as upstream does, leaves nothing behind to clean up.
  */
 static int fallocate1_open(struct wis_task *t)

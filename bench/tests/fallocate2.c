@@ -27,7 +27,7 @@ static int fallocate2_open(struct wis_task *t)
 	char path[WIS_PATH_MAX];
 	int fd;
 
-	wis_path(path, t->tmpdir, "fallocate2", t->id);
+	wis_path(path, t->tmp_prefix, "fallocate2", t->id);
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	if (fd < 0)
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
@@ -38,8 +38,8 @@ static int fallocate2_open(struct wis_task *t)
 		close(fd);
 		if (err == EOPNOTSUPP)
 			return wis_unsupported(t, "fallocate in %s: %s",
-					       t->tmpdir, strerror(err));
-		return wis_fail(t, "fallocate in %s: %s", t->tmpdir,
+					       t->tmp_prefix, strerror(err));
+		return wis_fail(t, "fallocate in %s: %s", t->tmp_prefix,
 				strerror(err));
 	}
 	return fd;

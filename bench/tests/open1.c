@@ -12,7 +12,7 @@ static int open1_run(struct wis_task *t)
 	char path[WIS_PATH_MAX];
 	int fd;
 
-	wis_path(path, t->tmpdir, "open1", t->id);
+	wis_path(path, t->tmp_prefix, "open1", t->id);
 	if (wis_make_file(path, 0))
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
 

@@ -18,7 +18,7 @@ static int poll2_run(struct wis_task *t)
 	int i;
 
 	/* One name is enough: each file is unlinked as soon as it is open. */
-	wis_path(path, t->tmpdir, "poll2", t->id);
+	wis_path(path, t->tmp_prefix, "poll2", t->id);
 	for (i = 0; i < POLL2_NR_FILES; i++) {
 		fds[i] = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 		if (fds[i] < 0)

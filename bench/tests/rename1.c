@@ -16,8 +16,8 @@ static int rename1_run(struct wis_task *t)
 	char dir_a[WIS_PATH_MAX], dir_b[WIS_PATH_MAX];
 	char path_a[WIS_PATH_MAX], path_b[WIS_PATH_MAX];
 
-	wis_path(dir_a, t->tmpdir, "rename1.a", t->id);
-	wis_path(dir_b, t->tmpdir, "rename1.b", t->id);
+	wis_path(dir_a, t->tmp_prefix, "rename1.a", t->id);
+	wis_path(dir_b, t->tmp_prefix, "rename1.b", t->id);
 	if (mkdir(dir_a, 0700))
 		return wis_fail(t, "mkdir %s: %s", dir_a, strerror(errno));
 	if (mkdir(dir_b, 0700))

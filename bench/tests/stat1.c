@@ -11,7 +11,7 @@ static int stat1_run(struct wis_task *t)
 	char path[WIS_PATH_MAX];
 	struct stat st;
 
-	wis_path(path, t->tmpdir, "stat1", t->id);
+	wis_path(path, t->tmp_prefix, "stat1", t->id);
 	if (wis_make_file(path, 0))
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
 

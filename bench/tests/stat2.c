@@ -10,7 +10,7 @@ static char stat2_path[WIS_PATH_MAX];
 
 static int stat2_prepare(const struct wis_point_env *env, void **shared)
 {
-	wis_path(stat2_path, env->tmpdir, "stat2", -1);
+	wis_path(stat2_path, env->tmp_prefix, "stat2", -1);
 	if (wis_make_file(stat2_path, 0))
 		return wis_fail(NULL, "create %s: %s", stat2_path,
 				strerror(errno));

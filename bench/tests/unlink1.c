@@ -12,7 +12,7 @@ static int unlink1_run(struct wis_task *t)
 	char path[WIS_PATH_MAX];
 	int fd;
 
-	wis_path(path, t->tmpdir, "unlink1", t->id);
+	wis_path(path, t->tmp_prefix, "unlink1", t->id);
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	if (fd < 0)
 		return wis_fail(t, "create %s: %s", path, strerror(errno));

@@ -14,7 +14,7 @@ static int unlink2_run(struct wis_task *t)
 	char path[WIS_PATH_MAX];
 	int fd;
 
-	wis_path(dir, t->tmpdir, "unlink2", t->id);
+	wis_path(dir, t->tmp_prefix, "unlink2", t->id);
 	if (mkdir(dir, 0700))
 		return wis_fail(t, "mkdir %s: %s", dir, strerror(errno));
 	wis_path(path, dir, "file", -1);
