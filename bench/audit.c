@@ -13,22 +13,15 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "file.h"
 #include "topology.h"
 
 /* First line of a file, without its newline; def if unreadable. */
 static const char *read_line(const char *path, char *buf, size_t len,
 			     const char *def)
 {
-	FILE *f = fopen(path, "r");
-
-	if (!f || !fgets(buf, len, f)) {
-		if (f)
-			fclose(f);
+	if (wis_read_line(path, buf, len))
 		snprintf(buf, len, "%s", def);
-		return buf;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
 	return buf;
 }
 

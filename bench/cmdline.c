@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "file.h"
 #include "harness.h"
 #include "topology.h"
 
@@ -529,26 +530,6 @@ static void list_presets(const char *dir, char *buf, size_t len)
 					 i ? ", " : "", names[i]);
 }
 
-static int read_small_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t used = 0;
-	ssize_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	while (used < len - 1 &&
-	       (n = read(fd, buf + used, len - 1 - used)) > 0)
-		used += (size_t)n;
-	close(fd);
-	if (n < 0 || used == len - 1) {
-		errno = n < 0 ? errno : EFBIG;
-		return -1;
-	}
-	buf[used] = '\0';
-	return (int)used;
-}
-
 /* Apply each line of a preset file one level below the caller. */
 static void apply_preset_text(struct parse *p, const char *path, char *text)
 {
@@ -609,7 +590,7 @@ static void load_preset(struct parse *p, const char *name)
 		fail_value(p, "wis.preset", name, "out of memory");
 		return;
 	}
-	if (read_small_file(path, text, PRESET_FILE_MAX) < 0) {
+	if (wis_read_file(path, text, PRESET_FILE_MAX) < 0) {
 		if (errno == ENOENT) {
 			list_presets(dir, have, sizeof(have));
 			fail(p, "wis.preset", name, "wis.preset: bad value "
@@ -1116,7 +1097,7 @@ int wis_cmdline_read(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv("WIS_CMDLINE_FILE");
 	const char *path = env && *env ? env : "/proc/cmdline";
-	int n = read_small_file(path, buf, len);
+	int n = wis_read_file(path, buf, len);
 
 	if (n < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

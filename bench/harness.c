@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "harness.h"
 #include "topology.h"
 
@@ -321,17 +322,10 @@ static void add_ns(struct timespec *ts, uint64_t ns)
 static void read_stat(const struct wis_cpuset *mask, uint64_t *out)
 {
 	static char buf[1 << 18];
-	ssize_t len = 0, n;
-	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 
 	memset(out, 0, sizeof(uint64_t) * STAT_NR);
-	if (fd < 0)
+	if (wis_read_file("/proc/stat", buf, sizeof(buf)) < 0)
 		return;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
 	for (char *line = buf, *next; line; line = next) {
 		unsigned long long v[STAT_NR];
 		int cpu;

@@ -16,6 +16,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "record.h"
 
 #define MAX_SINKS 16
@@ -152,23 +153,6 @@ static int open_file(struct wis_sinks *s, const char *name, const char *path,
 	return add_sink(s, name, fd, &added, err, errlen) ? 0 : -1;
 }
 
-static int read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* No udev: the port's name is in sysfs, its node is /dev/<vportNpM>. */
 static int find_port(const char *port, char *dev, size_t devlen)
 {
@@ -184,7 +168,7 @@ static int find_port(const char *port, char *dev, size_t devlen)
 		if (strncmp(d->d_name, "vport", 5))
 			continue;
 		snprintf(path, sizeof(path), PORTS_DIR "/%s/name", d->d_name);
-		if (read_small(path, name, sizeof(name)) || strcmp(name, port))
+		if (wis_read_line(path, name, sizeof(name)) || strcmp(name, port))
 			continue;
 		snprintf(dev, devlen, "/dev/%s", d->d_name);
 		found = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "topology.h"
 
 #define BITS_PER_WORD (8 * (int)sizeof(unsigned long))
@@ -47,19 +48,15 @@ static const char *sysfs_root(void)
 /* An integer from a sysfs file; def when the file does not exist. */
 static int read_sysfs_int(const char *fmt, int cpu, int def)
 {
-	char path[512], suffix[256];
-	FILE *f;
-	int val;
+	char path[512], suffix[256], line[32], *end;
+	long val;
 
 	snprintf(suffix, sizeof(suffix), fmt, cpu);
 	snprintf(path, sizeof(path), "%s/%s", sysfs_root(), suffix);
-	f = fopen(path, "r");
-	if (!f)
+	if (wis_read_line(path, line, sizeof(line)))
 		return def;
-	if (fscanf(f, "%d", &val) != 1)
-		val = def;
-	fclose(f);
-	return val;
+	val = strtol(line, &end, 10);
+	return end == line ? def : (int)val;
 }
 
 int wis_node_ids(int *ids, int max)
@@ -87,17 +84,11 @@ int wis_node_ids(int *ids, int max)
 int wis_node_cpus(int node, struct wis_cpuset *set)
 {
 	char path[512], line[4096], err[128];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
 		 sysfs_root(), node);
-	f = fopen(path, "r");
-	if (!f)
+	if (wis_read_line(path, line, sizeof(line)))
 		return -1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = 0;
-	fclose(f);
-	line[strcspn(line, "\n")] = 0;
 	return wis_cpulist_parse(set, line, err, sizeof(err));
 }
 

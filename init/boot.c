@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "init.h"
 
 #define TMPFS_MAGIC 0x01021994
@@ -449,22 +450,6 @@ void load_modules(const char *list)
 	free_set(set);
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /*
  * The kernel calls itself "(none)" until userspace names it, and the run
  * record and the default run id take their host name from it.
@@ -474,7 +459,7 @@ void name_host(const char *file)
 	char now[HOST_NAME_MAX + 1], name[256];
 
 	if (gethostname(now, sizeof(now)) || strcmp(now, "(none)") ||
-	    read_line(file, name, sizeof(name)) || !name[0])
+	    wis_read_line(file, name, sizeof(name)) || !name[0])
 		return;
 	if (sethostname(name, strlen(name)))
 		say("hostname '%s' from %s: %s", name, file, strerror(errno));
@@ -497,7 +482,7 @@ static int console_pending(const char *dev)
 			continue;
 		snprintf(path, sizeof(path), "%s/virtio-ports/%s/name", dev,
 			 d->d_name);
-		named = !read_line(path, name, sizeof(name)) && name[0];
+		named = !wis_read_line(path, name, sizeof(name)) && name[0];
 	}
 	closedir(dir);
 	return !named;
@@ -543,7 +528,7 @@ static void settle_nvdimm(void)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/wait_probe", buses,
 			 d->d_name);
-		if (read_line(path, done, sizeof(done)))
+		if (wis_read_line(path, done, sizeof(done)))
 			say("%s: %s", path, strerror(errno));
 	}
 	closedir(dir);

@@ -12,7 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DUMP=$tmp/cmdline_dump
 musl-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
-	-o "$DUMP" tests/cmdline_dump.c bench/cmdline.c bench/topology.c
+	-o "$DUMP" tests/cmdline_dump.c bench/cmdline.c bench/file.c \
+	bench/topology.c
 WIS_PRESETS=$PWD/rootfs/etc/wis/presets
 export WIS_PRESETS
 unset WIS_OUT WIS_SYSFS WIS_CMDLINE_FILE
@@ -288,7 +289,7 @@ fi
 FUZZ=$tmp/cmdline_fuzz
 clang -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-Ibench -o "$FUZZ" bench/fuzz/cmdline_fuzz.c bench/cmdline.c \
+	-Ibench -o "$FUZZ" bench/fuzz/cmdline_fuzz.c bench/cmdline.c bench/file.c \
 	bench/topology.c
 mkdir "$tmp/corpus"
 n=0
