@@ -480,6 +480,7 @@ image_is_stale() {
 # "--", which is added when only keys are given.
 run() {
 	[ -x "$ROOT/qemu/run" ] || die "qemu/run is missing"
+	deps
 	build
 	if image_is_stale; then
 		image
