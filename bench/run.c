@@ -113,9 +113,45 @@ out:
 	return ret;
 }
 
+/*
+ * `wis sweep --timeout-for CPUS WORD...`: the whole-run watchdog a guest
+ * with CPUS CPUs would derive from these kernel command-line words, for
+ * runners that need a deadline beyond it.  Bad words still give a value:
+ * the guest fails fast on them.
+ */
+static int print_timeout(int argc, char **argv)
+{
+	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	long cpus = argc > 2 ? wis_parse_count(argv[2], 1, WIS_MAX_CPUS) : -1;
+	char *line = calloc(1, WIS_CMDLINE_MAX), err[512];
+	size_t used = 0;
+
+	if (!c || !line || cpus < 0) {
+		fprintf(stderr, "wis sweep: --timeout-for needs a CPU count\n");
+		free(c);
+		free(line);
+		return 2;
+	}
+	for (int i = 3; i < argc; i++)
+		used += snprintf(line + used, used < WIS_CMDLINE_MAX ?
+				 WIS_CMDLINE_MAX - used : 0, "%s ", argv[i]);
+	wis_cfg_cmdline(c, line, err, sizeof(err));
+	if (!c->have_cpus) {
+		memset(&c->cpus, 0, sizeof(c->cpus));
+		for (int cpu = 0; cpu < cpus; cpu++)
+			wis_cpuset_set(&c->cpus, cpu);
+		c->have_cpus = 1;
+	}
+	printf("%u\n", wis_cfg_timeout(c));
+	free(c);
+	free(line);
+	return 0;
+}
+
 static int sweep_usage(void)
 {
 	fprintf(stderr, "usage: wis sweep wis.KEY=VALUE ... | wis sweep --cmdline\n"
+		"       wis sweep --timeout-for CPUS WORD...\n"
 		"keys: README.md, \"Command-line keys\"\n");
 	return 2;
 }
@@ -129,6 +165,10 @@ int wis_sweep_main(int argc, char **argv)
 
 	if (!c)
 		return 2;
+	if (argc > 1 && !strcmp(argv[1], "--timeout-for")) {
+		free(c);
+		return print_timeout(argc, argv);
+	}
 	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--cmdline")) {
 		free(c);
 		return sweep_usage();

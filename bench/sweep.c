@@ -54,12 +54,6 @@ static int resolve_tests(struct sweep *s, char *err, size_t len)
 	for (int i = 0; i < c->nr_tests; i++) {
 		char near[160];
 
-		if (!strcmp(c->tests[i], "all")) {
-			for (const struct wis_test *t = wis_tests_begin();
-			     t < wis_tests_end() && s->nr_tests < WIS_MAX_SWEEP_TESTS; t++)
-				s->tests[s->nr_tests++] = t;
-			continue;
-		}
 		s->tests[s->nr_tests] = wis_test_find(c->tests[i]);
 		if (s->tests[s->nr_tests]) {
 			s->nr_tests++;

@@ -163,111 +163,22 @@ quote_word() {
 
 # --- deadline ------------------------------------------------------------
 
-# Preset files (the image's copy, else the source's) as KEY=VALUE lines,
-# nested presets first, so that a later line overrides an earlier one as
-# in the guest.
-preset_lines() {
-	local file=$OUT/rootfs/etc/wis/presets/$1 depth=$2 line
-	[ -f "$file" ] || file=$WIS_ROOT/rootfs/etc/wis/presets/$1
-	[ "$depth" -lt 8 ] && [ -f "$file" ] || return 0
-	while read -r line; do
-		case $line in
-		'#'* | '') ;;
-		wis.preset=*) preset_lines "${line#wis.preset=}" $((depth + 1)) ;;
-		*) printf '%s\n' "$line" ;;
-		esac
-	done <"$file"
-}
-
-# The last value of KEY in the lines on stdin, or DEFAULT.
-last_value() {
-	awk -v key="$1" -v def="$2" '
-		index($0, key "=") == 1 { v = substr($0, length(key) + 2) }
-		END { print (v == "" ? def : v) }'
-}
-
-# Task counts a wis.tasks value asks for; "auto" adds the node ends.
-count_tasks() {
-	local spec=$1 n=0 t item lo hi step
-	case $spec in
-	all) echo "$opt_smp"; return ;;
-	auto)
-		for ((t = 1; t <= opt_smp; t *= 2)); do n=$((n + 1)); done
-		echo $((n + 1 + opt_numa))
-		return
-		;;
-	esac
-	for item in ${spec//,/ }; do
-		step=${item#*/}
-		[ "$step" = "$item" ] && step=1
-		item=${item%%/*}
-		lo=${item%-*}
-		hi=${item#*-}
-		if is_count "$lo" && is_count "$hi" && is_count "$step" &&
-			[ "$hi" -ge "$lo" ]; then
-			n=$((n + (hi - lo) / step + 1))
-		else
-			n=$((n + 1))
-		fi
-	done
-	echo "$n"
-}
-
-# A generous bound on the sweep's length in seconds: every point's
-# samples plus a setup allowance, or wis.timeout when it is given.  The
-# guest enforces its own watchdog; this one catches a guest that hangs.
-sweep_seconds() {
-	local lines tests tasks modes samples warmup interval timeout points
-	local setup_ms=$1
-	shift
-	lines=$(
-		for word in "$@"; do
-			case $word in
-			wis.preset=*) preset_lines "${word#wis.preset=}" 0 ;;
-			esac
-		done
-		printf '%s\n' "$@"
-	)
-	timeout=$(last_value wis.timeout 0 <<<"$lines")
-	tests=$(last_value wis.tests '' <<<"$lines")
-	if [ -n "$tests" ]; then
-		tests=$(tr ',' '\n' <<<"$tests" | grep -c .)
-	else
-		tests=$("$WIS" list --names | grep -c .) || die "$WIS list failed"
-	fi
-	tasks=$(count_tasks "$(last_value wis.tasks auto <<<"$lines")")
-	modes=1
-	[ "$(last_value wis.mode processes <<<"$lines")" = both ] && modes=2
-	samples=$(last_value wis.samples 5 <<<"$lines")
-	warmup=$(last_value wis.warmup 1 <<<"$lines")
-	interval=$(last_value wis.interval 1000 <<<"$lines")
-	is_count "$samples" || samples=5
-	is_count "$warmup" || warmup=1
-	is_count "$interval" || interval=1000
-	points=$((tests * tasks * modes))
-	if is_count "$timeout"; then
-		echo $((timeout + (samples + warmup) * interval / 1000 + 10))
-		return
-	fi
-	echo $((points * ((samples + warmup) * interval + setup_ms) / 1000))
-}
-
-# Seconds from start to the deadline for guests booting with WORDS.
+# Seconds from start to the deadline for guests booting with WORDS: the
+# watchdog wis-init derives from the same words (it kills the sweep there
+# and powers off), plus one point, plus the boot, scaled when guests share
+# the host's CPUs.  Past it the guest is hung.
 deadline_seconds() {
-	local boot=$1 setup_ms=1200 load
+	local boot=$1 watchdog load
 	shift
 	if [ -n "$opt_timeout" ]; then
 		echo "$opt_timeout"
 		return
 	fi
-	# Guests share the host's CPUs: K guests of N vCPUs on fewer cores
-	# take longer for everything, boot and sweep alike.
+	watchdog=$("$WIS" sweep --timeout-for "$opt_smp" "$@") ||
+		die "$WIS sweep --timeout-for failed"
 	load=$(((opt_instances * opt_smp + $(nproc) - 1) / $(nproc)))
-	if [ "$accel" = tcg ]; then
-		boot=$((boot * 3))
-		setup_ms=1500
-	fi
-	echo $(((boot + $(sweep_seconds "$setup_ms" "$@")) * load + 30))
+	[ "$accel" = tcg ] && boot=$((boot * 3))
+	echo $(((boot + watchdog) * load + 30))
 }
 
 # --- accelerator ---------------------------------------------------------
