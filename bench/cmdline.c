@@ -418,11 +418,6 @@ static const struct {
 	[WIS_KEY_DONE] = { "wis.done", set_done },
 };
 
-const char *wis_key_name(enum wis_key k)
-{
-	return keys[k].name;
-}
-
 void wis_cfg_defaults(struct wis_sweep_cfg *c)
 {
 	memset(c, 0, sizeof(*c));

@@ -97,9 +97,6 @@ int wis_cfg_cmdline(struct wis_sweep_cfg *c, const char *line,
 int wis_cfg_argv(struct wis_sweep_cfg *c, int argc, char *const argv[],
 		 char *err, size_t errlen);
 
-/* "wis.tests", ... */
-const char *wis_key_name(enum wis_key k);
-
 /*
  * The effective value of key k as it would be written on a command line;
  * returns 0, or -1 when the key has no value to show (wis.cpus when the
