@@ -55,37 +55,27 @@ else
 	sed -n 's/^\(CONFIG_[A-Z0-9_]*=y\)$/\1/p' "$fragment" >"$tmp/base"
 fi
 
-grep -v '^CONFIG_EVENTFD=' "$tmp/base" >"$tmp/no-eventfd"
-run_check "$tmp/no-eventfd"
-if [ "$status" -eq 0 ] &&
-	grep -qx 'CONFIG_EVENTFD missing: disables eventfd1' "$tmp/out"; then
-	ok 0 "a missing test option warns, naming the test, exit 0"
-else
-	ok 1 "a missing test option warns, naming the test, exit 0"
-	diag "exit $status: $(cat "$tmp/out")"
-fi
+# edited DESC SED-SCRIPT STATUS LINE: the base config edited by the sed
+# script makes check exit with STATUS and print a line starting with LINE.
+edited() {
+	sed "$2" "$tmp/base" >"$tmp/edited"
+	run_check "$tmp/edited"
+	if [ "$status" -eq "$3" ] && grep -q "^$4" "$tmp/out"; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		diag "exit $status: $(cat "$tmp/out")"
+	fi
+}
 
-sed 's/^CONFIG_DEVTMPFS=y$/# CONFIG_DEVTMPFS is not set/' "$tmp/base" \
-	>"$tmp/no-devtmpfs"
-run_check "$tmp/no-devtmpfs"
-if [ "$status" -eq 1 ] &&
-	grep -q '^CONFIG_DEVTMPFS missing: cannot boot' "$tmp/out"; then
-	ok 0 "a missing boot option fails"
-else
-	ok 1 "a missing boot option fails"
-	diag "exit $status: $(cat "$tmp/out")"
-fi
-
-sed 's/^CONFIG_SERIAL_8250=y$/CONFIG_SERIAL_8250=m/' "$tmp/base" \
-	>"$tmp/serial-module"
-run_check "$tmp/serial-module"
-if [ "$status" -eq 1 ] &&
-	grep -q '^CONFIG_SERIAL_8250=m: cannot boot' "$tmp/out"; then
-	ok 0 "a boot option built as a module fails"
-else
-	ok 1 "a boot option built as a module fails"
-	diag "exit $status: $(cat "$tmp/out")"
-fi
+edited "a missing test option warns, naming the test, exit 0" \
+	'/^CONFIG_EVENTFD=/d' 0 'CONFIG_EVENTFD missing: disables eventfd1$'
+edited "a missing boot option fails" \
+	's/^CONFIG_DEVTMPFS=y$/# CONFIG_DEVTMPFS is not set/' 1 \
+	'CONFIG_DEVTMPFS missing: cannot boot'
+edited "a boot option built as a module fails" \
+	's/^CONFIG_SERIAL_8250=y$/CONFIG_SERIAL_8250=m/' 1 \
+	'CONFIG_SERIAL_8250=m: cannot boot'
 
 sed 's/^CONFIG_VIRTIO_CONSOLE=.*/CONFIG_VIRTIO_CONSOLE=m/' "$tmp/base" \
 	>"$tmp/console-module"
