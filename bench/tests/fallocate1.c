@@ -70,6 +70,6 @@ static int fallocate1_run(struct wis_task *t)
 WIS_TEST(fallocate1) = {
 	.name = "fallocate1",
 	.family = "file",
-	.desc = "Separate file fallocate ",
+	.desc = "Separate file fallocate against tmpfs",
 	.run = fallocate1_run,
 };

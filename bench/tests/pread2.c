@@ -35,7 +35,7 @@ static int pread2_run(struct wis_task *t)
 WIS_TEST(pread2) = {
 	.name = "pread2",
 	.family = "file",
-	.desc = "Same file pread",
+	.desc = "Same file pread to same offset",
 	.prepare = pread2_prepare,
 	.run = pread2_run,
 };

@@ -37,7 +37,7 @@ static int pwrite2_run(struct wis_task *t)
 WIS_TEST(pwrite2) = {
 	.name = "pwrite2",
 	.family = "file",
-	.desc = "Same file pwrite",
+	.desc = "Same file pwrite to same offset",
 	.prepare = pwrite2_prepare,
 	.run = pwrite2_run,
 };

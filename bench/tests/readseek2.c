@@ -36,7 +36,7 @@ static int readseek2_run(struct wis_task *t)
 WIS_TEST(readseek2) = {
 	.name = "readseek2",
 	.family = "file",
-	.desc = "Same file seek+read",
+	.desc = "Same file seek+read to same offset",
 	.prepare = readseek2_prepare,
 	.run = readseek2_run,
 };

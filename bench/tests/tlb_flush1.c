@@ -57,6 +57,6 @@ static int tlb_flush1_run(struct wis_task *t)
 WIS_TEST(tlb_flush1) = {
 	.name = "tlb_flush1",
 	.family = "memory",
-	.desc = "TLB flush of separated file private mapping",
+	.desc = "TLB flush of separate file private mapping",
 	.run = tlb_flush1_run,
 };

@@ -57,6 +57,6 @@ static int tlb_flush3_run(struct wis_task *t)
 WIS_TEST(tlb_flush3) = {
 	.name = "tlb_flush3",
 	.family = "memory",
-	.desc = "TLB flush of separated file shared mapping",
+	.desc = "TLB flush of separate file shared mapping",
 	.run = tlb_flush3_run,
 };

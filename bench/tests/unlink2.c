@@ -34,6 +34,6 @@ static int unlink2_run(struct wis_task *t)
 WIS_TEST(unlink2) = {
 	.name = "unlink2",
 	.family = "file",
-	.desc = "Separate file open/close in different directories",
+	.desc = "Separate file open/close/unlink in different directories",
 	.run = unlink2_run,
 };

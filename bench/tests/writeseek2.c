@@ -39,7 +39,7 @@ static int writeseek2_run(struct wis_task *t)
 WIS_TEST(writeseek2) = {
 	.name = "writeseek2",
 	.family = "file",
-	.desc = "Same file seek+read",
+	.desc = "Same file seek+read to same offset",
 	.prepare = writeseek2_prepare,
 	.run = writeseek2_run,
 };
