@@ -4,6 +4,7 @@
  * argv[1], or from argv[0] for the upstream-compatible NAME_processes /
  * NAME_threads links.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,9 +45,8 @@ static int list_tests(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run_command(const char *self, int argc, char **argv)
 {
-	const char *self = basename(argv[0]);
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	if (strcmp(self, "wis") && strchr(self, '_'))
@@ -69,4 +69,21 @@ int main(int argc, char **argv)
 		return usage(stderr);
 	fprintf(stderr, "wis: unknown command '%s' (wis --help)\n", cmd);
 	return 2;
+}
+
+/* Output that did not reach stdout fails the command, whatever it was. */
+static int check_stdout(int ret)
+{
+	int flushed = fflush(stdout);
+
+	if (!flushed && !ferror(stdout))
+		return ret;
+	fprintf(stderr, "wis: writing to stdout: %s\n",
+		flushed ? strerror(errno) : "write error");
+	return ret ? ret : 1;
+}
+
+int main(int argc, char **argv)
+{
+	return check_stdout(run_command(basename(argv[0]), argc, argv));
 }

@@ -353,8 +353,8 @@ static int state_write(const char *run, uint64_t next_seq)
 	return rename(tmp, path);
 }
 
-int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
-	       const char *type, const struct wis_json *j)
+static int write_record(struct wis_sinks *s, const char *run, uint64_t *seq,
+			const char *type, const struct wis_json *j)
 {
 	char *frame;
 	size_t len;
@@ -368,6 +368,34 @@ int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
 		free(frame);
 	}
 	(*seq)++;
+	return ret;
+}
+
+/* Each sink that failed is named once on the sinks still working. */
+static void tell_failed_sinks(struct wis_sinks *s, const char *run,
+			      uint64_t *seq)
+{
+	char msg[PATH_MAX + 128];
+	struct wis_json e;
+	const char *name;
+	int err;
+
+	while (wis_sinks_next_failure(s, msg, sizeof(msg), &name, &err)) {
+		wis_json_init(&e);
+		wis_json_str(&e, "message", msg);
+		wis_json_str(&e, "sink", name);
+		wis_json_i64(&e, "errno", err);
+		write_record(s, run, seq, "error", &e);
+		wis_json_free(&e);
+	}
+}
+
+int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
+	       const char *type, const struct wis_json *j)
+{
+	int ret = write_record(s, run, seq, type, j);
+
+	tell_failed_sinks(s, run, seq);
 	if (state_write(run, *seq))
 		ret = -1;
 	return ret;

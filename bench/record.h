@@ -80,16 +80,26 @@ void wis_sinks_close(struct wis_sinks *s);
 
 /*
  * Write one frame to every sink and flush it; the pmem sink needs run and
- * seq for its "full" record.  Returns 0, or -1 if any sink failed.
+ * seq for its "full" record.  A sink whose write or flush fails takes no
+ * more frames.  Returns 0, or -1 if any sink has failed, now or before.
  * wis_record() is the normal entry point.
  */
 int wis_sinks_write(struct wis_sinks *s, const char *run, uint64_t seq,
 		    const char *frame, size_t len);
 
 /*
+ * A sink that failed and was not yet returned here: its message
+ * ("sink NAME: CALL: REASON"), name and errno.  Returns 0 when none is left.
+ */
+int wis_sinks_next_failure(struct wis_sinks *s, char *msg, size_t len,
+			   const char **name, int *err);
+
+/*
  * Append one record of the given type with the fields of j (may be NULL),
  * adding run, seq and type, and flush it to stable storage on every sink.
- * Returns 0, or -1 if any sink failed (the others still got it).
+ * A sink that fails is named, with its errno, in an error record that
+ * follows on every sink still working.  Returns 0, or -1 if any sink has
+ * failed during the run (the others still got everything).
  * A record too large for a frame is replaced by an error record saying so.
  * *seq is advanced either way; when WIS_STATE names a file it is then
  * replaced by one holding "RUN NEXTSEQ\n".

@@ -31,7 +31,9 @@ struct sink {
 	int fd;
 	int console;
 	enum flush_how flush;
-	int failing;			/* its last write failed, and said so */
+	int err;			/* errno of its failure; then it takes no more */
+	const char *what;		/* the call that failed */
+	int told;			/* its failure went out as an error record */
 	dev_t dev, rdev;		/* to open each target once */
 	ino_t ino;
 	int pmem;
@@ -448,15 +450,18 @@ void wis_sinks_close(struct wis_sinks *s)
 	free(s);
 }
 
-/* Said once per stretch of failures, so a dead sink does not flood. */
+/*
+ * A sink that failed once takes no more records: what follows would sit
+ * behind a gap or a torn frame.  The run is failed by the caller.
+ */
 static int sink_fail(struct sink *k, const char *what)
 {
 	int saved = errno;
 
-	if (!k->failing)
-		fprintf(stderr, "wis: sink %s: %s: %s\n", k->name, what,
-			strerror(saved));
-	k->failing = 1;
+	fprintf(stderr, "wis: sink %s: %s: %s\n", k->name, what,
+		strerror(saved));
+	k->err = saved;
+	k->what = what;
 	errno = saved;
 	return -1;
 }
@@ -568,6 +573,10 @@ static int pmem_write(struct sink *k, const char *run, uint64_t seq,
 static int sink_write(struct sink *k, const char *run, uint64_t seq,
 		      const char *frame, size_t len)
 {
+	if (k->err) {
+		errno = k->err;
+		return -1;
+	}
 	if (k->pmem)
 		return pmem_write(k, run, seq, frame, len);
 	/* Keep stdio output that came before the record ahead of it. */
@@ -589,11 +598,28 @@ int wis_sinks_write(struct wis_sinks *s, const char *run, uint64_t seq,
 		errno = ENODEV;
 		return -1;
 	}
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < s->n; i++)
 		if (sink_write(&s->sink[i], run, seq, frame, len))
 			ret = -1;
-		else
-			s->sink[i].failing = 0;
-	}
 	return ret;
+}
+
+int wis_sinks_next_failure(struct wis_sinks *s, char *msg, size_t len,
+			   const char **name, int *err)
+{
+	struct sink *k;
+	int i;
+
+	for (i = 0; s && i < s->n; i++) {
+		k = &s->sink[i];
+		if (!k->err || k->told)
+			continue;
+		k->told = 1;
+		snprintf(msg, len, "sink %s: %s: %s", k->name, k->what,
+			 strerror(k->err));
+		*name = k->name;
+		*err = k->err;
+		return 1;
+	}
+	return 0;
 }

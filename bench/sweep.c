@@ -28,12 +28,13 @@ struct sweep {
 	unsigned tasks[WIS_MAX_TASKS];
 	int nr_tasks;
 	int points, failed, unsupported;
+	int sink_failed;	/* a sink lost records: the run failed */
 };
 
 static void emit(struct sweep *s, const char *type, const struct wis_json *j)
 {
-	if (s->sinks)
-		wis_record(s->sinks, s->run, &s->seq, type, j);
+	if (s->sinks && wis_record(s->sinks, s->run, &s->seq, type, j))
+		s->sink_failed = 1;
 }
 
 static void emit_msg(struct sweep *s, const char *type, const char *msg)
@@ -332,8 +333,10 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	warn_committed_batch(s);
 	if (opts->table)
 		wis_table_header(stdout);
-	ret = run_points(s, r) ? 1 : s->failed ? 1 : 0;
+	ret = run_points(s, r) || s->failed || s->sink_failed ? 1 : 0;
 	end_record(s, ret ? "error" : "ok");
+	if (s->sink_failed)
+		ret = 1;
 out:
 	wis_sinks_close(s->sinks);
 	free(s->topo);

@@ -162,5 +162,34 @@ emit --out file:big.rec --run r8 --seq 0 point "blob=$big"
 check "an oversized record leaves an error record in its slot" grep -q \
 	'"seq":0,"type":"error","message":"point record dropped' big.rec
 
+quick='wis.tests=getppid1 wis.samples=1 wis.warmup=0 wis.interval=50'
+rc=0
+# shellcheck disable=SC2086 # $quick is a list of words
+"$WIS" sweep $quick wis.out=file:/dev/full,file:kept.rec 2>err || rc=$?
+check "sweep with a failed sink exits 1" test "$rc" = 1
+check "failed sink: an error record names it and its errno" grep -q \
+	'"type":"error","message":"sink file:/dev/full: write: No space left on device","sink":"file:/dev/full","errno":28}' \
+	kept.rec
+check "failed sink: the run's end record says error" grep -q \
+	'"type":"end","status":"error"' kept.rec
+report kept.rec
+check "failed sink: the working sink's run reads back whole" grep -q \
+	'^     1 ' out
+
+rc=0
+"$WIS" run getppid1 -s 1 --warmup 0 --interval 50 --records=file:/dev/full \
+	>/dev/null 2>err || rc=$?
+check "wis run --records to a failed sink exits 1" test "$rc" = 1
+check "wis run --records: the sink is named on stderr" grep -q \
+	'sink file:/dev/full: write: No space left on device' err
+
+for cmd in list "run getppid1 -s 1 --warmup 0 --interval 50"; do
+	rc=0
+	# shellcheck disable=SC2086 # $cmd is a list of words
+	"$WIS" $cmd >/dev/full 2>err || rc=$?
+	check "wis ${cmd%% *} >/dev/full exits non-zero, saying so" test \
+		"$rc" != 0 -a "$(grep -c 'writing to stdout' err)" = 1
+done
+
 plan "$tap_n"
 done_testing
