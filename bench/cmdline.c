@@ -1,37 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sweep grammar shared by `wis sweep KEY=VALUE ...`, the kernel
- * command line and the preset files, and task-count resolution.
+ * command line and the preset files.  Every key is one row of keys[].
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmdline.h"
+#include "cpuset.h"
 #include "file.h"
-#include "harness.h"
-#include "topology.h"
+#include "wis.h"
 
 /* Explicit words win over presets; a nested preset loses to its parent. */
 #define PRIO_EXPLICIT 100
 #define PRESET_DEPTH_MAX 4
 #define PRESET_FILE_MAX 16384
 #define WHY_MAX 512
-
-/* What a point keeps, and what fits one record. */
-#define SAMPLES_MAX WIS_MAX_SAMPLES
-#define INTERVAL_MIN_MS 10
-#define INTERVAL_MAX_MS 3600000
-#define TIMEOUT_MAX_S (30 * 24 * 3600)
-#define POINT_SETUP_MS 1000
-#define TIMEOUT_MARGIN_S 30
 #define MAX_PRESETS 64
 
 #define CFG_FIELD_SIZE(f) sizeof(((struct wis_sweep_cfg *)0)->f)
@@ -40,38 +31,11 @@ struct parse {
 	struct wis_sweep_cfg *c;
 	int prio;
 	int depth;
-	const char *where;	/* "PATH:LINE: " for preset words */
+	const char *where;	/* "PATH:LINE: " of the preset word */
 	char *err;
 	size_t errlen;
 	int failed;
 };
-
-typedef int (*setter)(struct wis_sweep_cfg *c, const char *v,
-		      char *why, size_t wlen);
-
-static const char *const mode_names[] = {
-	[WIS_MODE_PROCESSES] = "processes",
-	[WIS_MODE_THREADS] = "threads",
-	[WIS_MODE_PROCESSES | WIS_MODE_THREADS] = "both",
-};
-
-static const char *const affinity_names[] = {
-	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
-};
-
-static const char *const done_names[] = {
-	[WIS_DONE_POWEROFF] = "poweroff", [WIS_DONE_REBOOT] = "reboot",
-	[WIS_DONE_HALT] = "halt", [WIS_DONE_EXIT] = "exit",
-	[WIS_DONE_SHELL] = "shell",
-};
-
-static int lookup(const char *const *names, int n, const char *v)
-{
-	for (int i = 0; i < n; i++)
-		if (names[i] && !strcmp(names[i], v))
-			return i;
-	return -1;
-}
 
 static void why_set(char *why, size_t wlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -83,37 +47,6 @@ static void why_set(char *why, size_t wlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, wlen, fmt, ap);
 	va_end(ap);
-}
-
-/* Decimal digits only: no sign, no blanks, no overflow. */
-static int parse_uint(const char *s, unsigned long long max,
-		      unsigned long long *out)
-{
-	unsigned long long v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned digit = (unsigned)(*s - '0');
-
-		if (*s < '0' || *s > '9' || v > max / 10 ||
-		    v * 10 + digit > max)
-			return -1;
-		v = v * 10 + digit;
-	}
-	*out = v;
-	return 0;
-}
-
-static int uint_in(const char *v, unsigned long long lo, unsigned long long hi,
-		   const char *unit, unsigned long long *out,
-		   char *why, size_t wlen)
-{
-	if (parse_uint(v, hi, out) || *out < lo) {
-		why_set(why, wlen, "want %s from %llu to %llu", unit, lo, hi);
-		return -1;
-	}
-	return 0;
 }
 
 static int copy_value(char *dst, size_t size, const char *v,
@@ -192,22 +125,8 @@ static int set_tests(struct wis_sweep_cfg *c, const char *v,
 	return 0;
 }
 
-static int set_mode(struct wis_sweep_cfg *c, const char *v,
-		    char *why, size_t wlen)
-{
-	int m = lookup(mode_names, 4, v);
-
-	if (m < 0) {
-		why_set(why, wlen, "want processes, threads or both");
-		return -1;
-	}
-	c->modes = m;
-	return 0;
-}
-
-/* Mark every count of an explicit list ("1,2", "1-8", "4-48/4") in set. */
-static int tasks_list(const char *spec, unsigned char *set,
-		      char *why, size_t wlen)
+int wis_tasks_list(const char *spec, unsigned char *set,
+		   char *why, size_t wlen)
 {
 	char buf[CFG_FIELD_SIZE(tasks)];
 	unsigned long long lo, hi, step;
@@ -227,10 +146,10 @@ static int tasks_list(const char *spec, unsigned char *set,
 		if (dash)
 			*dash++ = '\0';
 		step = 1;
-		if (parse_uint(item, WIS_MAX_TASKS, &lo) ||
-		    (dash && parse_uint(dash, WIS_MAX_TASKS, &hi)) ||
-		    (slash && (!dash || parse_uint(slash, WIS_MAX_TASKS,
-						   &step)))) {
+		if (wis_parse_uint(item, WIS_MAX_TASKS, &lo) ||
+		    (dash && wis_parse_uint(dash, WIS_MAX_TASKS, &hi)) ||
+		    (slash && (!dash || wis_parse_uint(slash, WIS_MAX_TASKS,
+						       &step)))) {
 			why_set(why, wlen, "want N, A-B or A-B/STEP items "
 				"(counts up to %d), 'all' or 'auto'",
 				WIS_MAX_TASKS);
@@ -253,48 +172,75 @@ static int tasks_list(const char *spec, unsigned char *set,
 	return 0;
 }
 
-static int set_tasks(struct wis_sweep_cfg *c, const char *v,
-		     char *why, size_t wlen)
+/* The id names result files (/results/ID.wis): no '/', no dot names. */
+static int check_id(const char *v, char *why, size_t wlen)
+{
+	if (!strcmp(v, ".") || !strcmp(v, "..")) {
+		why_set(why, wlen, "not a file name");
+		return -1;
+	}
+	for (const char *s = v; *s; s++) {
+		if (!is_name_char(*s, 1)) {
+			why_set(why, wlen, "want letters, digits, '.', '-' "
+				"and '_'");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int preset_name_ok(const char *name)
+{
+	if (!*name || strlen(name) >= CFG_FIELD_SIZE(preset))
+		return 0;
+	for (const char *s = name; *s; s++)
+		if (!is_name_char(*s, 0) && *s != '-')
+			return 0;
+	return 1;
+}
+
+static int check_preset(const char *v, char *why, size_t wlen)
+{
+	if (preset_name_ok(v))
+		return 0;
+	why_set(why, wlen, "want a name of letters, digits, '_' and '-'");
+	return -1;
+}
+
+static int show_tests(const struct wis_sweep_cfg *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < c->nr_tests && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? "," : "", c->tests[i]);
+	return c->nr_tests && used < len ? 0 : -1;
+}
+
+static int check_tasks(const char *v, char *why, size_t wlen)
 {
 	unsigned char set[WIS_MAX_TASKS + 1] = { 0 };
 
-	if (strcmp(v, "auto") && strcmp(v, "all") &&
-	    tasks_list(v, set, why, wlen))
-		return -1;
-	return copy_value(c->tasks, sizeof(c->tasks), v, why, wlen);
+	if (!strcmp(v, "auto") || !strcmp(v, "all"))
+		return 0;
+	return wis_tasks_list(v, set, why, wlen);
 }
 
-static int set_samples(struct wis_sweep_cfg *c, const char *v,
-		       char *why, size_t wlen)
+/* The sinks' own parser checks the list when it opens them. */
+static int check_out(const char *v, char *why, size_t wlen)
 {
-	unsigned long long n;
-
-	if (uint_in(v, 1, SAMPLES_MAX, "a sample count", &n, why, wlen))
-		return -1;
-	c->samples = (int)n;
-	return 0;
+	return check_printable(v, why, wlen);
 }
 
-static int set_warmup(struct wis_sweep_cfg *c, const char *v,
-		      char *why, size_t wlen)
+static int check_shared(const char *v, char *why, size_t wlen)
 {
-	unsigned long long n;
-
-	if (uint_in(v, 0, SAMPLES_MAX, "a sample count", &n, why, wlen))
+	if (check_printable(v, why, wlen))
 		return -1;
-	c->warmup = (int)n;
-	return 0;
-}
-
-static int set_interval(struct wis_sweep_cfg *c, const char *v,
-			char *why, size_t wlen)
-{
-	unsigned long long n;
-
-	if (uint_in(v, INTERVAL_MIN_MS, INTERVAL_MAX_MS, "milliseconds", &n,
-		    why, wlen))
+	if (v[0] != '/' || v[1] == '\0') {
+		why_set(why, wlen, "want an absolute file path");
 		return -1;
-	c->interval_ms = (unsigned)n;
+	}
 	return 0;
 }
 
@@ -314,123 +260,289 @@ static int set_cpus(struct wis_sweep_cfg *c, const char *v,
 	return 0;
 }
 
-static int set_affinity(struct wis_sweep_cfg *c, const char *v,
-			char *why, size_t wlen)
+static int show_cpus(const struct wis_sweep_cfg *c, char *buf, size_t len)
 {
-	int a = lookup(affinity_names, 3, v);
-
-	if (a < 0) {
-		why_set(why, wlen, "want core, pu or none");
-		return -1;
-	}
-	c->affinity = (enum wis_affinity)a;
-	return 0;
+	return c->have_cpus ? wis_cpulist_format(&c->cpus, buf, len) : -1;
 }
 
-/* The sinks' own parser checks the list when it opens them. */
-static int set_out(struct wis_sweep_cfg *c, const char *v,
-		   char *why, size_t wlen)
+static const char *const mode_names[] = {
+	[WIS_MODE_PROCESSES] = "processes",
+	[WIS_MODE_THREADS] = "threads",
+	[WIS_MODE_PROCESSES | WIS_MODE_THREADS] = "both",
+	NULL,
+};
+
+static const char *const affinity_names[] = {
+	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
+	NULL,
+};
+
+/* WIS_DONE_DEFAULT has no name: it depends on how wis-init runs. */
+static const char *const done_names[] = {
+	[WIS_DONE_POWEROFF] = "poweroff", [WIS_DONE_REBOOT] = "reboot",
+	[WIS_DONE_HALT] = "halt", [WIS_DONE_EXIT] = "exit",
+	[WIS_DONE_SHELL] = "shell", NULL,
+};
+
+/*
+ * How a key's value is checked, stored and shown:
+ *	KIND_UINT	a decimal in lo..hi into an int or unsigned field;
+ *			a value below lo is "not set" (not shown)
+ *	KIND_NAME	one of names[] into an int or enum field, its index
+ *	KIND_TEXT	a string field, checked by check()
+ *	KIND_OWN	set() and show() of its own
+ *	KIND_PRESET	loads a preset file; the name is kept as KIND_TEXT
+ */
+enum key_kind { KIND_UINT, KIND_NAME, KIND_TEXT, KIND_OWN, KIND_PRESET };
+
+struct key {
+	const char *name;
+	enum key_kind kind;
+	size_t offset, size;	/* of the field in struct wis_sweep_cfg */
+	unsigned long long lo, hi;
+	const char *unit;	/* KIND_UINT: "want UNIT from LO to HI" */
+	const char *const *names;
+	int (*check)(const char *v, char *why, size_t wlen);
+	int (*set)(struct wis_sweep_cfg *c, const char *v,
+		   char *why, size_t wlen);
+	int (*show)(const struct wis_sweep_cfg *c, char *buf, size_t len);
+	const char *def;	/* parsed by wis_cfg_defaults(); NULL: none */
+	const char *def_doc;	/* the default for the reader, if not def */
+	const char *help;
+};
+
+#define FIELD(f) .offset = offsetof(struct wis_sweep_cfg, f), \
+	.size = CFG_FIELD_SIZE(f)
+#define UINT_KEY(n, f, l, h, u) .name = n, .kind = KIND_UINT, FIELD(f), \
+	.lo = l, .hi = h, .unit = u
+#define NAME_KEY(n, f, list) .name = n, .kind = KIND_NAME, FIELD(f), \
+	.names = list
+#define TEXT_KEY(n, f, chk) .name = n, .kind = KIND_TEXT, FIELD(f), \
+	.check = chk
+
+/* The order is that of `wis sweep --help-keys` and README's table. */
+static const struct key keys[] = {
+	{ .name = "wis.tests", .kind = KIND_OWN, .set = set_tests,
+	  .show = show_tests, .def_doc = "from the preset",
+	  .help = "comma list of tests (`wis.preset=all` for every test)" },
+	{ .name = "wis.preset", .kind = KIND_PRESET, FIELD(preset),
+	  .check = check_preset,
+	  .def_doc = "`smoke` when neither `wis.tests` nor `wis.preset` is "
+		     "given",
+	  .help = "named sweep in `etc/wis/presets/` (below); explicit keys "
+		  "override it whatever their order" },
+	{ NAME_KEY("wis.mode", modes, mode_names), .def = "processes" },
+	{ TEXT_KEY("wis.tasks", tasks, check_tasks), .def = "auto",
+	  .help = "`1,2,4`, `1-8`, `4-48/4`, `all` (1..N), `auto` (1, powers "
+		  "of two, every count at which the placement fills a NUMA "
+		  "node or a package, and N), where N is the number of "
+		  "places: cores for `core` affinity, CPUs otherwise" },
+	{ UINT_KEY("wis.samples", samples, 1, WIS_MAX_SAMPLES,
+		   "a sample count"), .def = "5",
+	  .help = "measured samples" },
+	{ UINT_KEY("wis.warmup", warmup, 0, WIS_MAX_SAMPLES,
+		   "a sample count"), .def = "1",
+	  .help = "discarded samples before the measured ones" },
+	{ UINT_KEY("wis.interval", interval_ms, WIS_INTERVAL_MIN_MS,
+		   WIS_INTERVAL_MAX_MS, "milliseconds"), .def = "1000",
+	  .help = "sample length, ms" },
+	{ .name = "wis.cpus", .kind = KIND_OWN, .set = set_cpus,
+	  .show = show_cpus, .def_doc = "inherited mask",
+	  .help = "CPU list the sweep may use; must lie inside the inherited "
+		  "mask" },
+	{ NAME_KEY("wis.affinity", affinity, affinity_names), .def = "core" },
+	{ TEXT_KEY("wis.out", out, check_out), .def = "auto",
+	  .def_doc = "`auto`: the `wis.results` port and the first pmem "
+		     "device if they exist, plus the console",
+	  .help = "sinks, comma list: `virtio[:NAME]`, `pmem[:DEV]`, "
+		  "`file:PATH`, `console`, `auto`" },
+	{ TEXT_KEY("wis.shared", shared, check_shared),
+	  .def = "/tmp/wis-shared", .help = "fixed path for open4 / pread4" },
+	{ TEXT_KEY("wis.id", id, check_id), .def_doc = "hostname",
+	  .help = "instance label, kept in every record and in run ids" },
+	{ UINT_KEY("wis.timeout", timeout_s, 1, WIS_TIMEOUT_MAX_S, "seconds"),
+	  .def_doc = "points × ((warmup + samples) × interval + 1 s) + 30 s",
+	  .help = "whole-run watchdog, seconds" },
+	{ NAME_KEY("wis.done", done, done_names),
+	  .def_doc = "`poweroff` as PID 1, `exit` under kerf" },
+};
+
+#define NR_KEYS ((int)(sizeof(keys) / sizeof(keys[0])))
+_Static_assert(NR_KEYS <= WIS_MAX_KEYS, "raise WIS_MAX_KEYS");
+
+static unsigned *uint_field(struct wis_sweep_cfg *c, const struct key *k)
 {
-	if (check_printable(v, why, wlen))
-		return -1;
-	return copy_value(c->out, sizeof(c->out), v, why, wlen);
+	return (unsigned *)((char *)c + k->offset);
 }
 
-static int set_shared(struct wis_sweep_cfg *c, const char *v,
-		      char *why, size_t wlen)
+static const unsigned *uint_value(const struct wis_sweep_cfg *c,
+				  const struct key *k)
 {
-	if (check_printable(v, why, wlen))
-		return -1;
-	if (v[0] != '/' || v[1] == '\0') {
-		why_set(why, wlen, "want an absolute file path");
-		return -1;
-	}
-	return copy_value(c->shared, sizeof(c->shared), v, why, wlen);
+	return (const unsigned *)((const char *)c + k->offset);
 }
 
-/* The id names result files (/results/ID.wis): no '/', no dot names. */
-static int check_id(const char *v, char *why, size_t wlen)
+static char *text_field(struct wis_sweep_cfg *c, const struct key *k)
 {
-	if (!strcmp(v, ".") || !strcmp(v, "..")) {
-		why_set(why, wlen, "not a file name");
-		return -1;
+	return (char *)c + k->offset;
+}
+
+/* The index of the NULL that ends names[] (names[0] may be NULL too). */
+static unsigned names_end(const char *const *names)
+{
+	unsigned i = 1;
+
+	while (names[i])
+		i++;
+	return i;
+}
+
+/* "want a, b or c" from names[]. */
+static void want_names(const char *const *names, char *why, size_t wlen)
+{
+	size_t used = (size_t)snprintf(why, wlen, "want");
+	unsigned end = names_end(names);
+
+	for (unsigned i = 0, n = 0; i < end && used < wlen; i++) {
+		if (!names[i])
+			continue;
+		used += (size_t)snprintf(why + used, wlen - used, "%s%s",
+					 !n++ ? " " : i + 1 == end ? " or " :
+					 ", ", names[i]);
 	}
-	for (const char *s = v; *s; s++) {
-		if (!is_name_char(*s, 1)) {
-			why_set(why, wlen, "want letters, digits, '.', '-' "
-				"and '_'");
-			return -1;
+}
+
+static int set_name(struct wis_sweep_cfg *c, const struct key *k,
+		    const char *v, char *why, size_t wlen)
+{
+	for (unsigned i = 0; i < names_end(k->names); i++) {
+		if (k->names[i] && !strcmp(k->names[i], v)) {
+			*uint_field(c, k) = i;
+			return 0;
 		}
 	}
-	return 0;
+	want_names(k->names, why, wlen);
+	return -1;
 }
 
-static int set_id(struct wis_sweep_cfg *c, const char *v,
-		  char *why, size_t wlen)
-{
-	if (check_id(v, why, wlen))
-		return -1;
-	return copy_value(c->id, sizeof(c->id), v, why, wlen);
-}
-
-static int set_timeout(struct wis_sweep_cfg *c, const char *v,
-		       char *why, size_t wlen)
+static int set_value(struct wis_sweep_cfg *c, const struct key *k,
+		     const char *v, char *why, size_t wlen)
 {
 	unsigned long long n;
 
-	if (uint_in(v, 1, TIMEOUT_MAX_S, "seconds", &n, why, wlen))
-		return -1;
-	c->timeout_s = (unsigned)n;
-	return 0;
-}
-
-static int set_done(struct wis_sweep_cfg *c, const char *v,
-		    char *why, size_t wlen)
-{
-	int d = lookup(done_names, WIS_DONE_SHELL + 1, v);
-
-	if (d < 0) {
-		why_set(why, wlen, "want poweroff, reboot, halt, exit or "
-			"shell");
-		return -1;
+	switch (k->kind) {
+	case KIND_UINT:
+		if (wis_parse_uint(v, k->hi, &n) || n < k->lo) {
+			why_set(why, wlen, "want %s from %llu to %llu",
+				k->unit, k->lo, k->hi);
+			return -1;
+		}
+		*uint_field(c, k) = (unsigned)n;
+		return 0;
+	case KIND_NAME:
+		return set_name(c, k, v, why, wlen);
+	case KIND_OWN:
+		return k->set(c, v, why, wlen);
+	default:
+		if (k->check(v, why, wlen))
+			return -1;
+		return copy_value(text_field(c, k), k->size, v, why, wlen);
 	}
-	c->done = (enum wis_done)d;
-	return 0;
 }
 
-static const struct {
-	const char *name;
-	setter set;	/* NULL for wis.preset, which loads a file */
-} keys[WIS_NR_KEYS] = {
-	[WIS_KEY_TESTS] = { "wis.tests", set_tests },
-	[WIS_KEY_PRESET] = { "wis.preset", NULL },
-	[WIS_KEY_MODE] = { "wis.mode", set_mode },
-	[WIS_KEY_TASKS] = { "wis.tasks", set_tasks },
-	[WIS_KEY_SAMPLES] = { "wis.samples", set_samples },
-	[WIS_KEY_WARMUP] = { "wis.warmup", set_warmup },
-	[WIS_KEY_INTERVAL] = { "wis.interval", set_interval },
-	[WIS_KEY_CPUS] = { "wis.cpus", set_cpus },
-	[WIS_KEY_AFFINITY] = { "wis.affinity", set_affinity },
-	[WIS_KEY_OUT] = { "wis.out", set_out },
-	[WIS_KEY_SHARED] = { "wis.shared", set_shared },
-	[WIS_KEY_ID] = { "wis.id", set_id },
-	[WIS_KEY_TIMEOUT] = { "wis.timeout", set_timeout },
-	[WIS_KEY_DONE] = { "wis.done", set_done },
-};
+/* The text of a key's value; NULL when it has none to show. */
+static const char *value_text(const struct wis_sweep_cfg *c,
+			      const struct key *k, char *num, size_t len)
+{
+	const char *s = (const char *)c + k->offset;
+
+	switch (k->kind) {
+	case KIND_UINT:
+		if (*uint_value(c, k) < k->lo)
+			return NULL;
+		snprintf(num, len, "%u", *uint_value(c, k));
+		return num;
+	case KIND_NAME:
+		return k->names[*uint_value(c, k)];
+	default:
+		return *s ? s : NULL;
+	}
+}
+
+static int show_value(const struct wis_sweep_cfg *c, const struct key *k,
+		      char *buf, size_t len)
+{
+	char num[32];
+	const char *s;
+
+	if (k->kind == KIND_OWN)
+		return k->show(c, buf, len);
+	s = value_text(c, k, num, sizeof(num));
+	return s && snprintf(buf, len, "%s", s) < (int)len ? 0 : -1;
+}
 
 void wis_cfg_defaults(struct wis_sweep_cfg *c)
 {
+	char why[WHY_MAX];
+
 	memset(c, 0, sizeof(*c));
-	c->modes = WIS_MODE_PROCESSES;
-	strcpy(c->tasks, "auto");
-	c->samples = 5;
-	c->warmup = 1;
-	c->interval_ms = 1000;
-	c->affinity = WIS_AFF_CORE;
-	strcpy(c->out, "auto");
-	strcpy(c->shared, "/tmp/wis-shared");
-	c->done = WIS_DONE_DEFAULT;
+	for (int k = 0; k < NR_KEYS; k++)
+		if (keys[k].def)
+			set_value(c, &keys[k], keys[k].def, why, sizeof(why));
 }
+
+int wis_cfg_key(const char *name)
+{
+	for (int k = 0; k < NR_KEYS; k++)
+		if (!strcmp(keys[k].name, name))
+			return k;
+	return -1;
+}
+
+int wis_cfg_given(const struct wis_sweep_cfg *c, const char *key)
+{
+	int k = wis_cfg_key(key);
+
+	return k >= 0 && c->source[k];
+}
+
+int wis_cfg_rejected(const struct wis_sweep_cfg *c, const char *key)
+{
+	int k = wis_cfg_key(key);
+
+	return k >= 0 && (c->bad_keys & 1u << k);
+}
+
+/* What a value must be: the key's help, its range or its names. */
+static void help_meaning(const struct key *k, FILE *f)
+{
+	const char *sep = k->help ? k->help : "";
+
+	fputs(sep, f);
+	if (k->kind == KIND_UINT)
+		fprintf(f, " (%llu..%llu)", k->lo, k->hi);
+	if (k->kind != KIND_NAME)
+		return;
+	for (unsigned i = 0, n = 0; i < names_end(k->names); i++)
+		if (k->names[i])
+			fprintf(f, "%s`%s`", n++ || *sep ? ", " : "",
+				k->names[i]);
+}
+
+void wis_cfg_help(FILE *f)
+{
+	fprintf(f, "| key | meaning | default |\n| --- | --- | --- |\n");
+	for (int k = 0; k < NR_KEYS; k++) {
+		fprintf(f, "| `%s` | ", keys[k].name);
+		help_meaning(&keys[k], f);
+		if (keys[k].def_doc)
+			fprintf(f, " | %s |\n", keys[k].def_doc);
+		else
+			fprintf(f, " | `%s` |\n", keys[k].def);
+	}
+}
+
+/* Rows the grammar itself needs. */
+enum { KEY_TESTS, KEY_PRESET };
 
 /* Record the first error only; key/value go to err_key/err_value. */
 static void fail(struct parse *p, const char *key, const char *value,
@@ -443,7 +555,7 @@ static void fail(struct parse *p, const char *key, const char *value,
 	char msg[WHY_MAX * 2];
 	va_list ap;
 
-	for (int k = 0; k < WIS_NR_KEYS; k++)
+	for (int k = 0; k < NR_KEYS; k++)
 		if (!strcmp(keys[k].name, key))
 			c->bad_keys |= 1u << k;
 	if (p->failed++)
@@ -464,21 +576,27 @@ static void fail_value(struct parse *p, const char *key, const char *value,
 
 static void apply_word(struct parse *p, const char *word);
 
-int wis_presets_dir(char *buf, size_t len)
+static const char *presets_dir;
+
+void wis_cfg_presets(const char *dir)
 {
-	const char *env = getenv("WIS_PRESETS");
+	presets_dir = dir;
+}
+
+/* wis_cfg_presets(), else .../bin/wis -> .../etc/wis/presets. */
+static int presets_path(char *buf, size_t len)
+{
 	char exe[PATH_MAX];
 	ssize_t n;
 	char *slash;
 
-	if (env && *env)
-		return snprintf(buf, len, "%s", env) < (int)len ? 0 : -1;
+	if (presets_dir)
+		return snprintf(buf, len, "%s", presets_dir) < (int)len ? 0 : -1;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return snprintf(buf, len, "/etc/wis/presets") < (int)len ?
 			0 : -1;
 	exe[n] = '\0';
-	/* .../bin/wis -> .../etc/wis/presets */
 	for (int up = 0; up < 2; up++) {
 		slash = strrchr(exe, '/');
 		if (slash)
@@ -486,16 +604,6 @@ int wis_presets_dir(char *buf, size_t len)
 	}
 	return snprintf(buf, len, "%s/etc/wis/presets", exe) < (int)len ?
 		0 : -1;
-}
-
-static int preset_name_ok(const char *name)
-{
-	if (!*name || strlen(name) >= CFG_FIELD_SIZE(preset))
-		return 0;
-	for (const char *s = name; *s; s++)
-		if (!is_name_char(*s, 0) && *s != '-')
-			return 0;
-	return 1;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -544,8 +652,7 @@ static void apply_preset_text(struct parse *p, const char *path, char *text)
 		if (next)
 			*next++ = '\0';
 		lineno++;
-		snprintf(where, sizeof(where), "%.200s%.250s:%d: ", p->where,
-			 path, lineno);
+		snprintf(where, sizeof(where), "%.450s:%d: ", path, lineno);
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '#')
@@ -563,19 +670,18 @@ static void apply_preset_text(struct parse *p, const char *path, char *text)
 
 static void load_preset(struct parse *p, const char *name)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 80], have[512];
+	char dir[PATH_MAX], path[PATH_MAX + 80], have[512], why[WHY_MAX];
 	char *text;
 
-	if (!preset_name_ok(name)) {
-		fail_value(p, "wis.preset", name, "want a name of letters, "
-			   "digits, '_' and '-'");
+	if (check_preset(name, why, sizeof(why))) {
+		fail_value(p, "wis.preset", name, why);
 		return;
 	}
 	if (p->depth >= PRESET_DEPTH_MAX) {
 		fail_value(p, "wis.preset", name, "presets nested too deep");
 		return;
 	}
-	if (wis_presets_dir(dir, sizeof(dir))) {
+	if (presets_path(dir, sizeof(dir))) {
 		fail_value(p, "wis.preset", name, "preset directory too long");
 		return;
 	}
@@ -606,12 +712,12 @@ static void apply_preset_word(struct parse *p, const char *v)
 	struct wis_sweep_cfg *c = p->c;
 
 	if (p->prio == PRIO_EXPLICIT) {
-		if (c->source[WIS_KEY_PRESET]) {
+		if (c->source[KEY_PRESET]) {
 			fail(p, "wis.preset", v, "wis.preset: given twice "
 			     "(again as '%s')", v);
 			return;
 		}
-		c->source[WIS_KEY_PRESET] = PRIO_EXPLICIT;
+		c->source[KEY_PRESET] = PRIO_EXPLICIT;
 		snprintf(c->preset, sizeof(c->preset), "%s", v);
 	}
 	load_preset(p, v);
@@ -619,7 +725,7 @@ static void apply_preset_word(struct parse *p, const char *v)
 
 static int find_key(const char *word, size_t len)
 {
-	for (int k = 0; k < WIS_NR_KEYS; k++)
+	for (int k = 0; k < NR_KEYS; k++)
 		if (strlen(keys[k].name) == len &&
 		    !strncmp(keys[k].name, word, len))
 			return k;
@@ -631,7 +737,7 @@ static void fail_unknown(struct parse *p, const char *key, const char *v)
 	char known[WHY_MAX];
 	size_t used = 0;
 
-	for (int k = 0; k < WIS_NR_KEYS; k++)
+	for (int k = 0; k < NR_KEYS; k++)
 		used += (size_t)snprintf(known + used, sizeof(known) - used,
 					 "%s%s", k ? " " : "", keys[k].name);
 	fail(p, key, v, "%s: unknown key (value '%s'); known: %s", key, v,
@@ -671,7 +777,7 @@ static void apply_word(struct parse *p, const char *word)
 		fail_value(p, key, v, "empty value");
 		return;
 	}
-	if (k == WIS_KEY_PRESET) {
+	if (keys[k].kind == KIND_PRESET) {
 		apply_preset_word(p, v);
 		return;
 	}
@@ -688,7 +794,7 @@ static void apply_word(struct parse *p, const char *word)
 		wis_cfg_defaults(scratch);
 		target = scratch;
 	}
-	if (keys[k].set(target, v, why, sizeof(why)))
+	if (set_value(target, &keys[k], v, why, sizeof(why)))
 		fail_value(p, key, v, why);
 	else if (target == c)
 		c->source[k] = (unsigned char)p->prio;
@@ -736,11 +842,11 @@ static void finish(struct parse *p)
 {
 	struct wis_sweep_cfg *c = p->c;
 
-	if (!c->source[WIS_KEY_TESTS] && !c->source[WIS_KEY_PRESET]) {
+	if (!c->source[KEY_TESTS] && !c->source[KEY_PRESET]) {
 		snprintf(c->preset, sizeof(c->preset), "smoke");
 		load_preset(p, "smoke");
 	}
-	if (!c->nr_tests && !(c->bad_keys & (1u << WIS_KEY_TESTS)))
+	if (!c->nr_tests && !(c->bad_keys & (1u << KEY_TESTS)))
 		fail(p, "wis.tests", "", "wis.tests: no tests: preset '%s' "
 		     "names none", c->preset);
 	if (!c->id[0])
@@ -790,8 +896,7 @@ int wis_cmdline_next(const char **line, char *word, size_t len, int *bad)
 int wis_cfg_cmdline(struct wis_sweep_cfg *c, const char *line,
 		    char *err, size_t errlen)
 {
-	char word[WIS_CMDLINE_MAX], why[WHY_MAX];
-	const char *env = getenv("WIS_OUT");
+	char word[WIS_CMDLINE_MAX];
 	struct parse p;
 	int bad;
 
@@ -806,8 +911,6 @@ int wis_cfg_cmdline(struct wis_sweep_cfg *c, const char *line,
 		else
 			apply_word(&p, word);
 	}
-	if (env && *env && set_out(c, env, why, sizeof(why)))
-		fail_value(&p, "WIS_OUT", env, why);
 	finish(&p);
 	return p.failed ? -1 : 0;
 }
@@ -830,143 +933,31 @@ int wis_cfg_argv(struct wis_sweep_cfg *c, int argc, char *const argv[],
 	return p.failed ? -1 : 0;
 }
 
-int wis_cpuset_count(const struct wis_cpuset *set)
+int wis_cfg_replace(struct wis_sweep_cfg *c, const char *key,
+		    const char *value, char *err, size_t errlen)
 {
-	int n = 0;
+	int k = wis_cfg_key(key);
+	char why[WHY_MAX];
 
-	for (int i = 0; i < WIS_CPU_WORDS; i++)
-		n += __builtin_popcountl(set->bits[i]);
-	return n;
-}
-
-int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
-		      char *err, size_t errlen)
-{
-	char buf[WIS_CMDLINE_MAX];
-	unsigned long long lo, hi;
-
-	memset(set, 0, sizeof(*set));
-	if (copy_value(buf, sizeof(buf), s, err, errlen))
+	if (k < 0 || keys[k].kind == KIND_PRESET) {
+		snprintf(err, errlen, "%s: not a key to replace", key);
 		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
-		return 0;
-	for (char *item = buf, *next; item; item = next) {
-		char *dash;
-
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		dash = strchr(item, '-');
-		if (dash)
-			*dash++ = '\0';
-		if (parse_uint(item, UINT_MAX, &lo) ||
-		    (dash && parse_uint(dash, UINT_MAX, &hi))) {
-			why_set(err, errlen, "want CPU numbers and ranges "
-				"like 0-3,8");
-			return -1;
-		}
-		if (!dash)
-			hi = lo;
-		if (hi >= WIS_MAX_CPUS || hi < lo) {
-			why_set(err, errlen, hi < lo ? "empty range" :
-				"CPU numbers go up to %d", WIS_MAX_CPUS - 1);
-			return -1;
-		}
-		for (unsigned long long cpu = lo; cpu <= hi; cpu++)
-			wis_cpuset_set(set, (int)cpu);
 	}
+	if (set_value(c, &keys[k], value, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: bad value '%s': %s", key, value,
+			 why);
+		return -1;
+	}
+	c->source[k] = PRIO_EXPLICIT;
 	return 0;
 }
 
-int wis_cpulist_format(const struct wis_cpuset *set, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++) {
-		int end = cpu;
-
-		if (!wis_cpuset_test(set, cpu))
-			continue;
-		while (wis_cpuset_test(set, end + 1))
-			end++;
-		used += (size_t)snprintf(buf + used, len - used,
-					 end > cpu ? "%s%d-%d" : "%s%d",
-					 used ? "," : "", cpu, end);
-		if (used >= len)
-			return -1;
-		cpu = end;
-	}
-	return 0;
-}
-
-static int show_tests(const struct wis_sweep_cfg *c, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < c->nr_tests && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? "," : "", c->tests[i]);
-	return c->nr_tests && used < len ? 0 : -1;
-}
-
-int wis_cfg_show(const struct wis_sweep_cfg *c, enum wis_key k,
+int wis_cfg_show(const struct wis_sweep_cfg *c, const char *key,
 		 char *buf, size_t len)
 {
-	const char *s = NULL;
-	long long num = -1;
+	int k = wis_cfg_key(key);
 
-	switch (k) {
-	case WIS_KEY_TESTS:
-		return show_tests(c, buf, len);
-	case WIS_KEY_CPUS:
-		return c->have_cpus ? wis_cpulist_format(&c->cpus, buf, len) : -1;
-	case WIS_KEY_PRESET:
-		s = c->preset[0] ? c->preset : NULL;
-		break;
-	case WIS_KEY_MODE:
-		s = mode_names[c->modes];
-		break;
-	case WIS_KEY_TASKS:
-		s = c->tasks;
-		break;
-	case WIS_KEY_SAMPLES:
-		num = c->samples;
-		break;
-	case WIS_KEY_WARMUP:
-		num = c->warmup;
-		break;
-	case WIS_KEY_INTERVAL:
-		num = c->interval_ms;
-		break;
-	case WIS_KEY_AFFINITY:
-		s = affinity_names[c->affinity];
-		break;
-	case WIS_KEY_OUT:
-		s = c->out;
-		break;
-	case WIS_KEY_SHARED:
-		s = c->shared;
-		break;
-	case WIS_KEY_ID:
-		s = c->id;
-		break;
-	case WIS_KEY_TIMEOUT:
-		num = c->timeout_s ? (long long)c->timeout_s : -1;
-		break;
-	case WIS_KEY_DONE:
-		s = done_names[c->done];
-		break;
-	default:
-		break;
-	}
-	if (s)
-		return snprintf(buf, len, "%s", s) < (int)len ? 0 : -1;
-	if (num >= 0)
-		return snprintf(buf, len, "%lld", num) < (int)len ? 0 : -1;
-	return -1;
+	return k < 0 ? -1 : show_value(c, &keys[k], buf, len);
 }
 
 int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len)
@@ -977,8 +968,8 @@ int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len)
 	if (!len)
 		return -1;
 	buf[0] = '\0';
-	for (int k = 0; k < WIS_NR_KEYS; k++) {
-		if (wis_cfg_show(c, (enum wis_key)k, value, sizeof(value)))
+	for (int k = 0; k < NR_KEYS; k++) {
+		if (show_value(c, &keys[k], value, sizeof(value)))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used,
 					 strpbrk(value, " \t") ?
@@ -990,108 +981,9 @@ int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len)
 	return (int)used;
 }
 
-int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c, struct wis_cpuset *set)
+int wis_cmdline_read(const char *path, char *buf, size_t len,
+		     char *err, size_t errlen)
 {
-	if (!c->have_cpus)
-		return wis_cpuset_inherited(set);
-	*set = c->cpus;
-	return 0;
-}
-
-/*
- * The places tasks go to under affinity aff (cores for core, CPUs
- * otherwise), and where a NUMA node or a package is full in the
- * harness's placement order; returns the number of places, 0 if the
- * topology cannot be read.
- */
-static unsigned read_places(const struct wis_cpuset *inuse,
-			    enum wis_affinity aff, unsigned char *set)
-{
-	struct wis_topology *t = malloc(sizeof(*t));
-	unsigned ends[WIS_MAX_CPUS], places = 0;
-	int n;
-
-	if (!t)
-		return 0;
-	if (!wis_topology_read(t, inuse)) {
-		places = aff == WIS_AFF_CORE ? (unsigned)t->nr_cores :
-					       (unsigned)t->nr;
-		n = wis_topology_boundaries(t, aff, ends, WIS_MAX_CPUS);
-		for (int i = 0; i < n; i++)
-			if (ends[i] <= WIS_MAX_TASKS)
-				set[ends[i]] = 1;
-	}
-	free(t);
-	return places;
-}
-
-int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
-		      enum wis_affinity aff, unsigned *out, int max,
-		      char *err, size_t errlen)
-{
-	unsigned char set[WIS_MAX_TASKS + 1] = { 0 };
-	unsigned char ends[WIS_MAX_TASKS + 1] = { 0 };
-	char why[WHY_MAX];
-	int n = 0;
-
-	if (!strcmp(spec, "all") || !strcmp(spec, "auto")) {
-		unsigned places = read_places(cpus_in_use, aff, ends);
-
-		if (!places || places > WIS_MAX_TASKS) {
-			snprintf(err, errlen, "wis.tasks: bad value '%s': %u "
-				 "places to run tasks on", spec, places);
-			return -1;
-		}
-		for (unsigned t = 1; t <= places; t *= 2)
-			set[t] = 1;
-		set[places] = 1;
-		for (unsigned t = 1; t <= places; t++)
-			set[t] |= !strcmp(spec, "all") || ends[t];
-	} else if (tasks_list(spec, set, why, sizeof(why))) {
-		snprintf(err, errlen, "wis.tasks: bad value '%s': %s", spec,
-			 why);
-		return -1;
-	}
-	for (unsigned t = 1; t <= WIS_MAX_TASKS; t++) {
-		if (!set[t])
-			continue;
-		if (n == max) {
-			snprintf(err, errlen, "wis.tasks: bad value '%s': "
-				 "more than %d task counts", spec, max);
-			return -1;
-		}
-		out[n++] = t;
-	}
-	return n;
-}
-
-unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
-{
-	unsigned counts[WIS_MAX_TASKS];
-	struct wis_cpuset inuse;
-	char err[WHY_MAX];
-	int ntasks = -1;
-	uint64_t points, ms;
-
-	if (c->timeout_s)
-		return c->timeout_s;
-	if (!wis_cfg_cpus_in_use(c, &inuse))
-		ntasks = wis_tasks_resolve(c->tasks, &inuse, c->affinity, counts,
-					   WIS_MAX_TASKS, err, sizeof(err));
-	if (ntasks < 1)
-		ntasks = 1;
-	points = (uint64_t)c->nr_tests * (uint64_t)ntasks *
-		 (uint64_t)__builtin_popcount((unsigned)c->modes);
-	ms = points * ((uint64_t)(c->warmup + c->samples) * c->interval_ms +
-		       POINT_SETUP_MS);
-	ms = ms / 1000 + TIMEOUT_MARGIN_S;
-	return ms > TIMEOUT_MAX_S ? TIMEOUT_MAX_S : (unsigned)ms;
-}
-
-int wis_cmdline_read(char *buf, size_t len, char *err, size_t errlen)
-{
-	const char *env = getenv("WIS_CMDLINE_FILE");
-	const char *path = env && *env ? env : "/proc/cmdline";
 	int n = wis_read_file(path, buf, len);
 
 	if (n < 0) {

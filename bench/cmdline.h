@@ -10,39 +10,31 @@
  * given twice at the same level is an error.  With neither wis.tests nor
  * wis.preset, the smoke preset is used.
  *
- * Environment: WIS_PRESETS names the preset directory (default: the
- * running binary's ../etc/wis/presets); WIS_CMDLINE_FILE replaces
- * /proc/cmdline (a test hook); WIS_OUT replaces wis.out of a kernel
- * command line (wis-init sets it to add the results file under kerf);
- * WIS_SYSFS replaces /sys for task-count resolution (a test hook).
+ * Every key is one row of the key table in cmdline.c, which drives
+ * parsing, range checks, defaults, wis_cfg_show() and `wis sweep
+ * --help-keys`.
  */
 #ifndef WIS_CMDLINE_H
 #define WIS_CMDLINE_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "topology.h"
 
 #define WIS_MAX_SWEEP_TESTS 128
-#define WIS_CPU_WORDS 16	/* up to 1024 CPUs */
 #define WIS_CMDLINE_MAX 4096	/* a whole command line, and one word */
+#define WIS_MAX_KEYS 32		/* rows of the key table, bits of bad_keys */
+/* Samples a point keeps, and what fits one record. */
+#define WIS_MAX_SAMPLES 1000
+#define WIS_INTERVAL_MIN_MS 10
+#define WIS_INTERVAL_MAX_MS 3600000
+#define WIS_TIMEOUT_MAX_S (30 * 24 * 3600)
 
 enum wis_mode_set { WIS_MODE_PROCESSES = 1, WIS_MODE_THREADS = 2 };
-enum wis_affinity { WIS_AFF_CORE, WIS_AFF_PU, WIS_AFF_NONE };
 enum wis_done {
 	WIS_DONE_DEFAULT, WIS_DONE_POWEROFF, WIS_DONE_REBOOT, WIS_DONE_HALT,
 	WIS_DONE_EXIT, WIS_DONE_SHELL,
-};
-
-/* The wis.* keys, in the order of the design's table. */
-enum wis_key {
-	WIS_KEY_TESTS, WIS_KEY_PRESET, WIS_KEY_MODE, WIS_KEY_TASKS,
-	WIS_KEY_SAMPLES, WIS_KEY_WARMUP, WIS_KEY_INTERVAL, WIS_KEY_CPUS,
-	WIS_KEY_AFFINITY, WIS_KEY_OUT, WIS_KEY_SHARED, WIS_KEY_ID,
-	WIS_KEY_TIMEOUT, WIS_KEY_DONE,
-	WIS_NR_KEYS
-};
-
-struct wis_cpuset {
-	unsigned long bits[WIS_CPU_WORDS];
 };
 
 struct wis_sweep_cfg {
@@ -64,15 +56,31 @@ struct wis_sweep_cfg {
 	char storage[4096];		/* backing for tests[] */
 
 	/* Which level set each key: 0 default, higher wins (explicit top). */
-	unsigned char source[WIS_NR_KEYS];
-	unsigned bad_keys;		/* 1 << wis_key of rejected keys */
+	unsigned char source[WIS_MAX_KEYS];
+	unsigned bad_keys;		/* 1 << key index of rejected keys */
 	/* Key and value of the first rejected word. */
 	char err_key[32];
 	char err_value[256];
 };
 
-/* Defaults of the design's key table. */
+/* Defaults of the key table. */
 void wis_cfg_defaults(struct wis_sweep_cfg *c);
+
+/* Index of a key in the table ("wis.out"), or -1. */
+int wis_cfg_key(const char *name);
+
+/* Whether key (a name of the table) was given, and whether it was bad. */
+int wis_cfg_given(const struct wis_sweep_cfg *c, const char *key);
+int wis_cfg_rejected(const struct wis_sweep_cfg *c, const char *key);
+
+/* The key table as README's Markdown table rows (`wis sweep --help-keys`). */
+void wis_cfg_help(FILE *f);
+
+/*
+ * Where wis.preset files are read from; dir is kept, not copied.
+ * Default: the running binary's ../etc/wis/presets.
+ */
+void wis_cfg_presets(const char *dir);
 
 /*
  * Apply one explicit "wis.KEY=VALUE" word.  Words without the "wis."
@@ -98,11 +106,18 @@ int wis_cfg_argv(struct wis_sweep_cfg *c, int argc, char *const argv[],
 		 char *err, size_t errlen);
 
 /*
- * The effective value of key k as it would be written on a command line;
+ * Set key to value whatever set it before, as an explicit word would
+ * (wis sweep --out).  Returns 0, or -1 with "KEY: bad value ..." in err.
+ */
+int wis_cfg_replace(struct wis_sweep_cfg *c, const char *key,
+		    const char *value, char *err, size_t errlen);
+
+/*
+ * The effective value of a key as it would be written on a command line;
  * returns 0, or -1 when the key has no value to show (wis.cpus when the
  * inherited mask is used, wis.timeout when derived, wis.done by default).
  */
-int wis_cfg_show(const struct wis_sweep_cfg *c, enum wis_key k,
+int wis_cfg_show(const struct wis_sweep_cfg *c, const char *key,
 		 char *buf, size_t len);
 
 /*
@@ -112,42 +127,16 @@ int wis_cfg_show(const struct wis_sweep_cfg *c, enum wis_key k,
  */
 int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len);
 
-/* Parse "0-3,8,10-15" into set ("" is the empty set); -1, reason in err. */
-int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
-		      char *err, size_t errlen);
-int wis_cpuset_count(const struct wis_cpuset *set);
-/* The inverse: "0-3,8"; -1 if it does not fit in len. */
-int wis_cpulist_format(const struct wis_cpuset *set, char *buf, size_t len);
-
-/* wis.cpus if given, else the inherited affinity mask. */
-int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c,
-			struct wis_cpuset *set);
-
 /*
- * Resolve a wis.tasks list: "1,2,4", "1-8", "4-48/4", "all" (1..N) or
- * "auto" (1, the powers of two below N, every count at which the
- * harness's placement fills a NUMA node or a package, and N), where N is
- * the number of places under affinity aff in the CPUs in use: cores for
- * core, CPUs for pu and none.  Writes the counts sorted and unique;
- * returns how many, or -1 with a message naming wis.tasks and the value
- * in err.
+ * Mark every count of an explicit wis.tasks list ("1,2", "1-8", "4-48/4")
+ * in set[1..WIS_MAX_TASKS]; -1 with the reason in why.
  */
-int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
-		      enum wis_affinity aff, unsigned *out, int max,
-		      char *err, size_t errlen);
+int wis_tasks_list(const char *spec, unsigned char *set,
+		   char *why, size_t wlen);
 
-/*
- * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task
- * counts x ((warmup + samples) x interval + 1 s of set-up per point),
- * plus 30 s.
- */
-unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c);
-
-/*
- * Read the kernel command line (WIS_CMDLINE_FILE, else /proc/cmdline),
- * without its newline.
- */
-int wis_cmdline_read(char *buf, size_t len, char *err, size_t errlen);
+/* Read a kernel command line (/proc/cmdline) without its newline. */
+int wis_cmdline_read(const char *path, char *buf, size_t len,
+		     char *err, size_t errlen);
 
 /*
  * Copy the next word of *line into word, quotes removed, and advance
@@ -155,8 +144,5 @@ int wis_cmdline_read(char *buf, size_t len, char *err, size_t errlen);
  * fit or its quote was not closed.
  */
 int wis_cmdline_next(const char **line, char *word, size_t len, int *bad);
-
-/* The preset directory (see above); returns 0 or -1 if it does not fit. */
-int wis_presets_dir(char *buf, size_t len);
 
 #endif

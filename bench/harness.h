@@ -11,7 +11,6 @@
 #include "cmdline.h"
 #include "wis.h"
 
-#define WIS_MAX_SAMPLES 1000
 
 enum wis_status {
 	WIS_OK, WIS_ERROR, WIS_UNSUPPORTED, WIS_TIMEOUT, WIS_CRASHED,

@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "harness.h"
 #include "report.h"
+#include "topology.h"
 
 static int usage(FILE *f)
 {
@@ -43,6 +45,21 @@ static int list_tests(int argc, char **argv)
 			printf("%-18s %-8s %s\n", t->name, t->family, t->desc);
 	}
 	return 0;
+}
+
+/*
+ * Test hooks, read here only: WIS_PRESETS names the preset directory,
+ * WIS_SYSFS a fake sysfs tree for the topology.
+ */
+static void test_hooks(void)
+{
+	const char *presets = getenv("WIS_PRESETS");
+	const char *sysfs = getenv("WIS_SYSFS");
+
+	if (presets && *presets)
+		wis_cfg_presets(presets);
+	if (sysfs && *sysfs)
+		wis_topology_sysfs(sysfs);
 }
 
 static int run_command(const char *self, int argc, char **argv)
@@ -85,5 +102,6 @@ static int check_stdout(int ret)
 
 int main(int argc, char **argv)
 {
+	test_hooks();
 	return check_stdout(run_command(basename(argv[0]), argc, argv));
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "sweep.h"
 
 static int run_usage(FILE *f)
@@ -148,44 +149,82 @@ static int print_timeout(int argc, char **argv)
 	return 0;
 }
 
+/* A test hook: WIS_CMDLINE_FILE stands in for /proc/cmdline. */
+static const char *cmdline_path(void)
+{
+	const char *path = getenv("WIS_CMDLINE_FILE");
+
+	return path && *path ? path : "/proc/cmdline";
+}
+
 static int sweep_usage(void)
 {
-	fprintf(stderr, "usage: wis sweep wis.KEY=VALUE ... | wis sweep --cmdline\n"
+	fprintf(stderr, "usage: wis sweep wis.KEY=VALUE ...\n"
+		"       wis sweep --cmdline [--out SINKS]\n"
 		"       wis sweep --timeout-for CPUS WORD...\n"
-		"keys: README.md, \"Command-line keys\"\n");
+		"       wis sweep --help-keys    the keys, their values and defaults\n");
 	return 2;
+}
+
+/*
+ * `wis sweep --cmdline [--out SINKS]`: the keys of the kernel command
+ * line, and what wis-init knows besides: --out replaces wis.out (the
+ * results file under kerf).  Returns whether a word was bad, -1 for a
+ * usage error, -2 when there is no command line to read.
+ */
+static int parse_cmdline(struct wis_sweep_cfg *c, int argc, char **argv,
+			 char *err, size_t errlen)
+{
+	const char *out = NULL;
+	char *line, why[256];
+	int bad;
+
+	for (int i = 2; i < argc; i += 2) {
+		if (i + 1 == argc || strcmp(argv[i], "--out"))
+			return -1;
+		out = argv[i + 1];
+	}
+	line = malloc(WIS_CMDLINE_MAX);
+	if (!line || wis_cmdline_read(cmdline_path(), line, WIS_CMDLINE_MAX,
+				      err, errlen)) {
+		fprintf(stderr, "wis sweep: %s\n", line ? err : "out of memory");
+		free(line);
+		return -2;
+	}
+	bad = wis_cfg_cmdline(c, line, err, errlen) != 0;
+	free(line);
+	if (out && wis_cfg_replace(c, "wis.out", out, why, sizeof(why)) &&
+	    !bad) {
+		snprintf(err, errlen, "--out: %s", why);
+		bad = 1;
+	}
+	return bad;
 }
 
 int wis_sweep_main(int argc, char **argv)
 {
 	struct wis_sweep_opts opts = { .records = 1, .progress = 1 };
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
-	char err[512], *line = NULL;
+	char err[512];
 	int ret = 2, bad;
 
 	if (!c)
 		return 2;
-	if (argc > 1 && !strcmp(argv[1], "--timeout-for")) {
-		free(c);
-		return print_timeout(argc, argv);
-	}
-	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--cmdline")) {
-		free(c);
-		return sweep_usage();
-	}
-	if (argc == 2 && !strcmp(argv[1], "--cmdline")) {
-		line = malloc(WIS_CMDLINE_MAX);
-		if (!line || wis_cmdline_read(line, WIS_CMDLINE_MAX, err, sizeof(err))) {
-			fprintf(stderr, "wis sweep: %s\n", line ? err : "out of memory");
-			goto out;
-		}
-		bad = wis_cfg_cmdline(c, line, err, sizeof(err));
+	if (argc == 2 && !strcmp(argv[1], "--help-keys")) {
+		wis_cfg_help(stdout);
+		ret = 0;
+	} else if (argc > 1 && !strcmp(argv[1], "--timeout-for")) {
+		ret = print_timeout(argc, argv);
+	} else if (argc > 1 && !strcmp(argv[1], "--cmdline")) {
+		bad = parse_cmdline(c, argc, argv, err, sizeof(err));
+		ret = bad == -1 ? sweep_usage() : bad == -2 ? 2 : bad ?
+			wis_sweep_fail(c, err) : wis_sweep_execute(c, &opts);
+	} else if (argc > 1 && argv[1][0] == '-') {
+		ret = sweep_usage();
 	} else {
 		bad = wis_cfg_argv(c, argc - 1, argv + 1, err, sizeof(err));
+		ret = bad ? wis_sweep_fail(c, err) : wis_sweep_execute(c, &opts);
 	}
-	ret = bad ? wis_sweep_fail(c, err) : wis_sweep_execute(c, &opts);
-out:
-	free(line);
 	free(c);
 	return ret;
 }

@@ -13,6 +13,7 @@
 
 #include "audit.h"
 #include "sweep.h"
+#include "plan.h"
 #include "topology.h"
 
 struct sweep {

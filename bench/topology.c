@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,40 +8,11 @@
 #include "file.h"
 #include "topology.h"
 
-#define BITS_PER_WORD (8 * (int)sizeof(unsigned long))
+static const char *sysfs_root = "/sys";
 
-int wis_cpuset_test(const struct wis_cpuset *s, int cpu)
+void wis_topology_sysfs(const char *path)
 {
-	if (cpu < 0 || cpu >= WIS_MAX_CPUS)
-		return 0;
-	return !!(s->bits[cpu / BITS_PER_WORD] & (1UL << (cpu % BITS_PER_WORD)));
-}
-
-void wis_cpuset_set(struct wis_cpuset *s, int cpu)
-{
-	if (cpu < 0 || cpu >= WIS_MAX_CPUS)
-		return;
-	s->bits[cpu / BITS_PER_WORD] |= 1UL << (cpu % BITS_PER_WORD);
-}
-
-int wis_cpuset_inherited(struct wis_cpuset *s)
-{
-	cpu_set_t set;
-
-	memset(s, 0, sizeof(*s));
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -1;
-	for (int cpu = 0; cpu < CPU_SETSIZE && cpu < WIS_MAX_CPUS; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			wis_cpuset_set(s, cpu);
-	return 0;
-}
-
-static const char *sysfs_root(void)
-{
-	const char *root = getenv("WIS_SYSFS");
-
-	return root && *root ? root : "/sys";
+	sysfs_root = path;
 }
 
 /* An integer from a sysfs file; def when the file does not exist. */
@@ -52,7 +22,7 @@ static int read_sysfs_int(const char *fmt, int cpu, int def)
 	long val;
 
 	snprintf(suffix, sizeof(suffix), fmt, cpu);
-	snprintf(path, sizeof(path), "%s/%s", sysfs_root(), suffix);
+	snprintf(path, sizeof(path), "%s/%s", sysfs_root, suffix);
 	if (wis_read_line(path, line, sizeof(line)))
 		return def;
 	val = strtol(line, &end, 10);
@@ -66,7 +36,7 @@ int wis_node_ids(int *ids, int max)
 	DIR *dir;
 	int n = 0;
 
-	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs_root());
+	snprintf(path, sizeof(path), "%s/devices/system/node", sysfs_root);
 	dir = opendir(path);
 	if (!dir)
 		return 0;
@@ -86,7 +56,7 @@ int wis_node_cpus(int node, struct wis_cpuset *set)
 	char path[512], line[4096], err[128];
 
 	snprintf(path, sizeof(path), "%s/devices/system/node/node%d/cpulist",
-		 sysfs_root(), node);
+		 sysfs_root, node);
 	if (wis_read_line(path, line, sizeof(line)))
 		return -1;
 	return wis_cpulist_parse(set, line, err, sizeof(err));

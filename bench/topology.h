@@ -7,9 +7,10 @@
 #ifndef WIS_TOPOLOGY_H
 #define WIS_TOPOLOGY_H
 
-#include "cmdline.h"
+#include "cpuset.h"
 
-#define WIS_MAX_CPUS (WIS_CPU_WORDS * 8 * (int)sizeof(unsigned long))
+/* Where tasks go: one per core, one per hardware thread, not pinned. */
+enum wis_affinity { WIS_AFF_CORE, WIS_AFF_PU, WIS_AFF_NONE };
 
 struct wis_cpu {
 	int cpu;
@@ -26,20 +27,18 @@ struct wis_topology {
 	int nr_nodes, nr_packages;
 };
 
-int wis_cpuset_test(const struct wis_cpuset *s, int cpu);
-void wis_cpuset_set(struct wis_cpuset *s, int cpu);
-/* The calling thread's affinity mask. */
-int wis_cpuset_inherited(struct wis_cpuset *s);
+/*
+ * The sysfs tree topology is read from, /sys unless a test points it at
+ * a fake one; path is kept, not copied.
+ */
+void wis_topology_sysfs(const char *path);
 
 /* NUMA node numbers present in sysfs, unsorted; how many were stored. */
 int wis_node_ids(int *ids, int max);
 /* The CPUs of a node; 0, or -1 if unreadable. */
 int wis_node_cpus(int node, struct wis_cpuset *set);
 
-/*
- * Read the topology of the CPUs in mask (sysfs root from $WIS_SYSFS,
- * default /sys) and sort them in placement order.
- */
+/* Read the topology of the CPUs in mask and sort them in placement order. */
 int wis_topology_read(struct wis_topology *t, const struct wis_cpuset *mask);
 
 /*

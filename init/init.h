@@ -66,11 +66,12 @@ struct sweep_outcome {
 };
 
 /*
- * Start "BIN sweep --cmdline" in its own session, reap everything until
- * it ends, kill it (and its process group) at limit_s, then kill and reap
- * whatever it left behind.  SIGINT and SIGTERM to wis-init stop it too.
+ * Start argv (the sweep: "BIN sweep --cmdline ...") in its own session,
+ * reap everything until it ends, kill it (and its process group) at
+ * limit_s, then kill and reap whatever it left behind.  SIGINT and
+ * SIGTERM to wis-init stop it too.
  */
-void supervise(const char *bin, unsigned limit_s, struct sweep_outcome *o);
+void supervise(char *const argv[], unsigned limit_s, struct sweep_outcome *o);
 
 /* The exit status a shell would show, and the status of the run. */
 int outcome_exit_code(const struct sweep_outcome *o);

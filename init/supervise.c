@@ -44,9 +44,8 @@ static double monotonic(void)
  * exec errors come back through a close-on-exec pipe, so a missing
  * binary is told apart from a sweep that exits 127.
  */
-static pid_t start(const char *bin, int *err)
+static pid_t start(char *const argv[], int *err)
 {
-	char *const argv[] = { (char *)bin, "sweep", "--cmdline", NULL };
 	int pipefd[2], child_errno;
 	pid_t pid;
 
@@ -59,7 +58,7 @@ static pid_t start(const char *bin, int *err)
 		close(pipefd[0]);
 		setsid();
 		child_signals();
-		execv(bin, argv);
+		execv(argv[0], argv);
 		child_errno = errno;
 		write(pipefd[1], &child_errno, sizeof(child_errno));
 		_exit(127);
@@ -152,7 +151,7 @@ static void stop(pid_t pid, double *deadline, int *killed)
 	*deadline = monotonic() + KILL_WAIT_S;
 }
 
-void supervise(const char *bin, unsigned limit_s, struct sweep_outcome *o)
+void supervise(char *const argv[], unsigned limit_s, struct sweep_outcome *o)
 {
 	double deadline = monotonic() + limit_s;
 	int status = 0, done = 0, killed = 0, sig, err;
@@ -161,7 +160,7 @@ void supervise(const char *bin, unsigned limit_s, struct sweep_outcome *o)
 	pid_t pid;
 
 	o->limit_s = limit_s;
-	pid = start(bin, &err);
+	pid = start(argv, &err);
 	if (pid < 0) {
 		o->how = SWEEP_NOT_STARTED;
 		o->code = err;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "plan.h"
 
 #define MODULE_LIST "/etc/wis/modules"
 #define HOSTNAME_FILE "/etc/hostname"
@@ -38,6 +39,7 @@ struct init {
 	char err[1024];
 	char out[512];			/* sinks of init's records */
 	const char *bin;
+	const char *cmdline_path;
 	double t_start, t_mounts, t_modules;
 };
 
@@ -76,9 +78,9 @@ static void parse(struct init *in, int unreadable)
 static const char *out_or(const struct wis_sweep_cfg *c, const char *fallback,
 			  int default_ok)
 {
-	if (c->bad_keys & (1u << WIS_KEY_OUT))
+	if (wis_cfg_rejected(c, "wis.out"))
 		return fallback;
-	return c->source[WIS_KEY_OUT] || default_ok ? c->out : fallback;
+	return wis_cfg_given(c, "wis.out") || default_ok ? c->out : fallback;
 }
 
 /* A run of init's own, closed on the first bad word, key and value. */
@@ -99,15 +101,25 @@ static unsigned watchdog_s(const struct wis_sweep_cfg *c)
 	       WATCHDOG_GRACE_S;
 }
 
+/*
+ * The sweep reads the same command line; what only init knows goes on
+ * its own: the sinks when they are not wis.out (under kerf), ...
+ */
 static void run_sweep(struct init *in, const char *state, const char *boot,
-		      struct sweep_outcome *o)
+		      const char *out, struct sweep_outcome *o)
 {
+	char *argv[] = { (char *)in->bin, "sweep", "--cmdline", NULL, NULL,
+			 NULL };
 	char msg[512];
 
+	if (out) {
+		argv[3] = "--out";
+		argv[4] = (char *)out;
+	}
 	unlink(state);
 	setenv("WIS_STATE", state, 1);
 	setenv("WIS_BOOT", boot, 1);
-	supervise(in->bin, watchdog_s(&in->cfg), o);
+	supervise(argv, watchdog_s(&in->cfg), o);
 	if (outcome_message(o, in->bin, msg, sizeof(msg))) {
 		say("%s", msg);
 		close_run(in->out, state, in->cmdline, &in->cfg, msg, NULL,
@@ -158,7 +170,8 @@ static _Noreturn void pid1_main(struct init *in)
 	console_fds();
 	loopback_up();
 	name_host(HOSTNAME_FILE);
-	unreadable = wis_cmdline_read(in->cmdline, sizeof(in->cmdline),
+	unreadable = wis_cmdline_read(in->cmdline_path, in->cmdline,
+				      sizeof(in->cmdline),
 				      in->err, sizeof(in->err));
 	parse(in, unreadable);
 	load_modules(MODULE_LIST);
@@ -173,7 +186,7 @@ static _Noreturn void pid1_main(struct init *in)
 	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f modules=%.6f "
 		 "exec=%.6f", in->t_start, in->t_mounts, in->t_modules,
 		 uptime());
-	run_sweep(in, STATE_PID1, boot, &o);
+	run_sweep(in, STATE_PID1, boot, NULL, &o);
 	done_pid1(in->cfg.done);
 }
 
@@ -257,10 +270,9 @@ static int kerf_main(struct init *in)
 		write_marker(in->cfg.id, "error");
 		return done_kerf(in->cfg.done, 2);
 	}
-	setenv("WIS_OUT", in->out, 1);
 	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f exec=%.6f",
 		 in->t_start, in->t_mounts, uptime());
-	run_sweep(in, STATE_KERF, boot, &o);
+	run_sweep(in, STATE_KERF, boot, in->out, &o);
 	write_marker(in->cfg.id, outcome_status(&o));
 	return done_kerf(in->cfg.done, outcome_exit_code(&o));
 }
@@ -283,17 +295,20 @@ int main(void)
 {
 	static struct init in;
 	const char *bin = getenv("WIS_BIN");
+	const char *cmdline = getenv("WIS_CMDLINE_FILE");
 
 	in.t_start = uptime();
 	in.bin = bin && *bin ? bin : "/bin/wis";
+	in.cmdline_path = cmdline && *cmdline ? cmdline : "/proc/cmdline";
 	if (getpid() == 1) {
 		block_signals();
 		/* The kernel gives init no PATH; the debug shell wants one. */
 		setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
 		pid1_main(&in);
 	}
-	if (wis_cmdline_read(in.cmdline, sizeof(in.cmdline), in.err,
-			     sizeof(in.err)) || !has_kerf_marker(in.cmdline)) {
+	if (wis_cmdline_read(in.cmdline_path, in.cmdline, sizeof(in.cmdline),
+			     in.err, sizeof(in.err)) ||
+	    !has_kerf_marker(in.cmdline)) {
 		fprintf(stderr, "wis-init: not PID 1 and not a kerf spawn; "
 			"use `wis sweep` on a host\n");
 		return 2;

@@ -2,15 +2,18 @@
 /*
  * Drives the sweep parser for tests/10-cmdline.t:
  *	cmdline_dump argv KEY=VALUE...	the keys `wis sweep` would use
- *	cmdline_dump kernel LINE	the keys of a kernel command line
+ *	cmdline_dump kernel LINE [KEY VALUE]	the keys of a kernel command
+ *					line, KEY replaced by VALUE
  *	cmdline_dump tasks SPEC CPULIST	resolved task counts
  *	cmdline_dump timeout KEY=VALUE...	derived watchdog, seconds
  * Errors go to stderr (exit 1); the effective keys are printed anyway.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmdline.h"
+#include "plan.h"
 #include "wis.h"
 
 static int show(const struct wis_sweep_cfg *c, int rc, const char *err)
@@ -52,15 +55,26 @@ static int tasks(const char *spec, const char *cpulist, const char *aff)
 int main(int argc, char **argv)
 {
 	static struct wis_sweep_cfg cfg;
+	const char *presets = getenv("WIS_PRESETS");
+	const char *sysfs = getenv("WIS_SYSFS");
 	char err[1024];
 	int rc;
 
+	if (presets && *presets)
+		wis_cfg_presets(presets);
+	if (sysfs && *sysfs)
+		wis_topology_sysfs(sysfs);
 	if (argc >= 2 && !strcmp(argv[1], "argv"))
 		return show(&cfg, wis_cfg_argv(&cfg, argc - 2, argv + 2, err,
 					       sizeof(err)), err);
 	if (argc == 3 && !strcmp(argv[1], "kernel"))
 		return show(&cfg, wis_cfg_cmdline(&cfg, argv[2], err,
 						  sizeof(err)), err);
+	if (argc == 5 && !strcmp(argv[1], "kernel")) {
+		rc = wis_cfg_cmdline(&cfg, argv[2], err, sizeof(err)) ||
+		     wis_cfg_replace(&cfg, argv[3], argv[4], err, sizeof(err));
+		return show(&cfg, rc, err);
+	}
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "tasks"))
 		return tasks(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	if (argc >= 2 && !strcmp(argv[1], "timeout")) {

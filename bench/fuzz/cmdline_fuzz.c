@@ -6,11 +6,8 @@
  * ASan/UBSan) it checks that an accepted line, written back with
  * wis_cfg_format(), parses to the very same configuration.
  *
- *	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE \
- *		-Ibench bench/fuzz/cmdline_fuzz.c bench/cmdline.c \
- *		bench/topology.c
- *
- * Run it with WIS_PRESETS pointing at rootfs/etc/wis/presets.
+ * Built by bench/fuzz/Makefile.  Run it with WIS_PRESETS pointing at
+ * rootfs/etc/wis/presets (and WIS_SYSFS at a fake sysfs, if wanted).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +15,7 @@
 #include <string.h>
 
 #include "cmdline.h"
+#include "plan.h"
 #include "wis.h"
 
 static void check_round_trip(const struct wis_sweep_cfg *c)
@@ -39,6 +37,21 @@ static void check_round_trip(const struct wis_sweep_cfg *c)
 			second);
 		abort();
 	}
+}
+
+/* The test hooks a main would set: libFuzzer owns main. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *presets = getenv("WIS_PRESETS");
+	const char *sysfs = getenv("WIS_SYSFS");
+
+	(void)argc;
+	(void)argv;
+	if (presets && *presets)
+		wis_cfg_presets(presets);
+	if (sysfs && *sysfs)
+		wis_topology_sysfs(sysfs);
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "wis.h"
+
+/* Fork, pinning, tmp files and the records of one point, generously. */
+#define POINT_SETUP_MS 1000
+#define TIMEOUT_MARGIN_S 30
+
+int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c, struct wis_cpuset *set)
+{
+	if (!c->have_cpus)
+		return wis_cpuset_inherited(set);
+	*set = c->cpus;
+	return 0;
+}
+
+/*
+ * The places tasks go to under affinity aff (cores for core, CPUs
+ * otherwise), and where a NUMA node or a package is full in the
+ * harness's placement order; returns the number of places, 0 if the
+ * topology cannot be read.
+ */
+static unsigned read_places(const struct wis_cpuset *inuse,
+			    enum wis_affinity aff, unsigned char *set)
+{
+	struct wis_topology *t = malloc(sizeof(*t));
+	unsigned ends[WIS_MAX_CPUS], places = 0;
+	int n;
+
+	if (!t)
+		return 0;
+	if (!wis_topology_read(t, inuse)) {
+		places = aff == WIS_AFF_CORE ? (unsigned)t->nr_cores :
+					       (unsigned)t->nr;
+		n = wis_topology_boundaries(t, aff, ends, WIS_MAX_CPUS);
+		for (int i = 0; i < n; i++)
+			if (ends[i] <= WIS_MAX_TASKS)
+				set[ends[i]] = 1;
+	}
+	free(t);
+	return places;
+}
+
+int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
+		      enum wis_affinity aff, unsigned *out, int max,
+		      char *err, size_t errlen)
+{
+	unsigned char set[WIS_MAX_TASKS + 1] = { 0 };
+	unsigned char ends[WIS_MAX_TASKS + 1] = { 0 };
+	char why[256];
+	int n = 0;
+
+	if (!strcmp(spec, "all") || !strcmp(spec, "auto")) {
+		unsigned places = read_places(cpus_in_use, aff, ends);
+
+		if (!places || places > WIS_MAX_TASKS) {
+			snprintf(err, errlen, "wis.tasks: bad value '%s': %u "
+				 "places to run tasks on", spec, places);
+			return -1;
+		}
+		for (unsigned t = 1; t <= places; t *= 2)
+			set[t] = 1;
+		set[places] = 1;
+		for (unsigned t = 1; t <= places; t++)
+			set[t] |= !strcmp(spec, "all") || ends[t];
+	} else if (wis_tasks_list(spec, set, why, sizeof(why))) {
+		snprintf(err, errlen, "wis.tasks: bad value '%s': %s", spec,
+			 why);
+		return -1;
+	}
+	for (unsigned t = 1; t <= WIS_MAX_TASKS; t++) {
+		if (!set[t])
+			continue;
+		if (n == max) {
+			snprintf(err, errlen, "wis.tasks: bad value '%s': "
+				 "more than %d task counts", spec, max);
+			return -1;
+		}
+		out[n++] = t;
+	}
+	return n;
+}
+
+unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
+{
+	unsigned counts[WIS_MAX_TASKS];
+	struct wis_cpuset inuse;
+	char err[256];
+	int ntasks = -1;
+	uint64_t points, ms;
+
+	if (c->timeout_s)
+		return c->timeout_s;
+	if (!wis_cfg_cpus_in_use(c, &inuse))
+		ntasks = wis_tasks_resolve(c->tasks, &inuse, c->affinity, counts,
+					   WIS_MAX_TASKS, err, sizeof(err));
+	if (ntasks < 1)
+		ntasks = 1;
+	points = (uint64_t)c->nr_tests * (uint64_t)ntasks *
+		 (uint64_t)__builtin_popcount((unsigned)c->modes);
+	ms = points * ((uint64_t)(c->warmup + c->samples) * c->interval_ms +
+		       POINT_SETUP_MS);
+	ms = ms / 1000 + TIMEOUT_MARGIN_S;
+	return ms > WIS_TIMEOUT_MAX_S ? WIS_TIMEOUT_MAX_S : (unsigned)ms;
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# README's table of wis.* keys is the parser's key table, as printed by
+# `wis sweep --help-keys`: a key added to one and not the other fails.
+set -eu
+. tests/tap.sh
+
+plan 3
+
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+"$WIS" sweep --help-keys >"$tmp" && rc=0 || rc=$?
+check "wis sweep --help-keys exits 0" test "$rc" -eq 0
+readme=$(sed -n '/^| key | meaning | default |$/,/^$/p' README.md | sed '/^$/d')
+check "README has a key table" test -n "$readme"
+if diff=$(printf '%s\n' "$readme" | diff -u "$tmp" -); then
+	ok 0 "README's key table is the one wis sweep --help-keys prints"
+else
+	ok 1 "README's key table is the one wis sweep --help-keys prints"
+	diag "$diff"
+fi
+done_testing
