@@ -98,6 +98,19 @@ int wis_unsupported(struct wis_task *t, const char *fmt, ...)
 	return -1;
 }
 
+void wis_die(struct wis_task *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_failure(1, fmt, ap);
+	va_end(ap);
+	if (!t->threads)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
 static long futex(atomic_int *uaddr, int op, int val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);

@@ -206,3 +206,8 @@ int wis_tcp_conn_round(int lfd, const struct sockaddr_in *sin)
 	close(c);
 	return 0;
 }
+
+const char *wis_io_error(ssize_t ret)
+{
+	return ret < 0 ? strerrorname_np(errno) : "short transfer";
+}

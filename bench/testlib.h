@@ -11,6 +11,7 @@
 
 #include <netinet/in.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "wis.h"
 
@@ -80,5 +81,12 @@ int wis_tcp_conn_listen(struct wis_task *t, struct sockaddr_in *sin);
  * accept, close both ends.
  */
 int wis_tcp_conn_round(int lfd, const struct sockaddr_in *sin);
+
+/*
+ * For wis_die() after a read or write that moved ret bytes instead of
+ * the expected count: errno's name when it failed, "short transfer"
+ * when it moved less.
+ */
+const char *wis_io_error(ssize_t ret);
 
 #endif

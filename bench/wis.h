@@ -80,6 +80,17 @@ int wis_unsupported(struct wis_task *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * A failure inside the measured loop: record why (errno by name, e.g.
+ * "write: %s" with strerrorname_np(errno)) and stop the task.  A task
+ * process exits and its point ends at the next sample; a thread cannot
+ * take its point down alone, so it sleeps and the point, flagged failed,
+ * reports the message when it ends.  Cold and noreturn, so the call
+ * sits outside the loop's code like the abort() it replaces.
+ */
+void wis_die(struct wis_task *t, const char *fmt, ...)
+	__attribute__((noreturn, cold, format(printf, 2, 3)));
+
+/*
  * Start a partner for tests that need two parties (context_switch1):
  * a thread in threads mode, a process otherwise, pinned to the caller's
  * CPU.  The harness stops it with the point.

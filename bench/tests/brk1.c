@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,7 +26,7 @@ static int brk1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (brk1_set(addr + pgsize) || brk1_set(addr))
-			abort();
+			wis_die(t, "brk: the break did not move");
 		*t->iterations += 2;
 	}
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,7 +27,7 @@ static int brk2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (brk2_set(addr + pgsize) || brk2_set(addr))
-			abort();
+			wis_die(t, "brk: the break did not move");
 		*t->iterations += 2;
 	}
 }

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 struct context_switch1_pipes {
+	struct wis_task *t;	/* whose point a broken pipe fails */
 	int ping[2];	/* task to partner */
 	int pong[2];	/* partner to task */
 };
 
 /* Blocking one-byte transfers; anything but a signal is a broken pipe. */
-static void context_switch1_put(int fd, char c)
+static void context_switch1_put(struct wis_task *t, int fd, char c)
 {
 	ssize_t ret;
 
@@ -20,10 +20,10 @@ static void context_switch1_put(int fd, char c)
 		ret = write(fd, &c, 1);
 	while (ret < 0 && errno == EINTR);
 	if (ret != 1)
-		abort();
+		wis_die(t, "write: %s", wis_io_error(ret));
 }
 
-static char context_switch1_get(int fd)
+static char context_switch1_get(struct wis_task *t, int fd)
 {
 	ssize_t ret;
 	char c;
@@ -32,7 +32,7 @@ static char context_switch1_get(int fd)
 		ret = read(fd, &c, 1);
 	while (ret < 0 && errno == EINTR);
 	if (ret != 1)
-		abort();
+		wis_die(t, "read: %s", wis_io_error(ret));
 	return c;
 }
 
@@ -41,13 +41,14 @@ static void context_switch1_partner(void *arg)
 	struct context_switch1_pipes *p = arg;
 
 	for (;;)
-		context_switch1_put(p->pong[1], context_switch1_get(p->ping[0]));
+		context_switch1_put(p->t, p->pong[1],
+				    context_switch1_get(p->t, p->ping[0]));
 }
 
 static int context_switch1_run(struct wis_task *t)
 {
 	/* Lives on for the partner thread: run() never returns after ready. */
-	struct context_switch1_pipes p;
+	struct context_switch1_pipes p = { .t = t };
 
 	if (pipe(p.ping) || pipe(p.pong))
 		return wis_fail(t, "pipe: %s", strerror(errno));
@@ -56,8 +57,8 @@ static int context_switch1_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		context_switch1_put(p.ping[1], 0);
-		context_switch1_get(p.pong[0]);
+		context_switch1_put(t, p.ping[1], 0);
+		context_switch1_get(t, p.pong[0]);
 		/* Two switches a round trip, as upstream counts. */
 		*t->iterations += 2;
 	}

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -21,7 +20,7 @@ static int dup1_run(struct wis_task *t)
 	for (;;) {
 		fd2 = dup(fd);
 		if (fd2 < 0)
-			abort();
+			wis_die(t, "dup: %s", strerrorname_np(errno));
 		close(fd2);
 		(*t->iterations)++;
 	}

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "wis.h"
+#include "testlib.h"
 
 static int eventfd1_run(struct wis_task *t)
 {
@@ -24,12 +23,12 @@ static int eventfd1_run(struct wis_task *t)
 			ret = write(fd, &one, sizeof(one));
 		while (ret < 0 && errno == EINTR);
 		if (ret != sizeof(one))
-			abort();
+			wis_die(t, "write: %s", wis_io_error(ret));
 		do
 			ret = read(fd, &val, sizeof(val));
 		while (ret < 0 && errno == EINTR);
 		if (ret != sizeof(val))
-			abort();
+			wis_die(t, "read: %s", wis_io_error(ret));
 		(*t->iterations)++;
 	}
 }

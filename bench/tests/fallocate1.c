@@ -61,7 +61,7 @@ static int fallocate1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (fallocate1_step(fd, &place))
-			abort();
+			wis_die(t, "fallocate: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,7 +56,7 @@ static int fallocate2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (fallocate2_step(fd, &place))
-			abort();
+			wis_die(t, "fallocate: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -44,7 +44,7 @@ static int lock2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (lock2_set(fd, F_WRLCK) || lock2_set(fd, F_UNLCK))
-			abort();
+			wis_die(t, "fcntl: %s", strerrorname_np(errno));
 		*t->iterations += 2;
 	}
 }

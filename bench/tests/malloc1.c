@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wis.h"
 
@@ -18,7 +20,7 @@ static int malloc1_run(struct wis_task *t)
 	for (;;) {
 		p = malloc(MALLOC1_SIZE);
 		if (!p)
-			abort();
+			wis_die(t, "malloc: %s", strerrorname_np(errno));
 		free(p);
 		(*t->iterations)++;
 	}

@@ -26,7 +26,7 @@ static int malloc2_run(struct wis_task *t)
 	for (;;) {
 		p = malloc(MALLOC2_SIZE);
 		if (!p)
-			abort();
+			wis_die(t, "malloc: %s", strerrorname_np(errno));
 		free(p);
 		(*t->iterations)++;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "wis.h"
@@ -13,7 +14,7 @@ static int mmap1_run(struct wis_task *t)
 		c = mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 		munmap(c, WIS_MB128);
 		(*t->iterations)++;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "testlib.h"
@@ -19,7 +20,7 @@ static int mmap2_run(struct wis_task *t)
 		c = mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 			 fd, 0);
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 		munmap(c, WIS_MB128);
 		(*t->iterations)++;
 	}

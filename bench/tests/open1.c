@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,7 +19,7 @@ static int open1_run(struct wis_task *t)
 	for (;;) {
 		fd = open(path, O_RDWR);
 		if (fd < 0)
-			abort();
+			wis_die(t, "open: %s", strerrorname_np(errno));
 		close(fd);
 		(*t->iterations)++;
 	}

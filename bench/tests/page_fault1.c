@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -37,7 +36,7 @@ static int page_fault1_run(struct wis_task *t)
 		munmap((void *)c, WIS_MB128);
 		c = page_fault1_map();
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 	}
 }
 

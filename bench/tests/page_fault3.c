@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -44,7 +43,7 @@ static int page_fault3_run(struct wis_task *t)
 		munmap((void *)c, WIS_MB128);
 		c = page_fault3_map(fd);
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 	}
 }
 

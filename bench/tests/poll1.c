@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,7 +25,7 @@ static int poll1_run(struct wis_task *t)
 		pfd.fd = fd;
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, 0) < 0)
-			abort();
+			wis_die(t, "poll: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,7 +33,7 @@ static int poll2_run(struct wis_task *t)
 			pfd[i].events = POLLOUT;
 		}
 		if (poll(pfd, POLL2_NR_FILES, 0) < 0)
-			abort();
+			wis_die(t, "poll: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

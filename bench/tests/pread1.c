@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -9,6 +8,7 @@
 static int pread1_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = wis_open_unlinked_file(t, "pread1", BUFLEN);
@@ -17,8 +17,9 @@ static int pread1_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pread(fd, buf, BUFLEN, 0) != BUFLEN)
-			abort();
+		len = pread(fd, buf, BUFLEN, 0);
+		if (len != BUFLEN)
+			wis_die(t, "pread: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -18,6 +17,7 @@ static int pread2_prepare(const struct wis_point_env *env, void **shared)
 static int pread2_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = wis_open_shared_file(t, O_RDONLY);
@@ -26,8 +26,9 @@ static int pread2_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pread(fd, buf, BUFLEN, 0) != BUFLEN)
-			abort();
+		len = pread(fd, buf, BUFLEN, 0);
+		if (len != BUFLEN)
+			wis_die(t, "pread: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -21,6 +20,7 @@ static int pread3_run(struct wis_task *t)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = wis_open_shared_file(t, O_RDONLY);
@@ -29,8 +29,9 @@ static int pread3_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pread(fd, buf, BUFLEN, offset) != BUFLEN)
-			abort();
+		len = pread(fd, buf, BUFLEN, offset);
+		if (len != BUFLEN)
+			wis_die(t, "pread: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

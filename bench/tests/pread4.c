@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@ static int pread4_run(struct wis_task *t)
 {
 	const char *path = t->shared_path;
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = open(path, O_RDONLY);
@@ -27,8 +27,9 @@ static int pread4_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pread(fd, buf, BUFLEN, 0) != BUFLEN)
-			abort();
+		len = pread(fd, buf, BUFLEN, 0);
+		if (len != BUFLEN)
+			wis_die(t, "pread: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

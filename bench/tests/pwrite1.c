@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 static int pwrite1_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -19,8 +19,9 @@ static int pwrite1_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pwrite(fd, buf, BUFLEN, 0) != BUFLEN)
-			abort();
+		len = pwrite(fd, buf, BUFLEN, 0);
+		if (len != BUFLEN)
+			wis_die(t, "pwrite: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@ static int pwrite2_prepare(const struct wis_point_env *env, void **shared)
 static int pwrite2_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -28,8 +28,9 @@ static int pwrite2_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pwrite(fd, buf, BUFLEN, 0) != BUFLEN)
-			abort();
+		len = pwrite(fd, buf, BUFLEN, 0);
+		if (len != BUFLEN)
+			wis_die(t, "pwrite: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@ static int pwrite3_run(struct wis_task *t)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -32,8 +32,9 @@ static int pwrite3_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		if (pwrite(fd, buf, BUFLEN, offset) != BUFLEN)
-			abort();
+		len = pwrite(fd, buf, BUFLEN, offset);
+		if (len != BUFLEN)
+			wis_die(t, "pwrite: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

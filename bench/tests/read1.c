@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -21,7 +22,7 @@ static int read1_run(struct wis_task *t)
 	for (;;) {
 		len = read(fd, buf, BUFLEN);
 		if (len < 0)
-			abort();
+			wis_die(t, "read: %s", strerrorname_np(errno));
 		/* The read that hits end of file counts too, as upstream. */
 		if (len == 0)
 			lseek(fd, 0, SEEK_SET);

@@ -64,7 +64,7 @@ static int read3_run(struct wis_task *t)
 	for (;;) {
 		len = read(fd, buf, buflen);
 		if (len < 0)
-			abort();
+			wis_die(t, "read: %s", strerrorname_np(errno));
 		/* The read that hits end of file counts too, as upstream. */
 		if (len == 0)
 			lseek(fd, 0, SEEK_SET);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -35,7 +35,7 @@ static int read4_run(struct wis_task *t)
 	for (;;) {
 		len = read(fd, buf, buflen);
 		if (len < 0)
-			abort();
+			wis_die(t, "read: %s", strerrorname_np(errno));
 		/* The read that hits end of file counts too, as upstream. */
 		if (len == 0)
 			lseek(fd, 0, SEEK_SET);

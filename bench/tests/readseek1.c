@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -9,6 +8,7 @@
 static int readseek1_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = wis_open_unlinked_file(t, "readseek1", BUFLEN);
@@ -18,8 +18,9 @@ static int readseek1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, 0, SEEK_SET);
-		if (read(fd, buf, BUFLEN) != BUFLEN)
-			abort();
+		len = read(fd, buf, BUFLEN);
+		if (len != BUFLEN)
+			wis_die(t, "read: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -18,6 +17,7 @@ static int readseek2_prepare(const struct wis_point_env *env, void **shared)
 static int readseek2_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = wis_open_shared_file(t, O_RDWR);
@@ -27,8 +27,9 @@ static int readseek2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, 0, SEEK_SET);
-		if (read(fd, buf, BUFLEN) != BUFLEN)
-			abort();
+		len = read(fd, buf, BUFLEN);
+		if (len != BUFLEN)
+			wis_die(t, "read: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

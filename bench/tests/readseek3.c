@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -22,6 +21,7 @@ static int readseek3_run(struct wis_task *t)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	fd = wis_open_shared_file(t, O_RDONLY);
@@ -31,8 +31,9 @@ static int readseek3_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, offset, SEEK_SET);
-		if (read(fd, buf, BUFLEN) != BUFLEN)
-			abort();
+		len = read(fd, buf, BUFLEN);
+		if (len != BUFLEN)
+			wis_die(t, "read: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -30,7 +29,7 @@ static int rename1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (rename(path_a, path_b) || rename(path_b, path_a))
-			abort();
+			wis_die(t, "rename: %s", strerrorname_np(errno));
 		*t->iterations += 2;
 	}
 }

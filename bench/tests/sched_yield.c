@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <sched.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "wis.h"
 
@@ -9,7 +10,7 @@ static _Noreturn int sched_yield_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (sched_yield())
-			abort();
+			wis_die(t, "sched_yield: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,7 +25,7 @@ static int stat2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (stat(path, &st))
-			abort();
+			wis_die(t, "stat: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

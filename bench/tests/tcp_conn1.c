@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <netinet/in.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "testlib.h"
 
@@ -15,7 +16,7 @@ static int tcp_conn1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (wis_tcp_conn_round(lfd, &sin))
-			abort();
+			wis_die(t, "connect/accept: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

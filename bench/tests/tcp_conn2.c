@@ -3,7 +3,6 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -63,7 +62,7 @@ static int tcp_conn2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		if (wis_tcp_conn_round(lfd, &sin))
-			abort();
+			wis_die(t, "connect/accept: %s", strerrorname_np(errno));
 		(*t->iterations)++;
 	}
 }

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -34,7 +33,7 @@ static int tcp_rr1_connect(int fd[2])
 	return 0;
 }
 
-static void tcp_rr1_send(int fd, char c)
+static void tcp_rr1_send(struct wis_task *t, int fd, char c)
 {
 	ssize_t ret;
 
@@ -42,10 +41,10 @@ static void tcp_rr1_send(int fd, char c)
 		ret = send(fd, &c, 1, 0);
 	while (ret < 0 && errno == EINTR);
 	if (ret != 1)
-		abort();
+		wis_die(t, "send: %s", wis_io_error(ret));
 }
 
-static char tcp_rr1_recv(int fd)
+static char tcp_rr1_recv(struct wis_task *t, int fd)
 {
 	ssize_t ret;
 	char c;
@@ -54,7 +53,7 @@ static char tcp_rr1_recv(int fd)
 		ret = recv(fd, &c, 1, 0);
 	while (ret < 0 && errno == EINTR);
 	if (ret != 1)
-		abort();
+		wis_die(t, "recv: %s", wis_io_error(ret));
 	return c;
 }
 
@@ -74,9 +73,9 @@ static int tcp_rr1_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		tcp_rr1_send(fd[0], 0);
-		tcp_rr1_send(fd[1], tcp_rr1_recv(fd[1]));
-		tcp_rr1_recv(fd[0]);
+		tcp_rr1_send(t, fd[0], 0);
+		tcp_rr1_send(t, fd[1], tcp_rr1_recv(t, fd[1]));
+		tcp_rr1_recv(t, fd[0]);
 		(*t->iterations)++;
 	}
 }

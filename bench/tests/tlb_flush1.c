@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,7 +24,7 @@ static void tlb_flush1_pages(struct wis_task *t, volatile char *c,
 		madvise((void *)(c + i), pgsize, MADV_DONTNEED);
 		/* The private copy is gone: the file's zero shows again. */
 		if (c[i] != 0)
-			abort();
+			wis_die(t, "MADV_DONTNEED kept the private copy of a page");
 		(*t->iterations)++;
 	}
 }
@@ -50,7 +49,7 @@ static int tlb_flush1_run(struct wis_task *t)
 		munmap((void *)c, WIS_MB128);
 		c = tlb_flush1_map(fd);
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 	}
 }
 

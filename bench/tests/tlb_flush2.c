@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,7 +26,7 @@ static void tlb_flush2_pages(struct wis_task *t, volatile char *c,
 		madvise((void *)(c + i), pgsize, MADV_DONTNEED);
 		/* Anonymous memory comes back zero-filled. */
 		if (c[i] != 0)
-			abort();
+			wis_die(t, "MADV_DONTNEED kept an anonymous page");
 		(*t->iterations)++;
 	}
 }
@@ -46,7 +45,7 @@ static int tlb_flush2_run(struct wis_task *t)
 		munmap((void *)c, TLB_FLUSH2_SIZE);
 		c = tlb_flush2_map();
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 	}
 }
 

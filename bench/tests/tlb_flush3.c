@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,7 +24,7 @@ static void tlb_flush3_pages(struct wis_task *t, volatile char *c,
 		madvise((void *)(c + i), pgsize, MADV_DONTNEED);
 		/* Only the mapping went: the file keeps what was written. */
 		if (c[i] != 1)
-			abort();
+			wis_die(t, "MADV_DONTNEED lost a write to a shared page");
 		(*t->iterations)++;
 	}
 }
@@ -50,7 +49,7 @@ static int tlb_flush3_run(struct wis_task *t)
 		munmap((void *)c, WIS_MB128);
 		c = tlb_flush3_map(fd);
 		if (c == MAP_FAILED)
-			abort();
+			wis_die(t, "mmap: %s", strerrorname_np(errno));
 	}
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -27,7 +26,7 @@ static int udp1_pair(int fd[2])
 	return 0;
 }
 
-static void udp1_send(int fd)
+static void udp1_send(struct wis_task *t, int fd)
 {
 	char c = 0;
 	ssize_t ret;
@@ -36,10 +35,10 @@ static void udp1_send(int fd)
 		ret = send(fd, &c, 1, 0);
 	while (ret < 0 && errno == EINTR);
 	if (ret != 1)
-		abort();
+		wis_die(t, "send: %s", wis_io_error(ret));
 }
 
-static void udp1_recv(int fd)
+static void udp1_recv(struct wis_task *t, int fd)
 {
 	ssize_t ret;
 	char c;
@@ -48,7 +47,7 @@ static void udp1_recv(int fd)
 		ret = recv(fd, &c, 1, 0);
 	while (ret < 0 && errno == EINTR);
 	if (ret != 1)
-		abort();
+		wis_die(t, "recv: %s", wis_io_error(ret));
 }
 
 /*
@@ -65,8 +64,8 @@ static int udp1_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		udp1_send(fd[0]);
-		udp1_recv(fd[1]);
+		udp1_send(t, fd[0]);
+		udp1_recv(t, fd[1]);
 		(*t->iterations)++;
 	}
 }

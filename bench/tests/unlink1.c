@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,7 +23,7 @@ static int unlink1_run(struct wis_task *t)
 	for (;;) {
 		fd = open(path, O_RDWR | O_CREAT, 0600);
 		if (fd < 0)
-			abort();
+			wis_die(t, "create: %s", strerrorname_np(errno));
 		close(fd);
 		unlink(path);
 		(*t->iterations)++;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,7 +24,7 @@ static int write1_run(struct wis_task *t)
 	for (;;) {
 		len = write(fd, buf, BUFLEN);
 		if (len < 0)
-			abort();
+			wis_die(t, "write: %s", strerrorname_np(errno));
 		size += len;
 		if (size >= FILESIZE) {
 			size = 0;

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 static int writeseek1_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -20,8 +20,9 @@ static int writeseek1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, 0, SEEK_SET);
-		if (write(fd, buf, BUFLEN) != BUFLEN)
-			abort();
+		len = write(fd, buf, BUFLEN);
+		if (len != BUFLEN)
+			wis_die(t, "write: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

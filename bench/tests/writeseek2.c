@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@ static int writeseek2_prepare(const struct wis_point_env *env, void **shared)
 static int writeseek2_run(struct wis_task *t)
 {
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -29,8 +29,9 @@ static int writeseek2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, 0, SEEK_SET);
-		if (write(fd, buf, BUFLEN) != BUFLEN)
-			abort();
+		len = write(fd, buf, BUFLEN);
+		if (len != BUFLEN)
+			wis_die(t, "write: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@ static int writeseek3_run(struct wis_task *t)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
+	ssize_t len;
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -33,8 +33,9 @@ static int writeseek3_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, offset, SEEK_SET);
-		if (write(fd, buf, BUFLEN) != BUFLEN)
-			abort();
+		len = write(fd, buf, BUFLEN);
+		if (len != BUFLEN)
+			wis_die(t, "write: %s", wis_io_error(len));
 		(*t->iterations)++;
 	}
 }
