@@ -15,7 +15,7 @@ libclang-rt-14-dev perl"
 # turn any of those regions into /dev/pmemN.
 WANTED_MODULES="virtio_pci virtio_console virtio_pmem nfit nd_e820 nd_pmem"
 BOOT_ARGS="console=ttyS0,115200 panic=-1 wis.preset=smoke"
-BUDGET_BYTES=$((3 * 1024 * 1024))
+BUDGET_BYTES=$((2 * 1024 * 1024))
 
 usage() {
 	cat <<'EOF'
@@ -457,9 +457,9 @@ size_report() {
 	size_row wis-init "$dir" sbin/wis-init
 	# shellcheck disable=SC2046 # one path a line, no spaces
 	size_row modules "$dir" $(cut -d: -f1 "$dir/etc/wis/modules")
-	printf '%-12s %5s %10s %10d  (%d.%02d MiB, budget 3 MiB)\n' \
+	printf '%-12s %5s %10s %10d  (%d.%02d MiB, budget %d MiB)\n' \
 		initramfs - - "$total" $((total / 1048576)) \
-		$((total % 1048576 * 100 / 1048576))
+		$((total % 1048576 * 100 / 1048576)) $((BUDGET_BYTES / 1048576))
 }
 
 # --- run -----------------------------------------------------------------

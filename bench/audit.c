@@ -113,6 +113,23 @@ static void audit_kernel(struct wis_json *j)
 	json_file(j, "cmdline", "/proc/cmdline", "");
 }
 
+/*
+ * The C library the suite was built with: malloc1/2, the pthread_mutex
+ * and posix_semaphore tests and signal1 measure its code.  The link is
+ * static, so the headers' version is the one that runs.
+ */
+static void audit_libc(struct wis_json *j)
+{
+#ifdef __GLIBC__
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "glibc %d.%d", __GLIBC__, __GLIBC_MINOR__);
+	wis_json_str(j, "libc", buf);
+#else
+	wis_json_str(j, "libc", "unknown");
+#endif
+}
+
 static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
 {
 	struct wis_topology *t = malloc(sizeof(*t));
@@ -265,6 +282,7 @@ static void audit_boot(struct wis_json *j)
 void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 {
 	audit_kernel(j);
+	audit_libc(j);
 	audit_cpus(j, mask);
 	audit_nodes(j);
 	json_file(j, "lsm", "/sys/kernel/security/lsm", "unknown");

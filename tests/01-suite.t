@@ -6,7 +6,7 @@ set -eu
 
 tests=$("$WIS" list --names)
 n=$(echo "$tests" | wc -l)
-plan $((n * 2 + 2))
+plan $((n * 2 + 3))
 
 shared=$(mktemp -d)
 # What the suite may write: point files in /tmp, and /dev/shm (fallocate1);
@@ -32,6 +32,13 @@ done
 after=$(find /tmp /dev/shm -mindepth 1 -maxdepth 1 \( -name 'wis.*' -o -path '/dev/shm/*' \) | sort)
 check "/tmp and /dev/shm hold what they held before" test "$before" = "$after"
 rm -rf "$shared"
+
+# The static link takes the build host's libc.a, so its version is the
+# one the host's getconf reports.
+run=$("$WIS" run getppid1 -s 1 --warmup 0 --interval 100 --records |
+	grep '"type":"run"')
+check "run record names the libc the suite was built with" \
+	contains "$run" "\"libc\":\"$(getconf GNU_LIBC_VERSION)\""
 
 check "wis list shows name, family and description for every test" \
 	test "$("$WIS" list | awk 'NF >= 3' | wc -l)" -eq "$n"

@@ -126,10 +126,10 @@ else
 fi
 
 bytes=$(stat -c %s out/initramfs.cpio.gz)
-if [ "$bytes" -le $((3 * 1024 * 1024)) ]; then
-	ok 0 "initramfs ($bytes bytes) within 3 MiB"
+if [ "$bytes" -le $((2 * 1024 * 1024)) ]; then
+	ok 0 "initramfs ($bytes bytes) within 2 MiB"
 else
-	ok 1 "initramfs ($bytes bytes) within 3 MiB"
+	ok 1 "initramfs ($bytes bytes) within 2 MiB"
 fi
 
 bad_sums=$(grep '^file ' out/MANIFEST | while read -r _ path size sum; do
