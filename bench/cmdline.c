@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "barrier.h"
 #include "cmdline.h"
 #include "cpuset.h"
 #include "file.h"
@@ -265,6 +266,33 @@ static int show_cpus(const struct wis_sweep_cfg *c, char *buf, size_t len)
 	return c->have_cpus ? wis_cpulist_format(&c->cpus, buf, len) : -1;
 }
 
+static int check_barrier(const char *v, char *why, size_t wlen)
+{
+	return check_printable(v, why, wlen);
+}
+
+static int set_instance(struct wis_sweep_cfg *c, const char *v,
+			char *why, size_t wlen)
+{
+	unsigned long long n;
+
+	if (wis_parse_uint(v, WIS_BARRIER_MAX_INSTANCES - 1, &n)) {
+		why_set(why, wlen, "want an index from 0 to %d",
+			WIS_BARRIER_MAX_INSTANCES - 1);
+		return -1;
+	}
+	c->instance = (unsigned)n;
+	return 0;
+}
+
+/* Shown only when given: index 0 of a lone instance says nothing. */
+static int show_instance(const struct wis_sweep_cfg *c, char *buf, size_t len)
+{
+	if (!wis_cfg_given(c, "wis.instance"))
+		return -1;
+	return snprintf(buf, len, "%u", c->instance) < (int)len ? 0 : -1;
+}
+
 static const char *const mode_names[] = {
 	[WIS_MODE_PROCESSES] = "processes",
 	[WIS_MODE_THREADS] = "threads",
@@ -361,10 +389,26 @@ static const struct key keys[] = {
 	{ TEXT_KEY("wis.id", id, check_id), .def_doc = "hostname",
 	  .help = "instance label, kept in every record and in run ids" },
 	{ UINT_KEY("wis.timeout", timeout_s, 1, WIS_TIMEOUT_MAX_S, "seconds"),
-	  .def_doc = "points × ((warmup + samples) × interval + 1 s) + 30 s",
+	  .def_doc = "points × ((warmup + samples) × interval + 1 s) + 30 s, "
+		     "plus `wis.barrier_timeout` + 5 s with a barrier",
 	  .help = "whole-run watchdog, seconds" },
 	{ NAME_KEY("wis.done", done, done_names),
 	  .def_doc = "`poweroff` as PID 1, `exit` under kerf" },
+	{ UINT_KEY("wis.instances", instances, 1, WIS_BARRIER_MAX_INSTANCES,
+		   "a count"), .def_doc = "`1`",
+	  .help = "K instances released together at every point through "
+		  "`wis.barrier`" },
+	{ .name = "wis.instance", .kind = KIND_OWN, .set = set_instance,
+	  .show = show_instance, .def_doc = "`0`",
+	  .help = "this instance's index, 0..K-1; required when K > 1" },
+	{ TEXT_KEY("wis.barrier", barrier, check_barrier), .def_doc = "none",
+	  .help = "the region the instances meet in: `file:PATH` or `/PATH`, "
+		  "`pmem:DEV[:OFFSET]` (device-dax), `ivshmem[:PCI-ADDRESS]`" },
+	{ UINT_KEY("wis.barrier_timeout", barrier_timeout_s, 1,
+		   WIS_TIMEOUT_MAX_S, "seconds"),
+	  .def_doc = "60 s + (warmup + samples) × interval",
+	  .help = "longest wait for the other instances at one point, "
+		  "seconds" },
 };
 
 #define NR_KEYS ((int)(sizeof(keys) / sizeof(keys[0])))

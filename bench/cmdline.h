@@ -52,6 +52,10 @@ struct wis_sweep_cfg {
 	char id[64];
 	unsigned timeout_s;		/* 0: derived from the sweep */
 	enum wis_done done;
+	unsigned instances;		/* released together; 0: not given, 1 */
+	unsigned instance;		/* this one's index, 0..instances-1 */
+	char barrier[256];		/* the region they meet in; "": none */
+	unsigned barrier_timeout_s;	/* 0: derived from the sweep */
 	char preset[64];
 	char storage[4096];		/* backing for tests[] */
 

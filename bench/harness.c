@@ -491,8 +491,10 @@ static void sample_loop(struct point_state *s)
 		int measured = k >= p->warmup;
 		uint64_t now;
 
-		if (k == p->warmup)
+		if (k == p->warmup) {
 			read_stat(&s->used, stat0);
+			s->r->window_start_ns = last;
+		}
 		add_ns(&deadline, interval);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline,
 				       NULL) == EINTR)
@@ -507,6 +509,7 @@ static void sample_loop(struct point_state *s)
 		if (measured && s->r->nr_samples < WIS_MAX_SAMPLES)
 			s->r->samples[s->r->nr_samples++] = sample;
 	}
+	s->r->window_end_ns = last;
 	read_stat(&s->used, stat1);
 	for (int i = 0; i < STAT_NR; i++)
 		s->r->stat[i] = stat1[i] - stat0[i];
@@ -566,6 +569,7 @@ static void point_main(const struct wis_point *p, struct wis_result *r,
 	};
 	struct point_state s = { .p = p, .r = r };
 	size_t len = sizeof(*ctl) + p->nr_tasks * SLOT_SIZE;
+	char barrier_err[WIS_MSG_MAX];
 	void *shared = NULL, *area;
 
 	area = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -586,10 +590,19 @@ static void point_main(const struct wis_point *p, struct wis_result *r,
 	    start_tasks(&s, &env, shared) || wait_ready(&s)) {
 		if (!atomic_load(&ctl->failed))
 			wis_fail(NULL, "%s: set-up failed", p->test->name);
-	} else {
-		sample_loop(&s);
 	}
+	/* A point that failed set-up still passes: the others wait for it. */
+	if (p->barrier && wis_barrier_pass(p->barrier, p->barrier_gen,
+					   &r->barrier, barrier_err,
+					   sizeof(barrier_err)))
+		r->barrier_failed = 1;
+	else if (!atomic_load(&ctl->failed))
+		sample_loop(&s);
 	finish(&s);
+	if (r->barrier_failed) {
+		r->status = WIS_ERROR;
+		snprintf(r->message, sizeof(r->message), "%s", barrier_err);
+	}
 	kill_tasks(&s);
 	if (p->test->cleanup)
 		p->test->cleanup(&env, shared);
@@ -607,11 +620,14 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+/* A barrier waits twice (arrive, leave), each up to its timeout. */
 static uint64_t watchdog_ns(const struct wis_point *p)
 {
 	uint64_t run = (uint64_t)(p->warmup + p->samples) * p->interval_ms;
+	uint64_t barrier = p->barrier ? wis_barrier_timeout(p->barrier) * 2ULL : 0;
 
-	return (run * 2 + (SETUP_TIMEOUT_S + 10) * 1000ULL) * 1000000ULL;
+	return (run * 2 + (SETUP_TIMEOUT_S + 10 + barrier) * 1000ULL) *
+	       1000000ULL;
 }
 
 /*

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "barrier.h"
 #include "cmdline.h"
 #include "wis.h"
 
@@ -34,6 +35,10 @@ struct wis_result {
 	struct wis_sample samples[WIS_MAX_SAMPLES];
 	uint64_t stat[STAT_NR];
 	double first_sample_uptime; /* CLOCK_BOOTTIME when tasks were released */
+	/* The measured samples, first start to last end, CLOCK_MONOTONIC. */
+	uint64_t window_start_ns, window_end_ns;
+	struct wis_barrier_pass barrier;	/* gen 0: not passed */
+	int barrier_failed;	/* message says why; no task was released */
 };
 
 struct wis_point {
@@ -46,6 +51,9 @@ struct wis_point {
 	int warmup;
 	int samples;			/* 0: run until killed */
 	const char *shared_path;
+	/* Pass generation barrier_gen of barrier before releasing tasks. */
+	struct wis_barrier *barrier;
+	uint64_t barrier_gen;
 	/*
 	 * Called in the point process after each sample, warmup included;
 	 * the compat front end prints upstream's lines from here.

@@ -4,12 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "plan.h"
 #include "wis.h"
 
 /* Fork, pinning, tmp files and the records of one point, generously. */
 #define POINT_SETUP_MS 1000
 #define TIMEOUT_MARGIN_S 30
+/* Point 1 waits for the slowest instance to boot. */
+#define BARRIER_MARGIN_S 60
 
 int wis_cfg_cpus_in_use(const struct wis_sweep_cfg *c, struct wis_cpuset *set)
 {
@@ -106,5 +109,17 @@ unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 	ms = points * ((uint64_t)(c->warmup + c->samples) * c->interval_ms +
 		       POINT_SETUP_MS);
 	ms = ms / 1000 + TIMEOUT_MARGIN_S;
+	if (c->barrier[0])
+		ms += wis_cfg_barrier_timeout(c) + WIS_BARRIER_STALE_S;
+	return ms > WIS_TIMEOUT_MAX_S ? WIS_TIMEOUT_MAX_S : (unsigned)ms;
+}
+
+unsigned wis_cfg_barrier_timeout(const struct wis_sweep_cfg *c)
+{
+	uint64_t ms = (uint64_t)(c->warmup + c->samples) * c->interval_ms;
+
+	if (c->barrier_timeout_s)
+		return c->barrier_timeout_s;
+	ms = (ms + 999) / 1000 + BARRIER_MARGIN_S;
 	return ms > WIS_TIMEOUT_MAX_S ? WIS_TIMEOUT_MAX_S : (unsigned)ms;
 }

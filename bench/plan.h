@@ -30,8 +30,16 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 /*
  * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task
  * counts x ((warmup + samples) x interval + 1 s of set-up per point),
- * plus 30 s.
+ * plus 30 s, plus with a barrier one barrier timeout and the time to
+ * outwait a stale campaign.
  */
 unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c);
+
+/*
+ * The longest wait for the other instances at one point:
+ * wis.barrier_timeout, or 60 s plus one point's (warmup + samples) x
+ * interval.
+ */
+unsigned wis_cfg_barrier_timeout(const struct wis_sweep_cfg *c);
 
 #endif

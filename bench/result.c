@@ -106,6 +106,25 @@ static void cpus_array(struct wis_json *j, const struct wis_point *p,
 	free(buf);
 }
 
+/*
+ * The measured window and, with a barrier, its generation and release
+ * time: CLOCK_MONOTONIC of this kernel, comparable across instances as
+ * offsets from barrier_release_ns (README.md, "Instances released
+ * together").
+ */
+static void barrier_json(struct wis_json *j, const struct wis_result *r)
+{
+	if (r->window_end_ns) {
+		wis_json_u64(j, "window_start_ns", r->window_start_ns);
+		wis_json_u64(j, "window_end_ns", r->window_end_ns);
+	}
+	if (!r->barrier.gen)
+		return;
+	wis_json_u64(j, "barrier_gen", r->barrier.gen);
+	wis_json_u64(j, "barrier_release_ns", r->barrier.release_ns);
+	wis_json_u64(j, "barrier_skew_ns", r->barrier.skew_ns);
+}
+
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r)
 {
@@ -139,6 +158,7 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	if (r->first_sample_uptime > 0)
 		wis_json_f64(j, "first_sample_uptime", r->first_sample_uptime);
 	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
+	barrier_json(j, r);
 }
 
 void wis_table_header(FILE *f)

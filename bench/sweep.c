@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "audit.h"
+#include "barrier.h"
 #include "sweep.h"
 #include "plan.h"
 #include "topology.h"
@@ -30,6 +31,8 @@ struct sweep {
 	int nr_tasks;
 	int points, failed, unsupported;
 	int sink_failed;	/* a sink lost records: the run failed */
+	uint64_t sweep_hash;		/* of the resolved point list */
+	struct wis_barrier *barrier;
 };
 
 static void emit(struct sweep *s, const char *type, const struct wis_json *j)
@@ -98,6 +101,76 @@ static int resolve_cpus(struct sweep *s, char *err, size_t len)
 	return 0;
 }
 
+static int nr_modes(const struct wis_sweep_cfg *c)
+{
+	return !!(c->modes & WIS_MODE_PROCESSES) + !!(c->modes & WIS_MODE_THREADS);
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t hash_str(uint64_t h, const char *str)
+{
+	for (; *str; str++) {
+		h ^= (unsigned char)*str;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/*
+ * The points in the order they run, with what decides their windows'
+ * length: instances that agree on it run the same points together.
+ */
+static uint64_t sweep_hash(const struct sweep *s)
+{
+	const struct wis_sweep_cfg *c = s->cfg;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char item[128];
+
+	snprintf(item, sizeof(item), "%d %d %u\n", c->warmup, c->samples,
+		 c->interval_ms);
+	h = hash_str(h, item);
+	for (int t = 0; t < s->nr_tests; t++)
+		for (int mode = 0; mode < 2; mode++)
+			for (int i = 0; i < s->nr_tasks; i++) {
+				if (!(c->modes & (mode ? WIS_MODE_THREADS :
+						  WIS_MODE_PROCESSES)))
+					continue;
+				snprintf(item, sizeof(item), "%s %s %u\n",
+					 s->tests[t]->name,
+					 mode ? "threads" : "processes",
+					 s->tasks[i]);
+				h = hash_str(h, item);
+			}
+	return h;
+}
+
+static int open_barrier(struct sweep *s, char *err, size_t len)
+{
+	const struct wis_sweep_cfg *c = s->cfg;
+	struct wis_barrier_params bp = {
+		.spec = c->barrier, .instances = c->instances ? c->instances : 1,
+		.instance = c->instance,
+		.timeout_s = wis_cfg_barrier_timeout(c),
+		.sweep_hash = s->sweep_hash, .label = c->id,
+	};
+
+	if (!c->barrier[0]) {
+		if (bp.instances == 1)
+			return 0;
+		snprintf(err, len, "wis.instances: %u instances need "
+			 "wis.barrier, the region they meet in", bp.instances);
+		return -1;
+	}
+	if (bp.instances > 1 && !wis_cfg_given(c, "wis.instance")) {
+		snprintf(err, len, "wis.instance: missing: each of the %u "
+			 "instances needs its index (0..%u)", bp.instances,
+			 bp.instances - 1);
+		return -1;
+	}
+	s->barrier = wis_barrier_open(&bp, err, len);
+	return s->barrier ? 0 : -1;
+}
+
 static int prepare(struct sweep *s, char *err, size_t len)
 {
 	int n;
@@ -114,17 +187,31 @@ static int prepare(struct sweep *s, char *err, size_t len)
 	if (n < 0)
 		return -1;
 	s->nr_tasks = n;
-	return 0;
-}
-
-static int nr_modes(const struct wis_sweep_cfg *c)
-{
-	return !!(c->modes & WIS_MODE_PROCESSES) + !!(c->modes & WIS_MODE_THREADS);
+	s->sweep_hash = sweep_hash(s);
+	return open_barrier(s, err, len);
 }
 
 static double point_seconds(const struct wis_sweep_cfg *c)
 {
 	return (c->warmup + c->samples) * c->interval_ms / 1000.0;
+}
+
+/* Hex strings: a JSON number would not keep 64 bits through a double. */
+static void barrier_fields(struct sweep *s, struct wis_json *j)
+{
+	char hex[24];
+
+	if (s->sweep_hash) {
+		snprintf(hex, sizeof(hex), "%016llx",
+			 (unsigned long long)s->sweep_hash);
+		wis_json_str(j, "sweep_hash", hex);
+	}
+	if (!s->barrier)
+		return;
+	wis_barrier_campaign(s->barrier, hex, sizeof(hex));
+	wis_json_str(j, "barrier_campaign", hex);
+	wis_json_u64(j, "instances", s->cfg->instances ? s->cfg->instances : 1);
+	wis_json_u64(j, "instance", s->cfg->instance);
 }
 
 static void run_record(struct sweep *s)
@@ -139,6 +226,7 @@ static void run_record(struct sweep *s)
 		wis_json_str(&j, "sweep", sweep);
 	wis_json_u64(&j, "nr_points", (uint64_t)s->nr_tests * nr_modes(s->cfg) *
 		     s->nr_tasks);
+	barrier_fields(s, &j);
 	wis_audit_json(&j, &s->mask);
 	emit(s, "run", &j);
 	wis_json_free(&j);
@@ -187,13 +275,47 @@ static void account(struct sweep *s, const struct wis_result *r)
 		s->failed++;
 }
 
-/* base: the rate of one task of this test and mode, for the scale column. */
-static void run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
-		      int k, int n, double *base)
+/*
+ * A point process that died before its barrier: pass it here, so the
+ * others are not kept waiting for a point that is already lost.
+ */
+static void catch_up(struct sweep *s, const struct wis_point *p,
+		     struct wis_result *r)
+{
+	struct wis_barrier_pass pass;
+
+	if (!p->barrier || r->barrier_failed || r->barrier.gen == p->barrier_gen)
+		return;
+	if (wis_barrier_pass(s->barrier, p->barrier_gen, &pass, r->message,
+			     sizeof(r->message)))
+		r->barrier_failed = 1;
+}
+
+/*
+ * The barrier failed: the tasks were never released, so there is no
+ * point to record, only why the sweep stops here.
+ */
+static void barrier_failed(struct sweep *s, const struct wis_result *r)
+{
+	emit_msg(s, "error", r->message);
+	fprintf(stderr, "wis: %s\n", r->message);
+}
+
+/*
+ * base: the rate of one task of this test and mode, for the scale column.
+ * -1 when the barrier failed and the sweep must stop.
+ */
+static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
+		     int k, int n, double *base)
 {
 	struct wis_json j;
 
 	wis_point_run(p, r);
+	catch_up(s, p, r);
+	if (r->barrier_failed) {
+		barrier_failed(s, r);
+		return -1;
+	}
 	account(s, r);
 	if (p->nr_tasks == 1 && r->status == WIS_OK)
 		*base = wis_result_average(r);
@@ -206,6 +328,7 @@ static void run_point(struct sweep *s, struct wis_point *p, struct wis_result *r
 	if (s->opts->table)
 		wis_table_row(stdout, p, r, *base);
 	fflush(stdout);
+	return 0;
 }
 
 static int timed_out(struct sweep *s, time_t start)
@@ -242,11 +365,13 @@ static int run_points(struct sweep *s, struct wis_result *r)
 					.warmup = s->cfg->warmup,
 					.samples = s->cfg->samples,
 					.shared_path = s->cfg->shared,
+					.barrier = s->barrier,
+					.barrier_gen = (uint64_t)k + 1,
 				};
 
-				if (timed_out(s, start))
+				if (timed_out(s, start) ||
+				    run_point(s, &p, r, ++k, n, &base))
 					return -1;
-				run_point(s, &p, r, ++k, n, &base);
 			}
 		}
 	}
@@ -339,6 +464,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	if (s->sink_failed)
 		ret = 1;
 out:
+	wis_barrier_close(s->barrier);
 	wis_sinks_close(s->sinks);
 	free(s->topo);
 	free(s);
