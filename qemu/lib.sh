@@ -9,6 +9,8 @@ OUT=${OUT:-$WIS_ROOT/out}
 WIS=${WIS:-$OUT/rootfs/bin/wis}
 QEMU=${QEMU:-qemu-system-x86_64}
 PMEM_MB=16
+# ivshmem wants a power of two; the barrier uses 16.25 KiB of it.
+BARRIER_MB=1
 CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
 
 # The options; the caller sets the default kernel and initrd.
@@ -22,7 +24,10 @@ opt_instances=1
 opt_kernel=
 opt_initrd=
 opt_console=
+opt_barrier=
+opt_pin=
 user_words=()
+pin_cpus=()
 
 accel=
 run_dir=
@@ -47,8 +52,8 @@ die() {
 usage() {
 	cat <<EOF
 usage: $PROG [--smp N] [--mem MB] [--numa NODES] [--accel kvm|tcg|auto]
-       [--out DIR] [--timeout S] [--instances K] [--kernel F] [--initrd F]
-       [--console] [--] [KEY=VALUE ...]
+       [--out DIR] [--timeout S] [--instances K] [--barrier] [--pin CPUS]
+       [--kernel F] [--initrd F] [--console] [--] [KEY=VALUE ...]
 
 Boots the wis image in QEMU, waits for it to power off (or kills it at the
 deadline), then prints 'wis report' of the results it left in DIR.
@@ -56,6 +61,11 @@ KEY=VALUE words go on the kernel command line: wis.* keys choose the sweep
 (wis.preset=smoke when neither wis.preset nor wis.tests is given), other
 words go to the kernel (loglevel=7 undoes the default quiet).  --console
 shows the guest's console, result records left out, on stderr as it runs.
+--barrier gives every guest one shared memory region (ivshmem-plain over
+DIR/barrier.img) and the wis.instances, wis.instance and wis.barrier keys,
+so the guests release each point's tasks together (a wis.instances word
+overrides K).  --pin CPUS runs the
+guests on these host CPUs, split into --instances equal, disjoint parts.
 Defaults: --smp 2 --mem 256 --numa 1 --accel auto, DIR a new directory
 under OUT/runs (OUT=$OUT).
 EOF
@@ -79,8 +89,9 @@ parse_options() {
 		-h | --help) usage; exit 0 ;;
 		--) shift; break ;;
 		--console) opt_console=1; shift ;;
+		--barrier) opt_barrier=1; shift ;;
 		--smp | --mem | --numa | --accel | --out | --timeout | \
-			--instances | --kernel | --initrd)
+			--instances | --pin | --kernel | --initrd)
 			[ $# -ge 2 ] || die "$opt needs a value"
 			set_option "$opt" "$2"
 			shift 2
@@ -101,6 +112,7 @@ set_option() {
 	--timeout) need_count "$1" "$2"; opt_timeout=$2 ;;
 	--instances) need_count "$1" "$2"; opt_instances=$2 ;;
 	--out) opt_out=$2 ;;
+	--pin) opt_pin=$2 ;;
 	--kernel) opt_kernel=$2 ;;
 	--initrd) opt_initrd=$2 ;;
 	--accel)
@@ -124,22 +136,57 @@ check_options() {
 		=* | '') die "bad word '$word': no key" ;;
 		esac
 	done
+	[ -z "$opt_pin" ] || parse_pin
 	[ -f "$opt_kernel" ] || die "$opt_kernel: no kernel (./build.sh image, or --kernel)"
 	[ -f "$opt_initrd" ] || die "$opt_initrd: no initramfs (./build.sh image, or --initrd)"
 	command -v "$QEMU" >/dev/null || die "$QEMU not found (package qemu-system-x86)"
 	[ -x "$WIS" ] || die "$WIS not built: it reads the results (./build.sh build)"
 }
 
+# --pin's CPU list ("0-3,8") into pin_cpus, which --instances must divide.
+parse_pin() {
+	local item lo hi cpu
+	local -a items
+	IFS=, read -r -a items <<<"$opt_pin"
+	for item in "${items[@]}"; do
+		case $item in
+		[0-9]*-[0-9]*) lo=${item%-*} hi=${item#*-} ;;
+		[0-9]*) lo=$item hi=$item ;;
+		*) die "--pin: '$opt_pin' is not a CPU list like 0-3,8" ;;
+		esac
+		case $lo$hi in
+		*[!0-9]*) die "--pin: '$opt_pin' is not a CPU list like 0-3,8" ;;
+		esac
+		[ "$lo" -le "$hi" ] || die "--pin: empty range '$item'"
+		for ((cpu = lo; cpu <= hi; cpu++)); do
+			pin_cpus+=("$cpu")
+		done
+	done
+	[ $((${#pin_cpus[@]} % opt_instances)) -eq 0 ] ||
+		die "--pin: ${#pin_cpus[@]} CPUs do not split evenly into --instances $opt_instances"
+}
+
+# The host CPUs guest iN runs on: its share of --pin, as a list.
+guest_pin() {
+	local n=${1#i} per
+	per=$((${#pin_cpus[@]} / opt_instances))
+	local IFS=,
+	printf '%s\n' "${pin_cpus[*]:$(((n - 1) * per)):$per}"
+}
+
 # --- command line --------------------------------------------------------
 
 # The words of one guest's command line that follow the console ones:
-# the user's, a default preset, and the instance label.
+# the user's, a default preset, the instance label and, with --barrier,
+# the barrier keys (a wis.instances of the user's wins: a test can wait
+# for an instance that is never started).
 guest_words() {
-	local instance=$1 word id='' sweep=''
+	local instance=$1 word id='' sweep='' count=$opt_instances
 	for word in "${user_words[@]}"; do
 		case $word in
 		wis.preset=* | wis.tests=*) sweep=1 ;;
 		wis.id=*) id=${word#wis.id=} ;;
+		wis.instances=*) count= ;;
 		esac
 	done
 	[ -n "$sweep" ] || printf '%s\n' wis.preset=smoke
@@ -150,6 +197,8 @@ guest_words() {
 		quote_word "$word"
 	done
 	[ "$opt_instances" -gt 1 ] && printf '%s\n' "wis.id=${id:-wis}-$instance"
+	[ -n "$opt_barrier" ] && printf '%s\n' ${count:+"wis.instances=$count"} \
+		"wis.instance=$((${instance#i} - 1))" wis.barrier=ivshmem
 	return 0
 }
 
@@ -263,6 +312,10 @@ machine_args() {
 		-object "memory-backend-file,id=pmem,share=on,mem-path=$(qemu_escape "$dir/pmem.img"),size=${PMEM_MB}M"
 		-device "virtio-pmem-pci,memdev=pmem,id=pmem0"
 		-pidfile "$dir/qemu.pid")
+	if [ -n "$opt_barrier" ]; then
+		a+=(-object "memory-backend-file,id=barrier,share=on,mem-path=$(qemu_escape "$run_dir/barrier.img"),size=${BARRIER_MB}M"
+			-device "ivshmem-plain,memdev=barrier")
+	fi
 	qemu_args=("${a[@]}")
 }
 
@@ -301,9 +354,11 @@ start_guest() {
 	prepare_guest_dir "$dir"
 	machine_args "$dir"
 	boot_args "$instance" "$dir"
-	printf '%q ' "$QEMU" "${qemu_args[@]}" >"$dir/qemu.cmd"
+	local -a cmd=("$QEMU" "${qemu_args[@]}")
+	[ -n "$opt_pin" ] && cmd=(taskset -c "$(guest_pin "$instance")" "${cmd[@]}")
+	printf '%q ' "${cmd[@]}" >"$dir/qemu.cmd"
 	echo >>"$dir/qemu.cmd"
-	"$QEMU" "${qemu_args[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
+	"${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
 	guest_pids+=("$!")
 	guest_names+=("$instance")
 	guest_dirs+=("$dir")
@@ -451,6 +506,11 @@ run_guests() {
 	mapfile -t words < <(guest_words i1)
 	deadline=$(deadline_seconds "$boot_s" "${words[@]}")
 	say "results in $run_dir ($accel, $opt_instances guest(s), deadline ${deadline} s)"
+	if [ -n "$opt_barrier" ]; then
+		# A fresh region: an earlier run's campaign would cost 5 s.
+		rm -f "$run_dir/barrier.img"
+		truncate -s "${BARRIER_MB}M" "$run_dir/barrier.img"
+	fi
 	for ((i = 1; i <= opt_instances; i++)); do
 		dir=$run_dir
 		[ "$opt_instances" -gt 1 ] && dir=$run_dir/i$i
