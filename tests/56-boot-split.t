@@ -53,6 +53,9 @@ like($out, qr/^getppid1\s+processes\s+2\s+\d+\s+\d+\s+[\d.]+$/m,
      'the comparison sums the two guests against the one at 2 tasks');
 like($out, qr/^getppid1 .*^futex4 .*^unlink1 /ms,
      '... test by test, the controls first');
+like($out, qr/^ok +the instances met in one barrier campaign$/m,
+     'the fairness checks ran on the records');
+unlike($out, qr/^FAIL/m, '... and none failed');
 
 # The peer of a lone guest never boots.
 my $lone = "$tmp/lone";
