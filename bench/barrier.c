@@ -121,7 +121,7 @@ struct backoff {
 	uint64_t pause_ns;
 };
 
-static void backoff(struct backoff *b)
+static void back_off(struct backoff *b)
 {
 	if (b->spins < 1000) {
 		b->spins++;
@@ -664,7 +664,7 @@ static int wait_all(struct wis_barrier *b, uint32_t phase, uint64_t gen,
 		if (tag_of(atomic_load(&b->r->h.state)) != b->tag)
 			return fail(err, len, "wis.barrier: the campaign in %s "
 				    "was replaced by another run", b->spec);
-		backoff(&bo);
+		back_off(&bo);
 	}
 	return 0;
 }
