@@ -253,12 +253,11 @@ static void audit_tmp(struct wis_json *j)
 }
 
 /*
- * Boot phases: WIS_BOOT from wis-init ("init=S mounts=S modules=S",
- * uptimes in seconds), then our own start.
+ * Boot phases: wis-init's ("init=S mounts=S modules=S", uptimes in
+ * seconds, from wis sweep --boot), then our own start.
  */
-static void audit_boot(struct wis_json *j)
+static void audit_boot(struct wis_json *j, const char *boot)
 {
-	const char *boot = getenv("WIS_BOOT");
 	struct timespec ts;
 	char key[80], word[64];
 
@@ -279,7 +278,8 @@ static void audit_boot(struct wis_json *j)
 	wis_json_f64(j, "boot_sweep", ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
-void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
+void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask,
+		    const char *boot)
 {
 	audit_kernel(j);
 	audit_libc(j);
@@ -299,5 +299,5 @@ void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 	json_file(j, "overcommit", "/proc/sys/vm/overcommit_memory", "unknown");
 	wis_json_i64(j, "committed_as_batch_pages", wis_committed_as_batch());
 	audit_tmp(j);
-	audit_boot(j);
+	audit_boot(j, boot);
 }

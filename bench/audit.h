@@ -2,11 +2,12 @@
 #ifndef WIS_AUDIT_H
 #define WIS_AUDIT_H
 
-#include "cmdline.h"
+#include "cpuset.h"
 #include "record.h"
 
 /* The environment audit fields of the run record. */
-void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask);
+void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask,
+		    const char *boot);
 
 /* The kernel's vm_committed_as batch in pages, -1 if unknown. */
 long wis_committed_as_batch(void);

@@ -12,6 +12,7 @@ int wis_compat_main(const char *self, int argc, char **argv);
 int wis_run_main(int argc, char **argv);
 int wis_sweep_main(int argc, char **argv);
 int wis_bench_main(int argc, char **argv);
+int wis_emit_main(int argc, char **argv);
 
 /* The point record's fields, as documented in README.md. */
 void wis_point_json(struct wis_json *j, const struct wis_point *p,

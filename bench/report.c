@@ -3,7 +3,6 @@
  * wis report: finds result records in any mix of console logs, virtio
  * captures, pmem images and record files, merges the runs they hold and
  * prints tables, CSV, the records as JSON lines, or a comparison.
- * wis emit: writes one record.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -408,8 +407,7 @@ static int parse_value(struct jp *jp, struct field *f)
 	return ret;
 }
 
-/* One whole JSON value in s, as `wis emit KEY:=JSON` takes it. */
-static int json_value_check(const char *s, char *err, size_t errlen)
+int wis_json_value_check(const char *s, char *err, size_t errlen)
 {
 	struct jp jp = { s, s, s + strlen(s), 0, err, errlen };
 
@@ -1833,163 +1831,5 @@ int wis_report_main(int argc, char **argv)
 out:
 	report_free(r);
 	free(files);
-	return ret;
-}
-
-/* ---- wis emit ---- */
-
-static const char emit_usage[] =
-	"usage: wis emit --out SPEC --run ID [--seq N] TYPE [KEY=STRING | KEY:=JSON]...\n"
-	"Writes one result record to the sinks of SPEC (as wis.out).  The seq\n"
-	"is N, else the next one of ID in the WIS_STATE file, else 0.\n";
-
-static int field_has_key(const char *arg, const char *key, size_t klen)
-{
-	return !strncmp(arg, key, klen) &&
-	       (arg[klen] == '=' || (arg[klen] == ':' && arg[klen + 1] == '='));
-}
-
-/* argv[first..i) are the fields before this one. */
-static int emit_field(struct wis_json *j, char **argv, int first, int i)
-{
-	const char *arg = argv[i], *eq = strchr(arg, '=');
-	size_t klen;
-	char key[256], err[256];
-	int raw, k;
-
-	if (!eq || eq == arg) {
-		fprintf(stderr, "wis emit: %s: not KEY=STRING or KEY:=JSON\n",
-			arg);
-		return -1;
-	}
-	raw = eq[-1] == ':';
-	klen = (size_t)(eq - arg) - (size_t)raw;
-	if (!klen || klen >= sizeof(key)) {
-		fprintf(stderr, "wis emit: %s: bad key\n", arg);
-		return -1;
-	}
-	memcpy(key, arg, klen);
-	key[klen] = '\0';
-	if (!strcmp(key, "run") || !strcmp(key, "seq") ||
-	    !strcmp(key, "type")) {
-		fprintf(stderr,
-			"wis emit: %s: %s is set by --run, --seq or TYPE\n",
-			arg, key);
-		return -1;
-	}
-	for (k = first; k < i; k++) {
-		if (field_has_key(argv[k], key, klen)) {
-			fprintf(stderr, "wis emit: %s: key %s given twice\n",
-				arg, key);
-			return -1;
-		}
-	}
-	if (!raw) {
-		wis_json_str(j, key, eq + 1);
-		return 0;
-	}
-	if (json_value_check(eq + 1, err, sizeof(err))) {
-		fprintf(stderr, "wis emit: %s: bad JSON value: %s\n", arg, err);
-		return -1;
-	}
-	wis_json_raw(j, key, eq + 1);
-	return 0;
-}
-
-static int parse_seq(const char *s, uint64_t *seq)
-{
-	char *end;
-
-	if (!is_digit(*s))
-		return -1;
-	errno = 0;
-	*seq = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
-/* The next seq of this run, when WIS_STATE tracks it. */
-static int state_seq(const char *run, uint64_t *seq)
-{
-	const char *path = getenv("WIS_STATE");
-	char state_run[4096];
-	uint64_t next;
-
-	*seq = 0;
-	if (!path || !*path)
-		return 0;
-	if (wis_state_read(path, state_run, sizeof(state_run), &next)) {
-		if (errno == ENOENT)
-			return 0;
-		fprintf(stderr, "wis emit: WIS_STATE=%s: %s\n", path,
-			errno == EINVAL ? "not \"RUN NEXTSEQ\"" :
-			strerror(errno));
-		return -1;
-	}
-	if (!strcmp(state_run, run))
-		*seq = next;
-	return 0;
-}
-
-static int emit_write(const char *spec, const char *run, uint64_t seq,
-		      const char *type, const struct wis_json *j)
-{
-	struct wis_sinks *s, *partial;
-	char err[512];
-	int ret = 0;
-
-	s = wis_sinks_open(spec, err, sizeof(err), &partial);
-	if (!s) {
-		fprintf(stderr, "wis emit: %s\n", err);
-		s = partial;
-		ret = 1;
-	}
-	if (s && wis_record(s, run, &seq, type, j))
-		ret = 1;
-	wis_sinks_close(s);
-	return ret;
-}
-
-int wis_emit_main(int argc, char **argv)
-{
-	const char *out = NULL, *run = NULL, *seq_arg = NULL, *type = NULL;
-	struct wis_json j;
-	uint64_t seq;
-	int i, first, ret = 2;
-
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(emit_usage, stdout);
-			return 0;
-		}
-		if (i + 1 == argc)
-			break;
-		if (!strcmp(argv[i], "--out"))
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--run"))
-			run = argv[++i];
-		else if (!strcmp(argv[i], "--seq"))
-			seq_arg = argv[++i];
-		else
-			break;
-	}
-	if (i < argc)
-		type = argv[i++];
-	if (!out || !run || !*run || !type || !*type || type[0] == '-') {
-		fputs(emit_usage, stderr);
-		return 2;
-	}
-	if (seq_arg ? parse_seq(seq_arg, &seq) : state_seq(run, &seq)) {
-		if (seq_arg)
-			fprintf(stderr, "wis emit: --seq %s: not a number\n",
-				seq_arg);
-		return 2;
-	}
-	wis_json_init(&j);
-	for (first = i; i < argc; i++)
-		if (emit_field(&j, argv, first, i))
-			goto out;
-	ret = emit_write(out, run, seq, type, &j);
-out:
-	wis_json_free(&j);
 	return ret;
 }

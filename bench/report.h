@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The reading side of result records (`wis report`) and a one-record
- * writer for tests and shell tooling (`wis emit`).
- */
+/* The reading side of result records (`wis report`). */
 #ifndef WIS_REPORT_H
 #define WIS_REPORT_H
 
@@ -17,11 +14,11 @@
  *	0: every run complete and without errors or failed points;
  *	1: a run is incomplete, has errors or failed points, or there is
  *	   no run at all; 2: bad usage or an unreadable file.
- * wis emit --out SPEC --run ID [--seq N] TYPE [KEY=STRING | KEY:=JSON]...
- *	0: written to every sink; 1: a sink failed; 2: bad usage.
  */
 int wis_report_main(int argc, char **argv);
-int wis_emit_main(int argc, char **argv);
+
+/* One whole JSON value in s (`wis emit KEY:=JSON`); -1, reason in err. */
+int wis_json_value_check(const char *s, char *err, size_t errlen);
 
 enum wis_report_format { WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON };
 

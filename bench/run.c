@@ -149,44 +149,57 @@ static int print_timeout(int argc, char **argv)
 	return 0;
 }
 
-/* A test hook: WIS_CMDLINE_FILE stands in for /proc/cmdline. */
-static const char *cmdline_path(void)
-{
-	const char *path = getenv("WIS_CMDLINE_FILE");
-
-	return path && *path ? path : "/proc/cmdline";
-}
-
 static int sweep_usage(void)
 {
 	fprintf(stderr, "usage: wis sweep wis.KEY=VALUE ...\n"
-		"       wis sweep --cmdline [--out SINKS]\n"
+		"       wis sweep --cmdline[=FILE] [--out SINKS] [--state FILE] [--boot PHASES]\n"
 		"       wis sweep --timeout-for CPUS WORD...\n"
 		"       wis sweep --help-keys    the keys, their values and defaults\n");
 	return 2;
 }
 
 /*
- * `wis sweep --cmdline [--out SINKS]`: the keys of the kernel command
- * line, and what wis-init knows besides: --out replaces wis.out (the
- * results file under kerf).  Returns whether a word was bad, -1 for a
- * usage error, -2 when there is no command line to read.
+ * What wis-init knows besides the command line: --out replaces wis.out
+ * (the results file under kerf), --state names the file the run is
+ * handed over in, --boot gives the boot phases for the run record.
+ */
+static int init_flags(int argc, char **argv, const char **out,
+		      struct wis_sweep_opts *opts)
+{
+	for (int i = 2; i < argc; i += 2) {
+		if (i + 1 == argc)
+			return -1;
+		if (!strcmp(argv[i], "--out"))
+			*out = argv[i + 1];
+		else if (!strcmp(argv[i], "--state"))
+			opts->state = argv[i + 1];
+		else if (!strcmp(argv[i], "--boot"))
+			opts->boot = argv[i + 1];
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * `wis sweep --cmdline[=FILE] [FLAG VALUE]...`: the keys of the kernel
+ * command line, /proc/cmdline unless FILE stands in for it.  Returns
+ * whether a word was bad, -1 for a usage error, -2 when there is no
+ * command line to read.
  */
 static int parse_cmdline(struct wis_sweep_cfg *c, int argc, char **argv,
-			 char *err, size_t errlen)
+			 struct wis_sweep_opts *opts, char *err, size_t errlen)
 {
+	const char *path = argv[1][9] == '=' ? argv[1] + 10 : "/proc/cmdline";
 	const char *out = NULL;
 	char *line, why[256];
 	int bad;
 
-	for (int i = 2; i < argc; i += 2) {
-		if (i + 1 == argc || strcmp(argv[i], "--out"))
-			return -1;
-		out = argv[i + 1];
-	}
+	if (init_flags(argc, argv, &out, opts))
+		return -1;
 	line = malloc(WIS_CMDLINE_MAX);
-	if (!line || wis_cmdline_read(cmdline_path(), line, WIS_CMDLINE_MAX,
-				      err, errlen)) {
+	if (!line || wis_cmdline_read(path, line, WIS_CMDLINE_MAX, err,
+				      errlen)) {
 		fprintf(stderr, "wis sweep: %s\n", line ? err : "out of memory");
 		free(line);
 		return -2;
@@ -215,15 +228,18 @@ int wis_sweep_main(int argc, char **argv)
 		ret = 0;
 	} else if (argc > 1 && !strcmp(argv[1], "--timeout-for")) {
 		ret = print_timeout(argc, argv);
-	} else if (argc > 1 && !strcmp(argv[1], "--cmdline")) {
-		bad = parse_cmdline(c, argc, argv, err, sizeof(err));
+	} else if (argc > 1 && (!strcmp(argv[1], "--cmdline") ||
+				!strncmp(argv[1], "--cmdline=", 10))) {
+		bad = parse_cmdline(c, argc, argv, &opts, err, sizeof(err));
 		ret = bad == -1 ? sweep_usage() : bad == -2 ? 2 : bad ?
-			wis_sweep_fail(c, err) : wis_sweep_execute(c, &opts);
+			wis_sweep_fail(c, &opts, err) :
+			wis_sweep_execute(c, &opts);
 	} else if (argc > 1 && argv[1][0] == '-') {
 		ret = sweep_usage();
 	} else {
 		bad = wis_cfg_argv(c, argc - 1, argv + 1, err, sizeof(err));
-		ret = bad ? wis_sweep_fail(c, err) : wis_sweep_execute(c, &opts);
+		ret = bad ? wis_sweep_fail(c, &opts, err) :
+			    wis_sweep_execute(c, &opts);
 	}
 	free(c);
 	return ret;

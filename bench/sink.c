@@ -18,6 +18,7 @@
 
 #include "file.h"
 #include "record.h"
+#include "sink.h"
 
 #define MAX_SINKS 16
 #define DEFAULT_PORT "wis.results"

@@ -15,6 +15,7 @@
 #include "barrier.h"
 #include "sweep.h"
 #include "plan.h"
+#include "recorder.h"
 #include "topology.h"
 
 struct sweep {
@@ -35,9 +36,14 @@ struct sweep {
 	struct wis_barrier *barrier;
 };
 
+/* Every record, then the state file wis-init would continue the run from. */
 static void emit(struct sweep *s, const char *type, const struct wis_json *j)
 {
-	if (s->sinks && wis_record(s->sinks, s->run, &s->seq, type, j))
+	if (!s->sinks)
+		return;
+	if (wis_record(s->sinks, s->run, &s->seq, type, j))
+		s->sink_failed = 1;
+	if (s->opts->state && wis_state_write(s->opts->state, s->run, s->seq))
 		s->sink_failed = 1;
 }
 
@@ -227,7 +233,7 @@ static void run_record(struct sweep *s)
 	wis_json_u64(&j, "nr_points", (uint64_t)s->nr_tests * nr_modes(s->cfg) *
 		     s->nr_tasks);
 	barrier_fields(s, &j);
-	wis_audit_json(&j, &s->mask);
+	wis_audit_json(&j, &s->mask, s->opts->boot);
 	emit(s, "run", &j);
 	wis_json_free(&j);
 }
@@ -419,9 +425,10 @@ static int open_sinks(struct sweep *s, char *err, size_t len)
 	return -1;
 }
 
-int wis_sweep_fail(const struct wis_sweep_cfg *cfg, const char *err)
+int wis_sweep_fail(const struct wis_sweep_cfg *cfg,
+		   const struct wis_sweep_opts *given, const char *err)
 {
-	struct wis_sweep_opts opts = { .records = 1 };
+	struct wis_sweep_opts opts = { .records = 1, .state = given->state };
 	struct sweep s = { .cfg = cfg, .opts = &opts };
 	char sink_err[256];
 

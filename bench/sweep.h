@@ -10,6 +10,8 @@ struct wis_sweep_opts {
 	int records;	/* write records to cfg->out */
 	int table;	/* human table on stdout */
 	int progress;	/* a line per point on stderr */
+	const char *state;	/* "RUN NEXTSEQ" after every record, or NULL */
+	const char *boot;	/* wis-init's boot phases ("init=S ..."), or NULL */
 };
 
 /* 0: every point ok or unsupported; 1: a point failed; 2: bad sweep. */
@@ -17,6 +19,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 		      const struct wis_sweep_opts *opts);
 
 /* A sweep that could not be parsed: error + end records, exit 2. */
-int wis_sweep_fail(const struct wis_sweep_cfg *cfg, const char *err);
+int wis_sweep_fail(const struct wis_sweep_cfg *cfg,
+		   const struct wis_sweep_opts *opts, const char *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "init.h"
-#include "record.h"
+#include "recorder.h"
 
 static struct wis_sinks *open_sinks(const char *spec)
 {

@@ -5,11 +5,12 @@
  * under a watchdog, makes sure the run has an end record whatever happened
  * to the sweep, then does what wis.done says.  As PID 1 it never exits.
  *
- * Test hooks: WIS_CMDLINE_FILE replaces /proc/cmdline, WIS_BIN replaces
- * /bin/wis.
+ * Test hooks, read in main() only: WIS_CMDLINE_FILE replaces
+ * /proc/cmdline (for the sweep too), WIS_BIN replaces /bin/wis.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,23 +103,21 @@ static unsigned watchdog_s(const struct wis_sweep_cfg *c)
 }
 
 /*
- * The sweep reads the same command line; what only init knows goes on
- * its own: the sinks when they are not wis.out (under kerf), ...
+ * The sweep reads the same command line; what only init knows goes as
+ * flags: the state file, the boot phases and, when they are not wis.out
+ * (under kerf), the sinks.
  */
 static void run_sweep(struct init *in, const char *state, const char *boot,
 		      const char *out, struct sweep_outcome *o)
 {
-	char *argv[] = { (char *)in->bin, "sweep", "--cmdline", NULL, NULL,
-			 NULL };
+	char cmdline[sizeof("--cmdline=") + PATH_MAX];
+	char *argv[] = { (char *)in->bin, "sweep", cmdline,
+			 "--state", (char *)state, "--boot", (char *)boot,
+			 out ? "--out" : NULL, (char *)out, NULL };
 	char msg[512];
 
-	if (out) {
-		argv[3] = "--out";
-		argv[4] = (char *)out;
-	}
+	snprintf(cmdline, sizeof(cmdline), "--cmdline=%s", in->cmdline_path);
 	unlink(state);
-	setenv("WIS_STATE", state, 1);
-	setenv("WIS_BOOT", boot, 1);
 	supervise(argv, watchdog_s(&in->cfg), o);
 	if (outcome_message(o, in->bin, msg, sizeof(msg))) {
 		say("%s", msg);

@@ -11,9 +11,8 @@ plan 67
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DUMP=$tmp/cmdline_dump
-musl-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
-	-o "$DUMP" tests/cmdline_dump.c bench/cmdline.c bench/cpuset.c \
-	bench/file.c bench/plan.c bench/topology.c
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
+	-o "$DUMP" tests/cmdline_dump.c "${WIS%/rootfs/bin/wis}/obj/glibc/libwis.a"
 WIS_PRESETS=$PWD/rootfs/etc/wis/presets
 export WIS_PRESETS
 unset WIS_SYSFS
@@ -286,11 +285,9 @@ if ! command -v clang >/dev/null; then
 	ok 0 "fuzz the parser # SKIP clang not installed"
 	exit 0
 fi
-FUZZ=$tmp/cmdline_fuzz
-clang -g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-Ibench -o "$FUZZ" bench/fuzz/cmdline_fuzz.c bench/cmdline.c \
-	bench/cpuset.c bench/file.c bench/plan.c bench/topology.c
+FUZZ=$tmp/out/fuzz/cmdline_fuzz
+make -s -C bench/fuzz OUT="$tmp/out" >"$tmp/build.log" 2>&1 ||
+	sed 's/^/# /' "$tmp/build.log"
 mkdir "$tmp/corpus"
 n=0
 for seed in "$smoke" "wis.preset=wall wis.tasks=4-48/4 wis.cpus=0-3,8" \

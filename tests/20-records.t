@@ -121,15 +121,13 @@ else
 		'^WIS1 [0-9a-f]\{8\} {"run":"r5"' auto.out
 fi
 
-export WIS_STATE="$tmp/state"
-emit --out file:state.rec --run r6 run
-emit --out file:state.rec --run r6 point
-emit --out file:state.rec --run r6 end status=ok
-check "WIS_STATE: seq follows the state file" test \
+emit --out file:state.rec --state state --run r6 run
+emit --out file:state.rec --state state --run r6 point
+emit --out file:state.rec --state state --run r6 end status=ok
+check "--state: seq follows the state file" test \
 	"$(grep -o '"seq":[0-9]*' state.rec | tr '\n' ' ')" = \
 	'"seq":0 "seq":1 "seq":2 '
-check "WIS_STATE file holds RUN NEXTSEQ" test "$(cat state)" = "r6 3"
-unset WIS_STATE
+check "the state file holds RUN NEXTSEQ" test "$(cat state)" = "r6 3"
 
 rc=0
 emit --out "file:$tmp/no/dir,file:good.rec" --run r7 --seq 0 end \

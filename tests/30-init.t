@@ -62,17 +62,18 @@ $M/nocolon.ko
 $M/fourth.ko: $M/missing.ko
 EOF
 
-# A sweep that leaves an orphan in a session of its own, then hangs.
+# Fake sweeps, started as BIN sweep --cmdline=FILE --state FILE --boot ...
+# One that leaves an orphan in a session of its own, then hangs.
 cat >"$root/test/hang" <<'EOF'
 #!/bin/sh
-echo "hangrun 5" >"$WIS_STATE"
+echo "hangrun 5" >"$4"
 setsid sleep 1000 &
 exec sleep 1000
 EOF
 # A sweep that wrote records 0-2, then crashed.
 cat >"$root/test/crash" <<'EOF'
 #!/bin/sh
-echo "crashrun 3" >"$WIS_STATE"
+echo "crashrun 3" >"$4"
 kill -SEGV $$
 EOF
 chmod +x "$root/test/hang" "$root/test/crash"

@@ -11,9 +11,6 @@ WIS=${WIS:-$PWD/out/rootfs/bin/wis}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit
-# Records go where each test says, not into a sweep's state file.
-unset WIS_STATE
-
 emit() {
 	"$WIS" emit "$@"
 }

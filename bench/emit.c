@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/* wis emit: one record, for tests and shell tooling. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "recorder.h"
+#include "report.h"
+
+static const char emit_usage[] =
+	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
+	"                [KEY=STRING | KEY:=JSON]...\n"
+	"Writes one result record to the sinks of SPEC (as wis.out).  The seq\n"
+	"is N, else the next one of ID in the state file (\"RUN NEXTSEQ\", which\n"
+	"is then updated), else 0.\n";
+
+static int field_has_key(const char *arg, const char *key, size_t klen)
+{
+	return !strncmp(arg, key, klen) &&
+	       (arg[klen] == '=' || (arg[klen] == ':' && arg[klen + 1] == '='));
+}
+
+/* argv[first..i) are the fields before this one. */
+static int emit_field(struct wis_json *j, char **argv, int first, int i)
+{
+	const char *arg = argv[i], *eq = strchr(arg, '=');
+	size_t klen;
+	char key[256], err[256];
+	int raw, k;
+
+	if (!eq || eq == arg) {
+		fprintf(stderr, "wis emit: %s: not KEY=STRING or KEY:=JSON\n",
+			arg);
+		return -1;
+	}
+	raw = eq[-1] == ':';
+	klen = (size_t)(eq - arg) - (size_t)raw;
+	if (!klen || klen >= sizeof(key)) {
+		fprintf(stderr, "wis emit: %s: bad key\n", arg);
+		return -1;
+	}
+	memcpy(key, arg, klen);
+	key[klen] = '\0';
+	if (!strcmp(key, "run") || !strcmp(key, "seq") ||
+	    !strcmp(key, "type")) {
+		fprintf(stderr,
+			"wis emit: %s: %s is set by --run, --seq or TYPE\n",
+			arg, key);
+		return -1;
+	}
+	for (k = first; k < i; k++) {
+		if (field_has_key(argv[k], key, klen)) {
+			fprintf(stderr, "wis emit: %s: key %s given twice\n",
+				arg, key);
+			return -1;
+		}
+	}
+	if (!raw) {
+		wis_json_str(j, key, eq + 1);
+		return 0;
+	}
+	if (wis_json_value_check(eq + 1, err, sizeof(err))) {
+		fprintf(stderr, "wis emit: %s: bad JSON value: %s\n", arg, err);
+		return -1;
+	}
+	wis_json_raw(j, key, eq + 1);
+	return 0;
+}
+
+static int parse_seq(const char *s, uint64_t *seq)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*seq = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+/* The next seq of this run, when a state file tracks it. */
+static int state_seq(const char *path, const char *run, uint64_t *seq)
+{
+	char state_run[4096];
+	uint64_t next;
+
+	*seq = 0;
+	if (!path)
+		return 0;
+	if (wis_state_read(path, state_run, sizeof(state_run), &next)) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "wis emit: --state %s: %s\n", path,
+			errno == EINVAL ? "not \"RUN NEXTSEQ\"" :
+			strerror(errno));
+		return -1;
+	}
+	if (!strcmp(state_run, run))
+		*seq = next;
+	return 0;
+}
+
+static int emit_write(const char *spec, const char *state, const char *run,
+		      uint64_t seq, const char *type, const struct wis_json *j)
+{
+	struct wis_sinks *s, *partial;
+	char err[512];
+	int ret = 0;
+
+	s = wis_sinks_open(spec, err, sizeof(err), &partial);
+	if (!s) {
+		fprintf(stderr, "wis emit: %s\n", err);
+		s = partial;
+		ret = 1;
+	}
+	if (s && wis_record(s, run, &seq, type, j))
+		ret = 1;
+	wis_sinks_close(s);
+	if (state && wis_state_write(state, run, seq)) {
+		fprintf(stderr, "wis emit: --state %s: %s\n", state,
+			strerror(errno));
+		ret = 1;
+	}
+	return ret;
+}
+
+int wis_emit_main(int argc, char **argv)
+{
+	const char *out = NULL, *run = NULL, *seq_arg = NULL, *type = NULL;
+	const char *state = NULL;
+	struct wis_json j;
+	uint64_t seq;
+	int i, first, ret = 2;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(emit_usage, stdout);
+			return 0;
+		}
+		if (i + 1 == argc)
+			break;
+		if (!strcmp(argv[i], "--out"))
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--run"))
+			run = argv[++i];
+		else if (!strcmp(argv[i], "--seq"))
+			seq_arg = argv[++i];
+		else if (!strcmp(argv[i], "--state"))
+			state = argv[++i];
+		else
+			break;
+	}
+	if (i < argc)
+		type = argv[i++];
+	if (!out || !run || !*run || !type || !*type || type[0] == '-') {
+		fputs(emit_usage, stderr);
+		return 2;
+	}
+	if (seq_arg ? parse_seq(seq_arg, &seq) : state_seq(state, run, &seq)) {
+		if (seq_arg)
+			fprintf(stderr, "wis emit: --seq %s: not a number\n",
+				seq_arg);
+		return 2;
+	}
+	wis_json_init(&j);
+	for (first = i; i < argc; i++)
+		if (emit_field(&j, argv, first, i))
+			goto out;
+	ret = emit_write(out, state, run, seq, type, &j);
+out:
+	wis_json_free(&j);
+	return ret;
+}

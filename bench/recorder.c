@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing records: a record to every sink, a failed sink named on the
+ * others, and the state file that hands a run over to wis-init.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "recorder.h"
+
+/* A record that cannot be framed still leaves a trace in its seq slot. */
+static char *oversize_frame(const char *run, uint64_t seq, const char *type,
+			    const struct wis_json *j, size_t *len)
+{
+	struct wis_json e;
+	char msg[160];
+	char *frame;
+
+	snprintf(msg, sizeof(msg),
+		 "%s record dropped: %zu bytes of fields exceed the %d-byte record limit",
+		 type, j ? j->len : 0, WIS_RECORD_MAX);
+	wis_json_init(&e);
+	wis_json_str(&e, "message", msg);
+	frame = wis_frame_build(run, seq, "error", &e, len);
+	wis_json_free(&e);
+	return frame;
+}
+
+int wis_state_write(const char *path, const char *run, uint64_t next_seq)
+{
+	char tmp[PATH_MAX];
+	int fd, n;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	n = dprintf(fd, "%s %" PRIu64 "\n", run, next_seq);
+	if (close(fd) || n < 0)
+		return -1;
+	/* rename() so wis-init never reads a half-written state. */
+	return rename(tmp, path);
+}
+
+static int write_record(struct wis_sinks *s, const char *run, uint64_t *seq,
+			const char *type, const struct wis_json *j)
+{
+	char *frame;
+	size_t len;
+	int ret = -1;
+
+	frame = wis_frame_build(run, *seq, type, j, &len);
+	if (!frame && errno == E2BIG)
+		frame = oversize_frame(run, *seq, type, j, &len);
+	if (frame) {
+		ret = wis_sinks_write(s, run, *seq, frame, len);
+		free(frame);
+	}
+	(*seq)++;
+	return ret;
+}
+
+/* Each sink that failed is named once on the sinks still working. */
+static void tell_failed_sinks(struct wis_sinks *s, const char *run,
+			      uint64_t *seq)
+{
+	char msg[PATH_MAX + 128];
+	struct wis_json e;
+	const char *name;
+	int err;
+
+	while (wis_sinks_next_failure(s, msg, sizeof(msg), &name, &err)) {
+		wis_json_init(&e);
+		wis_json_str(&e, "message", msg);
+		wis_json_str(&e, "sink", name);
+		wis_json_i64(&e, "errno", err);
+		write_record(s, run, seq, "error", &e);
+		wis_json_free(&e);
+	}
+}
+
+int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
+	       const char *type, const struct wis_json *j)
+{
+	int ret = write_record(s, run, seq, type, j);
+
+	tell_failed_sinks(s, run, seq);
+	return ret;
+}
+
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static int parse_u64(const char *s, const char *end, uint64_t *val)
+{
+	uint64_t v = 0;
+
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*val = v;
+	return 0;
+}
+
+int wis_state_read(const char *path, char *run, size_t runlen,
+		   uint64_t *next_seq)
+{
+	char buf[4096];
+	char *space, *nl;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	nl = memchr(buf, '\n', (size_t)n);
+	space = strrchr(buf, ' ');
+	if (!nl || nl != buf + n - 1 || !space || space == buf ||
+	    (size_t)(space - buf) >= runlen ||
+	    parse_u64(space + 1, nl, next_seq)) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(run, buf, (size_t)(space - buf));
+	run[space - buf] = '\0';
+	return 0;
+}
+
