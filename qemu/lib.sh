@@ -65,7 +65,8 @@ shows the guest's console, result records left out, on stderr as it runs.
 DIR/barrier.img) and the wis.instances, wis.instance and wis.barrier keys,
 so the guests release each point's tasks together (a wis.instances word
 overrides K).  --pin CPUS runs the
-guests on these host CPUs, split into --instances equal, disjoint parts.
+guests on these host CPUs, split into --instances equal, disjoint parts,
+each vCPU thread on one CPU of its guest's part.
 Defaults: --smp 2 --mem 256 --numa 1 --accel auto, DIR a new directory
 under OUT/runs (OUT=$OUT).
 EOF
@@ -164,6 +165,31 @@ parse_pin() {
 	done
 	[ $((${#pin_cpus[@]} % opt_instances)) -eq 0 ] ||
 		die "--pin: ${#pin_cpus[@]} CPUs do not split evenly into --instances $opt_instances"
+}
+
+# Pins vCPU thread N of QEMU PID to the (N mod M)-th of the M CPUs in
+# LIST, once QEMU has created the threads.
+pin_vcpus() {
+	local pid=$1 task comm n pinned=0 tries
+	local -a cpus
+	IFS=, read -r -a cpus <<<"$2"
+	for ((tries = 0; tries < 100 && pinned < opt_smp; tries++)); do
+		pinned=0
+		for task in /proc/"$pid"/task/*; do
+			comm=$(cat "$task/comm" 2>/dev/null) || continue
+			case $comm in
+			"CPU "*/*)
+				n=${comm#CPU }
+				n=${n%%/*}
+				taskset -pc "${cpus[n % ${#cpus[@]}]}" "${task##*/}" \
+					>/dev/null && pinned=$((pinned + 1))
+				;;
+			esac
+		done
+		[ "$pinned" -ge "$opt_smp" ] || sleep 0.1
+	done
+	[ "$pinned" -ge "$opt_smp" ] ||
+		say "pid $pid: pinned $pinned of $opt_smp vCPU threads"
 }
 
 # The host CPUs guest iN runs on: its share of --pin, as a list.
@@ -285,7 +311,9 @@ machine_args() {
 	# q35: its PCIe interrupt routing spares the guest the slow ACPI _PRT
 	# evaluation that i440fx ("pc") costs each virtio device at probe time
 	# (0.25 s of module loading under TCG).
-	local -a a=(-machine q35 -nodefaults -no-reboot -display none -name wis)
+	# debug-threads names the vCPU threads "CPU N/KVM" for --pin.
+	local -a a=(-machine q35 -nodefaults -no-reboot -display none
+		-name "wis,debug-threads=on")
 	if [ "$accel" = kvm ]; then
 		a+=(-accel kvm -cpu host)
 	else
@@ -360,6 +388,7 @@ start_guest() {
 	echo >>"$dir/qemu.cmd"
 	"${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
 	guest_pids+=("$!")
+	[ -n "$opt_pin" ] && pin_vcpus "$!" "$(guest_pin "$instance")"
 	guest_names+=("$instance")
 	guest_dirs+=("$dir")
 	if [ -n "$opt_console" ]; then
