@@ -30,12 +30,16 @@ sub points { grep { $_->{type} eq 'point' } @_ }
 
 my $dir = "$tmp/split";
 my $rc = run_logged("$tmp/split", 'qemu/split', '--cpus', 2, '--instances', 2,
-		    '--accel', 'tcg', '--out', $dir, '--', @keys);
+		    '--accel', 'tcg', '--pin', '0-1', '--out', $dir, '--', @keys);
 is($rc, 0, 'qemu/split --cpus 2 --instances 2 exits 0')
 	or diag(slurp("$tmp/split.err"));
 my $out = slurp("$tmp/split.out");
 like(slurp("$tmp/split.err"), qr/TCG: the figures are functional only/,
      'under TCG it says the figures are functional only');
+like(slurp("$dir/one/qemu.cmd"), qr/^taskset -c 0\\?,1 /,
+     'the one guest runs on host CPUs 0 and 1');
+like(slurp("$dir/split/i1/qemu.cmd") . slurp("$dir/split/i2/qemu.cmd"),
+     qr/^taskset -c 0 .*^taskset -c 1 /ms, '... the two guests on one each');
 my @one = records("$dir/one/virtio.wis");
 is(scalar(points(@one)), 6, 'the one guest measured 3 tests at 1 and 2 tasks');
 my @i1 = records("$dir/split/i1/virtio.wis");
@@ -74,5 +78,16 @@ is(join(',', map { $_->{seq} } @lone), join(',', 0 .. $#lone),
    '... and no record is missing');
 like(slurp("$tmp/lone.out"), qr/status: complete, end error/,
      'wis report calls the run complete, ended in error');
+
+# Options that cannot work are refused before anything boots.
+for my $case ([ 'qemu/split', '--cpus', 3 ],
+	      [ 'qemu/split', '--cpus', 2, '--numa', 3 ],
+	      [ 'qemu/run', '--instances', 2, '--pin', '0-2' ],
+	      [ 'qemu/run', '--pin', 'x' ]) {
+	my $cmd = join(' ', @$case);
+	is(run_logged("$tmp/bad", @$case), 2, "$cmd: exit 2");
+	like(slurp("$tmp/bad.err"), qr/(does not split evenly|do not split evenly|not a CPU list)/,
+	     '... saying why');
+}
 
 done_testing();
