@@ -38,23 +38,11 @@ struct parse {
 	int failed;
 };
 
-static void why_set(char *why, size_t wlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void why_set(char *why, size_t wlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, wlen, fmt, ap);
-	va_end(ap);
-}
-
 static int copy_value(char *dst, size_t size, const char *v,
 		      char *why, size_t wlen)
 {
 	if (strlen(v) >= size) {
-		why_set(why, wlen, "longer than %zu characters", size - 1);
+		snprintf(why, wlen, "longer than %zu characters", size - 1);
 		return -1;
 	}
 	strcpy(dst, v);
@@ -66,8 +54,8 @@ static int check_printable(const char *v, char *why, size_t wlen)
 {
 	for (const char *s = v; *s; s++) {
 		if (*s < 0x20 || *s > 0x7e || *s == '"') {
-			why_set(why, wlen, "character 0x%02x not allowed",
-				(unsigned char)*s);
+			snprintf(why, wlen, "character 0x%02x not allowed",
+				 (unsigned char)*s);
 			return -1;
 		}
 	}
@@ -96,25 +84,25 @@ static int set_tests(struct wis_sweep_cfg *c, const char *v,
 		if (next)
 			*next++ = '\0';
 		if (!*name) {
-			why_set(why, wlen, "empty test name");
+			snprintf(why, wlen, "empty test name");
 			return -1;
 		}
 		for (const char *s = name; *s; s++) {
 			if (!is_name_char(*s, 0)) {
-				why_set(why, wlen, "'%s' is not a test name",
-					name);
+				snprintf(why, wlen, "'%s' is not a test name",
+					 name);
 				return -1;
 			}
 		}
 		for (int i = 0; i < n; i++) {
 			if (!strcmp(buf + offs[i], name)) {
-				why_set(why, wlen, "'%s' listed twice", name);
+				snprintf(why, wlen, "'%s' listed twice", name);
 				return -1;
 			}
 		}
 		if (n == WIS_MAX_SWEEP_TESTS) {
-			why_set(why, wlen, "more than %d tests",
-				WIS_MAX_SWEEP_TESTS);
+			snprintf(why, wlen, "more than %d tests",
+				 WIS_MAX_SWEEP_TESTS);
 			return -1;
 		}
 		offs[n++] = (size_t)(name - buf);
@@ -151,20 +139,20 @@ int wis_tasks_list(const char *spec, unsigned char *set,
 		    (dash && wis_parse_uint(dash, WIS_MAX_TASKS, &hi)) ||
 		    (slash && (!dash || wis_parse_uint(slash, WIS_MAX_TASKS,
 						       &step)))) {
-			why_set(why, wlen, "want N, A-B or A-B/STEP items "
-				"(counts up to %d), 'all' or 'auto'",
-				WIS_MAX_TASKS);
+			snprintf(why, wlen, "want N, A-B or A-B/STEP items "
+				 "(counts up to %d), 'all' or 'auto'",
+				 WIS_MAX_TASKS);
 			return -1;
 		}
 		if (!dash)
 			hi = lo;
 		if (lo == 0) {
-			why_set(why, wlen, "task counts start at 1");
+			snprintf(why, wlen, "task counts start at 1");
 			return -1;
 		}
 		if (hi < lo || step == 0) {
-			why_set(why, wlen, step ? "empty range" :
-				"a step of 0");
+			snprintf(why, wlen, step ? "empty range" :
+				 "a step of 0");
 			return -1;
 		}
 		for (unsigned long long n = lo; n <= hi; n += step)
@@ -177,13 +165,13 @@ int wis_tasks_list(const char *spec, unsigned char *set,
 static int check_id(const char *v, char *why, size_t wlen)
 {
 	if (!strcmp(v, ".") || !strcmp(v, "..")) {
-		why_set(why, wlen, "not a file name");
+		snprintf(why, wlen, "not a file name");
 		return -1;
 	}
 	for (const char *s = v; *s; s++) {
 		if (!is_name_char(*s, 1)) {
-			why_set(why, wlen, "want letters, digits, '.', '-' "
-				"and '_'");
+			snprintf(why, wlen, "want letters, digits, '.', '-' "
+				 "and '_'");
 			return -1;
 		}
 	}
@@ -204,7 +192,7 @@ static int check_preset(const char *v, char *why, size_t wlen)
 {
 	if (preset_name_ok(v))
 		return 0;
-	why_set(why, wlen, "want a name of letters, digits, '_' and '-'");
+	snprintf(why, wlen, "want a name of letters, digits, '_' and '-'");
 	return -1;
 }
 
@@ -239,7 +227,7 @@ static int check_shared(const char *v, char *why, size_t wlen)
 	if (check_printable(v, why, wlen))
 		return -1;
 	if (v[0] != '/' || v[1] == '\0') {
-		why_set(why, wlen, "want an absolute file path");
+		snprintf(why, wlen, "want an absolute file path");
 		return -1;
 	}
 	return 0;
@@ -253,7 +241,7 @@ static int set_cpus(struct wis_sweep_cfg *c, const char *v,
 	if (wis_cpulist_parse(&set, v, why, wlen))
 		return -1;
 	if (!wis_cpuset_count(&set)) {
-		why_set(why, wlen, "no CPUs");
+		snprintf(why, wlen, "no CPUs");
 		return -1;
 	}
 	c->cpus = set;
@@ -277,8 +265,8 @@ static int set_instance(struct wis_sweep_cfg *c, const char *v,
 	unsigned long long n;
 
 	if (wis_parse_uint(v, WIS_BARRIER_MAX_INSTANCES - 1, &n)) {
-		why_set(why, wlen, "want an index from 0 to %d",
-			WIS_BARRIER_MAX_INSTANCES - 1);
+		snprintf(why, wlen, "want an index from 0 to %d",
+			 WIS_BARRIER_MAX_INSTANCES - 1);
 		return -1;
 	}
 	c->instance = (unsigned)n;
@@ -476,8 +464,8 @@ static int set_value(struct wis_sweep_cfg *c, const struct key *k,
 	switch (k->kind) {
 	case KIND_UINT:
 		if (wis_parse_uint(v, k->hi, &n) || n < k->lo) {
-			why_set(why, wlen, "want %s from %llu to %llu",
-				k->unit, k->lo, k->hi);
+			snprintf(why, wlen, "want %s from %llu to %llu",
+				 k->unit, k->lo, k->hi);
 			return -1;
 		}
 		*uint_field(c, k) = (unsigned)n;
