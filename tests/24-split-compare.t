@@ -21,7 +21,8 @@ given() {
 
 # run_file FILE RUN ID [KEY=VALUE...]: a run record, one point at 1 task
 # per instance (2 for the one kernel), and end ok; the words replace the
-# fair defaults.
+# fair defaults.  The point's window runs from $window_start (1000 unless
+# set) to 5000 ns after a release at 0, with a skew of 10 ns.
 run_file() {
 	file=$1 run=$2 id=$3 tasks=1
 	shift 3
@@ -31,11 +32,15 @@ run_file() {
 	done
 	emit --out "file:$file" --run "$run" run id="$id" "$@"
 	emit --out "file:$file" --run "$run" --seq 1 point test=getppid1 \
-		mode=processes tasks:="$tasks" status=ok average:=100
+		mode=processes tasks:="$tasks" status=ok average:=100 \
+		window_start_ns:="${window_start:-1000}" window_end_ns:=5000 \
+		barrier_gen:=1 barrier_release_ns:=0 barrier_skew_ns:=10
 	emit --out "file:$file" --run "$run" --seq 2 end status=ok
 }
 
-# fixture [INSTANCE-1 KEYS...]: one.wis and i0.wis, i1.wis afresh.
+# fixture [INSTANCE-1 KEYS...]: one.wis and i0.wis, i1.wis afresh; i1's
+# window starts at $i1_start if set.
+i1_start=
 fixture() {
 	rm -f one.wis i0.wis i1.wis
 	run_file one.wis one-1 one
@@ -46,7 +51,7 @@ fixture() {
 		sweep_hash=00000000000000aa; do
 		given "${word%%[:=]*}" "$@" || set -- "$@" "$word"
 	done
-	run_file i1.wis i1-1 i1 "$@"
+	window_start=$i1_start run_file i1.wis i1-1 i1 "$@"
 }
 
 split_compare() {
@@ -57,7 +62,7 @@ split_compare() {
 fixture
 split_compare one.wis i0.wis i1.wis
 check "fair records: exit 0" test "$rc" -eq 0
-check "... every check ok" test "$(grep -c '^ok ' out)" -eq 16
+check "... every check ok" test "$(grep -c '^ok ' out)" -eq 17
 check "... no check failed" test "$(grep -c '^FAIL' out)" -eq 0
 check "... the two instances summed: 200 against 100" \
 	grep -Eq '^getppid1 +processes +2 +100 +200 +2\.00$' out
@@ -88,6 +93,13 @@ bad barrier_campaign=12345678 "two campaigns" \
 bad sweep_hash=00000000000000bb "two sweeps" \
 	"the instances ran the same sweep"
 bad instance:=0 "one index twice" "every instance has its own wis.instance"
+
+i1_start=4995
+fixture
+split_compare one.wis i0.wis i1.wis
+check "windows 5 ns apart, skew 10 ns: exit 1" test "$rc" -eq 1
+check "... FAIL names the point" grep -qF "FAIL the instances' windows overlap at every point: not at getppid1 processes 1 tasks (point 1)" out
+i1_start=
 
 fixture committed_as_batch_pages:=9000 sweep=wis.tests=getppid1
 split_compare one.wis i0.wis i1.wis
