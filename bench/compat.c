@@ -102,7 +102,7 @@ int wis_compat_main(const char *self, int argc, char **argv)
 	struct wis_result *r;
 	char name[64], msg[160];
 	long v;
-	int opt;
+	int opt, ret;
 
 	p.threads = split_name(self, name, sizeof(name));
 	p.test = p.threads < 0 ? NULL : wis_test_find(name);
@@ -185,8 +185,9 @@ int wis_compat_main(const char *self, int argc, char **argv)
 	if (r->status != WIS_OK) {
 		fprintf(stderr, "%s: %s: %s\n", self, wis_status_name(r->status),
 			r->message);
+		ret = r->interrupted ? 128 + r->interrupted : 1;
 		free(r);
-		return 1;
+		return ret;
 	}
 	free(r);
 	return 0;

@@ -660,12 +660,23 @@ static int wait_point(const struct wis_point *p, pid_t pid, const sigset_t *set,
 	}
 }
 
+/*
+ * Reap every process left in the point's group: tasks killed with the
+ * point are only gone, and their files no longer in use, once reaped.
+ */
+static void reap_group(pid_t pgid)
+{
+	while (waitpid(-pgid, NULL, 0) > 0 || errno == EINTR)
+		;
+}
+
 static void classify_exit(struct wis_result *r, int killed, int status)
 {
 	if (killed > 1) {
 		r->status = WIS_ERROR;
-		snprintf(r->message, sizeof(r->message), "interrupted by signal %d",
-			 killed);
+		r->interrupted = killed;
+		snprintf(r->message, sizeof(r->message), "interrupted by SIG%s",
+			 sigabbrev_np(killed));
 		return;
 	}
 	if (killed) {
@@ -774,7 +785,12 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 			 strerror(errno));
 		goto done;
 	}
-	/* A Ctrl-C or kill of ours still removes the point and its files. */
+	/*
+	 * A Ctrl-C or kill of ours still removes the point and its files.
+	 * As subreaper we inherit the tasks of a point process that died
+	 * first, so every one of them is reaped before its files go.
+	 */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGINT);
@@ -784,7 +800,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 	fflush(NULL);
 	pid = fork();
 	if (!pid) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
 		setpgid(0, 0);
 		die_with_parent(self);
 		point_main(p, r, tmp_prefix);
@@ -793,16 +809,13 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		setpgid(pid, pid);
 		killed = wait_point(p, pid, &set, &status);
 		kill(-pid, SIGKILL);
+		reap_group(pid);
 		classify_exit(r, killed, status);
 	} else {
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "fork: %s", strerror(errno));
 	}
 	remove_tmp_entries(has_prefix, tmp_prefix + strlen("/tmp/"));
-	if (killed > 1) {
-		signal(killed, SIG_DFL);
-		raise(killed);
-	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 done:
 	*out = *r;

@@ -39,6 +39,7 @@ struct wis_result {
 	uint64_t window_start_ns, window_end_ns;
 	struct wis_barrier_pass barrier;	/* gen 0: not passed */
 	int barrier_failed;	/* message says why; no task was released */
+	int interrupted;	/* the SIGINT, SIGTERM or SIGHUP that stopped it */
 };
 
 struct wis_point {
@@ -65,7 +66,12 @@ struct wis_point {
 
 const char *wis_status_name(enum wis_status s);
 
-/* Run one point; the result is complete whatever happened to it. */
+/*
+ * Run one point; the result is complete whatever happened to it.
+ * SIGINT, SIGTERM and SIGHUP are blocked meanwhile: one that arrives
+ * kills the point, and once every task is reaped and its files are
+ * removed, the call returns with r->interrupted set to it.
+ */
 void wis_point_run(const struct wis_point *p, struct wis_result *r);
 
 /* The tests linked into this binary, and lookup by name. */

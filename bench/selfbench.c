@@ -130,7 +130,7 @@ int wis_bench_main(int argc, char **argv)
 	for (int i = 0; i < runs; i++) {
 		wis[i] = harness_rate(&p, r, &e);
 		if (wis[i] <= 0)
-			return 1;
+			return r->interrupted ? 128 + r->interrupted : 1;
 		bare[i] = bare_rate(r->cpus[0], p.samples * p.interval_ms / 1000.0);
 		printf("%3d %13.0f %11.0f %6.4f\n", i + 1, bare[i], wis[i],
 		       wis[i] / bare[i]);

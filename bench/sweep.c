@@ -34,6 +34,8 @@ struct sweep {
 	int sink_failed;	/* a sink lost records: the run failed */
 	uint64_t sweep_hash;		/* of the resolved point list */
 	struct wis_barrier *barrier;
+	sigset_t stop;		/* signals that end the sweep, kept blocked */
+	int interrupted;	/* the one that did */
 };
 
 /* Every record, then the state file wis-init would continue the run from. */
@@ -309,7 +311,7 @@ static void barrier_failed(struct sweep *s, const struct wis_result *r)
 
 /*
  * base: the rate of one task of this test and mode, for the scale column.
- * -1 when the barrier failed and the sweep must stop.
+ * -1 when the barrier failed or a stop signal came: the sweep stops.
  */
 static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 		     int k, int n, double *base)
@@ -317,6 +319,10 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 	struct wis_json j;
 
 	wis_point_run(p, r);
+	if (r->interrupted) {
+		s->interrupted = r->interrupted;
+		return -1;
+	}
 	catch_up(s, p, r);
 	if (r->barrier_failed) {
 		barrier_failed(s, r);
@@ -350,6 +356,17 @@ static int timed_out(struct sweep *s, time_t start)
 	return 1;
 }
 
+/* A stop signal that came between points (during one, the harness takes it). */
+static int stop_pending(struct sweep *s)
+{
+	const struct timespec now = { 0, 0 };
+	int sig = sigtimedwait(&s->stop, NULL, &now);
+
+	if (sig > 0)
+		s->interrupted = sig;
+	return sig > 0;
+}
+
 static int run_points(struct sweep *s, struct wis_result *r)
 {
 	int n = s->nr_tests * nr_modes(s->cfg) * s->nr_tasks, k = 0;
@@ -375,13 +392,24 @@ static int run_points(struct sweep *s, struct wis_result *r)
 					.barrier_gen = (uint64_t)k + 1,
 				};
 
-				if (timed_out(s, start) ||
+				if (stop_pending(s) || timed_out(s, start) ||
 				    run_point(s, &p, r, ++k, n, &base))
 					return -1;
 			}
 		}
 	}
 	return 0;
+}
+
+static void report_interrupt(struct sweep *s)
+{
+	char msg[64];
+
+	snprintf(msg, sizeof(msg), "interrupted by SIG%s",
+		 sigabbrev_np(s->interrupted));
+	emit_msg(s, "error", msg);
+	if (s->opts->progress)
+		fprintf(stderr, "wis: %s\n", msg);
 }
 
 static void end_record(struct sweep *s, const char *status)
@@ -444,6 +472,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 {
 	struct sweep *s = calloc(1, sizeof(*s));
 	struct wis_result *r = malloc(sizeof(*r));
+	sigset_t old_mask;
 	char err[512];
 	int ret;
 
@@ -455,6 +484,12 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	}
 	/* A console sink on a closed pipe must not stop the other sinks. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Stop signals wait for a point's end, so the run can say so. */
+	sigemptyset(&s->stop);
+	sigaddset(&s->stop, SIGINT);
+	sigaddset(&s->stop, SIGTERM);
+	sigaddset(&s->stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &s->stop, &old_mask);
 	s->cfg = cfg;
 	s->opts = opts;
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
@@ -466,12 +501,19 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	warn_committed_batch(s);
 	if (opts->table)
 		wis_table_header(stdout);
-	ret = run_points(s, r) || s->failed || s->sink_failed ? 1 : 0;
+	ret = run_points(s, r) || stop_pending(s) || s->failed ||
+	      s->sink_failed ? 1 : 0;
+	if (s->interrupted)
+		report_interrupt(s);
 	end_record(s, ret ? "error" : "ok");
 	if (s->sink_failed)
 		ret = 1;
+	/* One that came while the end record was written: the run is whole. */
+	if (s->interrupted || stop_pending(s))
+		ret = 128 + s->interrupted;
 out:
 	wis_barrier_close(s->barrier);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	wis_sinks_close(s->sinks);
 	free(s->topo);
 	free(s);

@@ -5,7 +5,7 @@
 set -eu
 . tests/tap.sh
 
-plan 13
+plan 19
 
 # fails DESCRIPTION PATTERN ARGS...: wis exits non-zero with one stderr
 # line matching PATTERN.
@@ -72,4 +72,22 @@ sleep 0.2
 "$WIS" run getppid1 -s 1 --warmup 0 --interval 100 >/dev/null
 check "the point files of a wis killed with -9 ($left) are removed by the next run" \
 	test "$left" -eq 2 -a -z "$(find /tmp -maxdepth 1 -name "wis.$pid.*")"
+
+for stop in TERM:143 INT:130; do
+	sig=${stop%:*} want=${stop#*:}
+	rec="/tmp/wis-stop.$$"
+	"$WIS" run open1,unlink1 -t 8 -s 30 --warmup 0 --interval 100 \
+		"--records=file:$rec" >/dev/null 2>&1 &
+	pid=$!
+	sleep 1
+	kill "-$sig" "$pid"
+	wait "$pid" && rc=0 || rc=$?
+	check "SIG$sig: wis exits $want" test "$rc" = "$want"
+	check "SIG$sig: an error record says so, then end" sh -c "
+		grep -q '\"type\":\"error\",\"message\":\"interrupted by SIG$sig\"' '$rec' &&
+		tail -n 1 '$rec' | grep -q '\"type\":\"end\",\"status\":\"error\"'"
+	check "SIG$sig: no point file left" \
+		test -z "$(find /tmp -maxdepth 1 -name "wis.$pid.*")"
+	rm -f "$rec"
+done
 done_testing
