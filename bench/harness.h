@@ -21,6 +21,9 @@ enum wis_status {
 enum { STAT_USER, STAT_NICE, STAT_SYS, STAT_IDLE, STAT_IOWAIT, STAT_IRQ,
 	STAT_SOFTIRQ, STAT_NR };
 
+/* What the sampler got to keep its deadlines among busy tasks. */
+enum wis_sampler { WIS_SAMPLER_NORMAL, WIS_SAMPLER_NICE, WIS_SAMPLER_FIFO };
+
 struct wis_sample {
 	uint64_t elapsed_ns;
 	double total, min, max;	/* operations per second */
@@ -40,6 +43,8 @@ struct wis_result {
 	struct wis_barrier_pass barrier;	/* gen 0: not passed */
 	int barrier_failed;	/* message says why; no task was released */
 	int interrupted;	/* the SIGINT, SIGTERM or SIGHUP that stopped it */
+	enum wis_sampler sampler;
+	unsigned overrun;	/* sampler wake-ups late by > 1 % of the interval */
 };
 
 struct wis_point {
@@ -65,6 +70,9 @@ struct wis_point {
 };
 
 const char *wis_status_name(enum wis_status s);
+const char *wis_sampler_name(enum wis_sampler how);
+/* What a point's sampler will get here (tried in a child process). */
+enum wis_sampler wis_sampler_probe(void);
 
 /*
  * Run one point; the result is complete whatever happened to it.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What a point produced, as a record and as a table row. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,11 +47,12 @@ static uint64_t stat_total(const struct wis_result *r)
 	return sum;
 }
 
+/* NAN (null in records, "-" in tables) when no tick fell in the window. */
 static double idle_pct(const struct wis_result *r)
 {
 	uint64_t total = stat_total(r);
 
-	return total ? 100.0 * r->stat[STAT_IDLE] / total : 0;
+	return total ? 100.0 * r->stat[STAT_IDLE] / total : NAN;
 }
 
 /* System time per operation over the measured samples, microseconds. */
@@ -60,7 +62,7 @@ static double sys_us_per_op(const struct wis_result *r)
 
 	for (int i = 0; i < r->nr_samples; i++)
 		ops += r->samples[i].total * r->samples[i].elapsed_ns / 1e9;
-	return ops > 0 ? secs * 1e6 / ops : 0;
+	return ops > 0 && stat_total(r) ? secs * 1e6 / ops : NAN;
 }
 
 /* A JSON array of one field of every measured sample. */
@@ -145,6 +147,8 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_u64(j, "interval_ms", p->interval_ms);
 	wis_json_u64(j, "warmup", p->warmup);
 	wis_json_u64(j, "samples", r->nr_samples);
+	wis_json_str(j, "sampler", wis_sampler_name(r->sampler));
+	wis_json_u64(j, "overrun", r->overrun);
 	sample_array(j, "elapsed_ns", r, 0);
 	sample_array(j, "total", r, 1);
 	sample_array(j, "min", r, 2);
@@ -177,12 +181,22 @@ static double mean_field(const struct wis_result *r, int max)
 	return r->nr_samples ? sum / r->nr_samples : 0;
 }
 
+/* A number, or "-" for one that was not measured. */
+static const char *cell(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 void wis_table_row(FILE *f, const struct wis_point *p,
 		   const struct wis_result *r, double base_rate)
 {
 	double avg = wis_result_average(r);
 	const char *mode = p->threads ? "threads" : "processes";
-	char scale[16] = "-";
+	char scale[16] = "-", idle[16], sys[16];
 
 	if (r->status != WIS_OK) {
 		fprintf(f, "%-16s %-9s %5lu %s: %s\n", p->test->name, mode,
@@ -191,7 +205,9 @@ void wis_table_row(FILE *f, const struct wis_point *p,
 	}
 	if (base_rate > 0)
 		snprintf(scale, sizeof(scale), "%.2fx", avg / base_rate);
-	fprintf(f, "%-16s %-9s %5lu %14.0f %12.0f %7s %12.0f %12.0f %6.1f %9.3f\n",
+	fprintf(f, "%-16s %-9s %5lu %14.0f %12.0f %7s %12.0f %12.0f %6s %9s\n",
 		p->test->name, mode, p->nr_tasks, avg, avg / p->nr_tasks, scale,
-		mean_field(r, 0), mean_field(r, 1), idle_pct(r), sys_us_per_op(r));
+		mean_field(r, 0), mean_field(r, 1),
+		cell(idle, sizeof(idle), "%.1f", idle_pct(r)),
+		cell(sys, sizeof(sys), "%.3f", sys_us_per_op(r)));
 }

@@ -236,6 +236,7 @@ static void run_record(struct sweep *s)
 		     s->nr_tasks);
 	barrier_fields(s, &j);
 	wis_audit_json(&j, &s->mask, s->opts->boot);
+	wis_json_str(&j, "sampler", wis_sampler_name(wis_sampler_probe()));
 	emit(s, "run", &j);
 	wis_json_free(&j);
 }

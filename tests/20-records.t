@@ -173,6 +173,11 @@ check "failed sink: the run's end record says error" grep -q \
 report kept.rec
 check "failed sink: the working sink's run reads back whole" grep -q \
 	'^     1 ' out
+check "the run record says what priority the sampler gets" grep -Eq \
+	'"type":"run".*"sampler":"(fifo|nice-20|normal)"' kept.rec
+check "the point record says the sampler's priority and its overruns" \
+	grep -Eq '"type":"point".*"sampler":"(fifo|nice-20|normal)","overrun":[0-9]+,' \
+	kept.rec
 
 rc=0
 "$WIS" run getppid1 -s 1 --warmup 0 --interval 50 --records=file:/dev/full \

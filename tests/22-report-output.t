@@ -73,5 +73,14 @@ report --compare nosuch two.rec
 check "compare: an unknown side is named (exit 2)" test "$rc" = 2 -a \
 	"$(grep -c 'nosuch: neither a file nor a run id' err)" = 1
 
+emit --out file:empty.rec --run e --seq 0 run id=e
+emit --out file:empty.rec --run e --seq 1 point test=getppid1 \
+	mode=processes tasks:=1 status=ok average:=1000 per_task:=1000 \
+	idle_pct:=null sys_us_per_op:=null
+emit --out file:empty.rec --run e --seq 2 end status=ok
+report empty.rec
+check "an empty /proc/stat window: idle % and sys us/op print -" grep -Eq \
+	'^ +1 +1000 +1000 +1\.00 +- +-$' out
+
 plan "$tap_n"
 done_testing
