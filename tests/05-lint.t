@@ -5,7 +5,7 @@ set -eu
 . tests/tap.sh
 
 command -v shellcheck >/dev/null || skip_all "shellcheck not installed"
-scripts=$(grep -l -E '^#!/bin/(ba)?sh' build.sh .ci/run kconfig/* qemu/* tests/*.t)
+scripts=$(grep -l -E '^#!/bin/(ba)?sh' build.sh .ci/run kconfig/* qemu/* tests/*.t tests/stress/*.sh)
 plan "$(echo "$scripts" | wc -l)"
 for f in $scripts; do
 	if out=$(shellcheck -x "$f" 2>&1); then
