@@ -96,6 +96,19 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
+/* A stop signal is pending: the caller wants the wait to end. */
+static int stop_requested(const struct wis_barrier *b)
+{
+	sigset_t pending;
+
+	if (!b->p.stop || sigpending(&pending))
+		return 0;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(b->p.stop, sig) && sigismember(&pending, sig))
+			return 1;
+	return 0;
+}
+
 static uint64_t pack(uint32_t tag, uint32_t phase)
 {
 	return (uint64_t)tag << 32 | phase;
@@ -506,6 +519,9 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 		uint64_t state = atomic_load(&b->r->h.state);
 		int ret;
 
+		if (stop_requested(b))
+			return fail(err, len, "wis.barrier: interrupted while "
+				    "joining the campaign in %s", b->spec);
 		switch (judge(b, state)) {
 		case REPLACE:
 			create(b, state);
@@ -656,6 +672,10 @@ static int wait_all(struct wis_barrier *b, uint32_t phase, uint64_t gen,
 	int behind, ended = 0;
 
 	while ((behind = first_behind(b, phase, &ended)) >= 0) {
+		if (stop_requested(b))
+			return fail(err, len, "wis.barrier: interrupted while "
+				    "waiting at point %llu",
+				    (unsigned long long)gen);
 		if (ended || now_ns() > deadline) {
 			describe_missing(b, (unsigned)behind, gen, !(phase & 1),
 					 err, len);

@@ -19,6 +19,7 @@
 #ifndef WIS_BARRIER_H
 #define WIS_BARRIER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,8 @@ struct wis_barrier_params {
 	unsigned timeout_s;	/* longest wait for the others at one point */
 	uint64_t sweep_hash;	/* every instance must run the same points */
 	const char *label;	/* wis.id, for the others' messages */
+	/* Blocked signals that end a wait once pending (NULL: none). */
+	const sigset_t *stop;
 };
 
 /* What one instance saw at one barrier; times on its CLOCK_MONOTONIC. */
@@ -50,7 +53,8 @@ struct wis_barrier_pass {
  * Map the region named by spec and join the campaign in it, creating a
  * fresh one when the region is empty, holds garbage, a finished campaign
  * or one whose members stopped.  NULL with a one-line message in err
- * (naming wis.barrier, wis.instance or the mismatch) on failure.
+ * (naming wis.barrier, wis.instance or the mismatch) on failure, also
+ * when a stop signal is pending.
  */
 struct wis_barrier *wis_barrier_open(const struct wis_barrier_params *p,
 				     char *err, size_t errlen);
@@ -65,7 +69,8 @@ unsigned wis_barrier_timeout(const struct wis_barrier *b);
  * and acknowledged the release.  Passing a generation already passed
  * returns at once, so a caller may repeat a pass that a crashed child
  * may or may not have made.  -1 with a message naming the missing or
- * failed instance when it times out or a peer ended or refused.
+ * failed instance when it times out or a peer ended or refused, or when
+ * a stop signal is pending (the signal stays pending).
  */
 int wis_barrier_pass(struct wis_barrier *b, uint64_t gen,
 		     struct wis_barrier_pass *out, char *err, size_t errlen);

@@ -160,6 +160,7 @@ static int open_barrier(struct sweep *s, char *err, size_t len)
 		.instance = c->instance,
 		.timeout_s = wis_cfg_barrier_timeout(c),
 		.sweep_hash = s->sweep_hash, .label = c->id,
+		.stop = &s->stop,
 	};
 
 	if (!c->barrier[0]) {
@@ -284,6 +285,17 @@ static void account(struct sweep *s, const struct wis_result *r)
 		s->failed++;
 }
 
+/* A stop signal that came between points (during one, the harness takes it). */
+static int stop_pending(struct sweep *s)
+{
+	const struct timespec now = { 0, 0 };
+	int sig = sigtimedwait(&s->stop, NULL, &now);
+
+	if (sig > 0)
+		s->interrupted = sig;
+	return sig > 0;
+}
+
 /*
  * A point process that died before its barrier: pass it here, so the
  * others are not kept waiting for a point that is already lost.
@@ -326,7 +338,8 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 	}
 	catch_up(s, p, r);
 	if (r->barrier_failed) {
-		barrier_failed(s, r);
+		if (!stop_pending(s))
+			barrier_failed(s, r);
 		return -1;
 	}
 	account(s, r);
@@ -355,17 +368,6 @@ static int timed_out(struct sweep *s, time_t start)
 	emit_msg(s, "error", msg);
 	fprintf(stderr, "wis: %s\n", msg);
 	return 1;
-}
-
-/* A stop signal that came between points (during one, the harness takes it). */
-static int stop_pending(struct sweep *s)
-{
-	const struct timespec now = { 0, 0 };
-	int sig = sigtimedwait(&s->stop, NULL, &now);
-
-	if (sig > 0)
-		s->interrupted = sig;
-	return sig > 0;
 }
 
 static int run_points(struct sweep *s, struct wis_result *r)
