@@ -498,6 +498,9 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
 	if (open_sinks(s, err, sizeof(err)) || prepare(s, err, sizeof(err))) {
 		ret = fail_early(s, err);
+		/* Joining a barrier gives up on a stop signal. */
+		if (stop_pending(s))
+			ret = 128 + s->interrupted;
 		goto out;
 	}
 	run_record(s);
