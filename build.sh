@@ -209,13 +209,12 @@ copy_module() {
 }
 
 # Copy the wanted modules and the modules they need into the tree and
-# list them in etc/wis/modules, in load order, one "PATH: DEPENDENCY..."
-# a line: paths relative to the image root, the dependencies every module
-# PATH needs (modprobe's, so soft dependencies too), each on a line
-# before. Init loads them in parallel in that order.
+# list them in etc/wis/modules, one path a line, relative to the image
+# root, in modprobe's load order: every module after the ones it needs
+# (soft dependencies too).  Init loads them in that order.
 stage_modules() {
 	local tree=$1 list=$1/etc/wis/modules
-	local name closure path file needs dep line rel module
+	local name closure path
 	local -A staged=()
 	: >"$list"
 	[ "$MODULES" = none ] && return 0
@@ -226,21 +225,10 @@ stage_modules() {
 		while read -r path; do
 			[ -n "$path" ] || continue # built in
 			image_path "$path"
-			module=$rel
-			[ -z "${staged[$module]:-}" ] || continue
-			file=${path##*/}
-			needs=$(module_closure "${file%%.ko*}")
-			line=$module:
-			while read -r dep; do
-				[ "$dep" != "$path" ] || continue
-				image_path "$dep"
-				[ -n "${staged[$rel]:-}" ] ||
-					die "module $path needs $dep, which modprobe orders after it"
-				line="$line $rel"
-			done <<<"$needs"
-			copy_module "$path" "$tree/$module"
-			printf '%s\n' "$line" >>"$list"
-			staged[$module]=1
+			[ -z "${staged[$rel]:-}" ] || continue
+			copy_module "$path" "$tree/$rel"
+			printf '%s\n' "$rel" >>"$list"
+			staged[$rel]=1
 		done <<<"$closure"
 	done
 }

@@ -33,9 +33,8 @@ void console_fds(void);
 void name_host(const char *file);
 
 /*
- * Load the modules of list ("PATH: DEPENDENCY..." a line, dependencies
- * listed first) in parallel, each once its dependencies are done; wait
- * a bounded time for them all.  Failures are warnings.
+ * Load the modules of list (one path a line, each after the ones it
+ * needs) in that order.  Failures are warnings.
  */
 void load_modules(const char *list);
 

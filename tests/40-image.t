@@ -160,19 +160,11 @@ else
 	ok 1 "pxe/ holds the kernel, the initramfs and both boot configs"
 fi
 
-# Every line of the module list is "PATH: DEPENDENCY...": PATH a module
-# file in the tree built for the image's kernel, its dependencies listed
-# on earlier lines, among them every module modinfo says it needs.
+# Every line of the module list is a module file in the tree built for
+# the image's kernel, listed after every module modinfo says it needs.
 order_errors=""
 seen=" "
-while read -r path deps; do
-	case $path in
-	?*:) path=${path%:} ;;
-	*)
-		order_errors="$order_errors $path:malformed"
-		continue
-		;;
-	esac
+while read -r path; do
 	file=out/rootfs/$path
 	if [ ! -f "$file" ]; then
 		order_errors="$order_errors $path:missing"
@@ -180,21 +172,13 @@ while read -r path deps; do
 	fi
 	magic=$(modinfo -F vermagic "$file" | cut -d' ' -f1)
 	[ "$magic" = "$release" ] || order_errors="$order_errors $path:$magic"
-	names=" "
-	for dep in $deps; do
-		case $seen in
-		*" $dep "*) ;;
-		*) order_errors="$order_errors $path:needs-$dep-first" ;;
-		esac
-		names="$names$(basename "$dep" .ko | tr '-' '_') "
-	done
 	for name in $(modinfo -F depends "$file" | tr ',' ' '); do
-		case $names in
+		case $seen in
 		*" $name "*) ;;
-		*) order_errors="$order_errors $path:does-not-list-$name" ;;
+		*) order_errors="$order_errors $path:needs-$name-first" ;;
 		esac
 	done
-	seen="$seen$path "
+	seen="$seen$(basename "$path" .ko | tr '-' '_') "
 done <out/rootfs/etc/wis/modules
 if { [ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST; } &&
 	[ -z "$order_errors" ]; then
@@ -220,7 +204,7 @@ wanted=$(sed -n 's/^WANTED_MODULES="\(.*\)"$/\1/p' build.sh)
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
 unresolved=""
 for name in $wanted; do
-	grep -q "^[^ ]*/$name\.ko:" "$tmp/a/rootfs/etc/wis/modules" ||
+	grep -q "^[^ ]*/$name\.ko$" "$tmp/a/rootfs/etc/wis/modules" ||
 		grep -q "/$name\.ko$" \
 			"/lib/modules/$default_release/modules.builtin" ||
 		unresolved="$unresolved $name"
