@@ -12,6 +12,8 @@ PMEM_MB=16
 # ivshmem wants a power of two; the barrier uses 16.25 KiB of it.
 BARRIER_MB=1
 CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
+# Seconds between the TERM that stops a guest and the KILL, if it must.
+KILL_AFTER_S=2
 
 # The options; the caller sets the default kernel and initrd.
 opt_smp=2
@@ -32,11 +34,12 @@ pin_cpus=()
 accel=
 run_dir=
 scratch=
-timer_pid=
+deadline=
 qemu_args=()
 guest_pids=()
 guest_names=()
 guest_dirs=()
+guest_starts=()
 guest_status=()
 follower_pids=()
 
@@ -167,15 +170,17 @@ parse_pin() {
 		die "--pin: ${#pin_cpus[@]} CPUs do not split evenly into --instances $opt_instances"
 }
 
-# Pins vCPU thread N of QEMU PID to the (N mod M)-th of the M CPUs in
-# LIST, once QEMU has created the threads.
+# Pins vCPU thread N of the QEMU of guest DIR to the (N mod M)-th of the
+# M CPUs in LIST, once QEMU has created the threads.  QEMU runs under
+# timeout, so its PID is the one in its fresh pidfile.
 pin_vcpus() {
-	local pid=$1 task comm n pinned=0 tries
+	local dir=$1 pid='' task comm n pinned=0 tries
 	local -a cpus
 	IFS=, read -r -a cpus <<<"$2"
 	for ((tries = 0; tries < 100 && pinned < opt_smp; tries++)); do
 		pinned=0
-		for task in /proc/"$pid"/task/*; do
+		[ -n "$pid" ] || read -r pid 2>/dev/null <"$dir/qemu.pid" || true
+		for task in /proc/"${pid:-none}"/task/*; do
 			comm=$(cat "$task/comm" 2>/dev/null) || continue
 			case $comm in
 			"CPU "*/*)
@@ -189,7 +194,7 @@ pin_vcpus() {
 		[ "$pinned" -ge "$opt_smp" ] || sleep 0.1
 	done
 	[ "$pinned" -ge "$opt_smp" ] ||
-		say "pid $pid: pinned $pinned of $opt_smp vCPU threads"
+		say "$dir: pinned $pinned of $opt_smp vCPU threads"
 }
 
 # The host CPUs guest iN runs on: its share of --pin, as a list.
@@ -386,11 +391,12 @@ start_guest() {
 	[ -n "$opt_pin" ] && cmd=(taskset -c "$(guest_pin "$instance")" "${cmd[@]}")
 	printf '%q ' "${cmd[@]}" >"$dir/qemu.cmd"
 	echo >>"$dir/qemu.cmd"
-	"${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
+	supervised "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
 	guest_pids+=("$!")
-	[ -n "$opt_pin" ] && pin_vcpus "$!" "$(guest_pin "$instance")"
+	[ -n "$opt_pin" ] && pin_vcpus "$dir" "$(guest_pin "$instance")"
 	guest_names+=("$instance")
 	guest_dirs+=("$dir")
+	guest_starts+=("$SECONDS")
 	if [ -n "$opt_console" ]; then
 		follow_console "$instance" "$dir" "$!"
 	fi
@@ -408,36 +414,22 @@ follow_console() {
 	follower_pids+=("$!")
 }
 
-# Running, not a zombie waiting to be reaped.
-alive() {
-	[ -r "/proc/$1/status" ] &&
-		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
-}
-
-# TERM, then KILL whatever is left two seconds later.
-stop_guests() {
-	local pid tries left
-	for pid in "$@"; do kill -TERM "$pid" 2>/dev/null || true; done
-	for ((tries = 0; tries < 20; tries++)); do
-		left=
-		for pid in "$@"; do
-			if alive "$pid"; then
-				left=$pid
-			fi
-		done
-		[ -z "$left" ] && return 0
-		sleep 0.1
-	done
-	for pid in "$@"; do kill -KILL "$pid" 2>/dev/null || true; done
+# Runs COMMAND under timeout(1): TERM at the deadline, KILL KILL_AFTER_S
+# later.  timeout puts itself in a process group of its own, so a Ctrl-C
+# reaches the guests only through on_signal.  Parent-death signals cover
+# a runner killed outright: timeout then gets TERM and stops the guest as
+# at the deadline, and QEMU gets KILL should timeout itself die.
+supervised() {
+	exec setpriv --pdeathsig TERM \
+		timeout --kill-after="$KILL_AFTER_S" "$deadline" \
+		setpriv --pdeathsig KILL "$@"
 }
 
 on_signal() {
 	trap - INT TERM HUP
 	say "$1: stopping the guests"
-	if [ -n "$timer_pid" ]; then
-		kill "$timer_pid" 2>/dev/null || true
-	fi
-	stop_guests "${guest_pids[@]}"
+	# timeout passes the TERM on, and KILLs what is left KILL_AFTER_S later.
+	kill -TERM "${guest_pids[@]}" 2>/dev/null || true
 	wait 2>/dev/null
 	exit $((128 + $(kill -l "$1")))
 }
@@ -447,8 +439,22 @@ cleanup() {
 	return 0
 }
 
+# A runner killed outright leaves its scratch directory, named after its
+# PID: remove those whose runner is gone.
+remove_stale_scratch() {
+	local dir pid
+	for dir in "$1"/wis-qemu.*; do
+		pid=${dir##*/wis-qemu.}
+		pid=${pid%%.*}
+		is_count "$pid" || continue
+		[ -d "/proc/$pid" ] || rm -rf "$dir"
+	done
+}
+
 setup_traps() {
-	scratch=$(mktemp -d "${TMPDIR:-/tmp}/wis-qemu.XXXXXX") ||
+	local base=${TMPDIR:-/tmp}
+	remove_stale_scratch "$base"
+	scratch=$(mktemp -d "$base/wis-qemu.$$.XXXXXX") ||
 		die "cannot create a temporary directory"
 	trap cleanup EXIT
 	trap 'on_signal INT' INT
@@ -456,43 +462,29 @@ setup_traps() {
 	trap 'on_signal HUP' HUP
 }
 
-# The guests not reaped yet.
-running_guests() {
-	local i
-	for i in "${!guest_pids[@]}"; do
-		if [ -z "${guest_status[$i]:-}" ]; then
-			printf '%s\n' "${guest_pids[$i]}"
-		fi
-	done
+# Whether timeout stopped guest I at the deadline: its status is 124 when
+# TERM was enough, 137 when it took a KILL (as when QEMU is killed by
+# anyone else, so the time tells them apart).
+timed_out() {
+	local i=$1 status=$2
+	[ "$status" -eq 124 ] ||
+		{ [ "$status" -eq 137 ] &&
+			[ $((SECONDS - guest_starts[i])) -ge "$deadline" ]; }
 }
 
-# Waits for every guest or the deadline; sets guest_status[i] to QEMU's
-# exit status, or "killed".
+# Waits for every guest; sets guest_status[i] to QEMU's exit status, or
+# "killed" when it was stopped at the deadline.
 wait_guests() {
-	local seconds=$1 done_pid status i
-	local -a waiting
-	sleep "$seconds" &
-	timer_pid=$!
-	mapfile -t waiting < <(running_guests)
-	while [ "${#waiting[@]}" -gt 0 ]; do
-		status=0
-		wait -n -p done_pid "${waiting[@]}" "$timer_pid" || status=$?
-		[ "$done_pid" = "$timer_pid" ] && break
-		for i in "${!guest_pids[@]}"; do
-			if [ "${guest_pids[$i]}" = "$done_pid" ]; then
-				guest_status[i]=$status
-			fi
-		done
-		mapfile -t waiting < <(running_guests)
-	done
-	kill "$timer_pid" 2>/dev/null || true
-	wait "$timer_pid" 2>/dev/null || true
+	local i status
 	for i in "${!guest_pids[@]}"; do
-		[ -n "${guest_status[$i]:-}" ] && continue
-		say "guest ${guest_names[$i]} still running at the ${seconds} s deadline: killed"
-		stop_guests "${guest_pids[$i]}"
-		wait "${guest_pids[$i]}" 2>/dev/null || true
-		guest_status[i]=killed
+		[ -z "${guest_status[$i]:-}" ] || continue
+		status=0
+		wait "${guest_pids[$i]}" || status=$?
+		if timed_out "$i" "$status"; then
+			say "guest ${guest_names[$i]} still running at the ${deadline} s deadline: killed"
+			status=killed
+		fi
+		guest_status[i]=$status
 	done
 	# The followers end within a second of their QEMU.
 	for i in "${!follower_pids[@]}"; do
@@ -527,7 +519,7 @@ report_guests() {
 
 # The whole run: DIR, accelerator, deadline, guests, report.
 run_guests() {
-	local boot_s=$1 i dir deadline
+	local boot_s=$1 i dir
 	local -a words
 	setup_traps
 	choose_accel
@@ -545,6 +537,6 @@ run_guests() {
 		[ "$opt_instances" -gt 1 ] && dir=$run_dir/i$i
 		start_guest "i$i" "$dir"
 	done
-	wait_guests "$deadline"
+	wait_guests
 	report_guests
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/perl
 # Interrupted runs.  A guest killed in the middle of its sweep leaves the
 # points it had written, readable, in a run that wis report calls
-# incomplete.  A guest still running at the deadline is killed, and the
-# runner says so.  A runner stopped by SIGTERM takes its guest down with
-# it and leaves none of its temporary files behind.
+# incomplete.  A runner killed outright takes its guest with it, and the
+# next run removes the temporary directory it left.  A guest still
+# running at the deadline is killed, and the runner says so.  A runner
+# stopped by SIGTERM takes its guest down with it and leaves none of its
+# temporary files behind.
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -39,6 +41,8 @@ sub qemu_pid {
 }
 
 my $tmp = tempdir(CLEANUP => 1);
+mkdir("$tmp/scratch") or die;
+$ENV{TMPDIR} = "$tmp/scratch";
 
 # --- the guest dies mid-sweep ------------------------------------------
 
@@ -69,6 +73,20 @@ isnt($? >> 8, 0, 'wis report fails on it');
 like($report, qr/incomplete/, '... and calls the run incomplete');
 like(slurp("$tmp/killed.out"), qr/incomplete/, 'qemu/run printed that report');
 
+# --- the runner is killed outright ------------------------------------
+
+$dir = "$tmp/orphaned";
+$runner = start_logged("$tmp/orphaned", 'qemu/run', '--accel', 'tcg',
+		       '--out', $dir, '--', @keys);
+$qemu = wait_for(30, sub { qemu_pid($dir) });
+ok($qemu && alive($qemu), 'a guest is running');
+kill('KILL', $runner);
+waitpid($runner, 0);
+ok(wait_for(10, sub { !alive($qemu) }),
+   '... and gone soon after its runner was killed with SIGKILL');
+my @scratch = glob("$tmp/scratch/*");
+ok(@scratch == 1, '... which left its temporary directory') or diag(@scratch);
+
 # --- the deadline passes ---------------------------------------------
 
 $dir = "$tmp/late";
@@ -83,17 +101,18 @@ isnt($rc, 0, '... fails');
 like(slurp("$tmp/late.err"), qr/guest i1 still running at the 5 s deadline: killed/,
      '... and says it killed its guest at the deadline')
 	or diag(slurp("$tmp/late.err"));
+@scratch = glob("$tmp/scratch/*");
+ok(!@scratch, '... having removed the directory the killed runner left')
+	or diag(@scratch);
 
 # --- the runner gets SIGTERM -----------------------------------------
 
 $dir = "$tmp/stopped";
-mkdir("$tmp/scratch") or die;
-$ENV{TMPDIR} = "$tmp/scratch";
 $runner = start_logged("$tmp/stopped", 'qemu/run', '--accel', 'tcg',
 		       '--out', $dir, '--', @keys);
 $qemu = wait_for(30, sub { qemu_pid($dir) });
 ok($qemu && alive($qemu), 'a second guest is running');
-my @scratch = glob("$tmp/scratch/*");
+@scratch = glob("$tmp/scratch/*");
 ok(@scratch == 1, 'its runner made one temporary directory');
 kill('TERM', $runner);
 waitpid($runner, 0);
