@@ -66,14 +66,30 @@ static void mount_one(const char *src, const char *dir, const char *type,
 		say("mount %s on %s: %s", type, dir, strerror(errno));
 }
 
+/* Only for the lsm field of the run record: failure (no such fs) is fine. */
+static void mount_securityfs(void)
+{
+	mount("securityfs", "/sys/kernel/security", "securityfs",
+	      MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+}
+
+/* The file tests want tmpfs in /tmp, fallocate1 in /dev/shm too. */
+static void mount_tmpfs_unless(const char *dir)
+{
+	struct statfs st;
+
+	if (!statfs(dir, &st) && st.f_type == TMPFS_MAGIC)
+		return;
+	mount_one("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+}
+
 void mount_pid1(void)
 {
 	const unsigned long safe = MS_NOSUID | MS_NODEV | MS_NOEXEC;
 
 	mount_one("proc", "/proc", "proc", safe, NULL);
 	mount_one("sysfs", "/sys", "sysfs", safe, NULL);
-	/* Only for the lsm field of the run record: failure is fine. */
-	mount("securityfs", "/sys/kernel/security", "securityfs", safe, NULL);
+	mount_securityfs();
 	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
 	mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
 		  "mode=1777");
@@ -82,13 +98,11 @@ void mount_pid1(void)
 	mount_one("tmpfs", "/run", "tmpfs", safe, "mode=0755");
 }
 
-void mount_kerf_tmp(void)
+void mount_kerf(void)
 {
-	struct statfs st;
-
-	if (!statfs("/tmp", &st) && st.f_type == TMPFS_MAGIC)
-		return;
-	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	mount_securityfs();
+	mount_tmpfs_unless("/dev/shm");
+	mount_tmpfs_unless("/tmp");
 }
 
 void console_fds(void)

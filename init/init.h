@@ -23,8 +23,12 @@ double uptime(void);
  */
 void mount_pid1(void);
 
-/* Under kerf: a tmpfs on /tmp unless there is one already. */
-void mount_kerf_tmp(void);
+/*
+ * Under kerf, whose init mounts proc, sysfs, devtmpfs (hiding the image's
+ * /dev/shm) and devpts only, on a DAXFS root: securityfs, and tmpfs on
+ * /dev/shm and /tmp unless they are tmpfs already.
+ */
+void mount_kerf(void);
 
 /* fds 0-2 on /dev/console when the kernel could not open one for us. */
 void console_fds(void);

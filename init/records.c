@@ -9,34 +9,42 @@
 #include "init.h"
 #include "recorder.h"
 
-static struct wis_sinks *open_sinks(const char *spec)
+/* The sinks of spec, or the console; *used names the one that opened. */
+static struct wis_sinks *open_sinks(const char *spec, const char **used)
 {
 	struct wis_sinks *s, *partial;
 	char err[512];
 
+	*used = spec;
 	s = wis_sinks_open(spec, err, sizeof(err), &partial);
 	if (s)
 		return s;
 	say("%s", err);
 	if (partial)
 		return partial;
+	*used = "console";
 	s = wis_sinks_open("console", err, sizeof(err), NULL);
 	if (!s)
 		say("%s", err);
 	return s;
 }
 
+/* The sweep as parsed, with the sinks these records really go to. */
 static void run_record(struct wis_sinks *s, const char *run, uint64_t *seq,
-		       const char *cmdline, const struct wis_sweep_cfg *c)
+		       const char *cmdline, const struct wis_sweep_cfg *c,
+		       const char *sinks)
 {
+	static struct wis_sweep_cfg shown;	/* large for a stack */
 	char sweep[WIS_CMDLINE_MAX];
 	struct wis_json j;
 
+	shown = *c;
+	snprintf(shown.out, sizeof(shown.out), "%s", sinks);
 	wis_json_init(&j);
 	wis_json_str(&j, "version", WIS_VERSION);
 	wis_json_str(&j, "id", c->id);
 	wis_json_str(&j, "origin", "wis-init");
-	if (wis_cfg_format(c, sweep, sizeof(sweep)) >= 0)
+	if (wis_cfg_format(&shown, sweep, sizeof(sweep)) >= 0)
 		wis_json_str(&j, "sweep", sweep);
 	wis_json_str(&j, "cmdline", cmdline);
 	wis_record(s, run, seq, "run", &j);
@@ -50,7 +58,8 @@ void close_run(const char *spec, const char *state, const char *cmdline,
 	char run[256];
 	uint64_t seq = 0;
 	struct wis_json j;
-	struct wis_sinks *s = open_sinks(spec);
+	const char *used;
+	struct wis_sinks *s = open_sinks(spec, &used);
 	int fresh = !state || wis_state_read(state, run, sizeof(run), &seq);
 
 	if (!s)
@@ -58,7 +67,7 @@ void close_run(const char *spec, const char *state, const char *cmdline,
 	if (fresh) {
 		wis_run_id(run, sizeof(run), c->id);
 		seq = 0;
-		run_record(s, run, &seq, cmdline, c);
+		run_record(s, run, &seq, cmdline, c, used);
 	}
 	wis_json_init(&j);
 	wis_json_str(&j, "message", message);

@@ -256,8 +256,9 @@ static int kerf_main(struct init *in)
 	char boot[256];
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	mount_kerf_tmp();
+	mount_kerf();
 	loopback_up();
+	name_host(HOSTNAME_FILE);
 	in->t_mounts = uptime();
 	parse(in, 0);
 	if (mkdir(RESULTS_DIR, 0755) && errno != EEXIST)
@@ -299,10 +300,13 @@ int main(void)
 	in.t_start = uptime();
 	in.bin = bin && *bin ? bin : "/bin/wis";
 	in.cmdline_path = cmdline && *cmdline ? cmdline : "/proc/cmdline";
+	/*
+	 * Neither the kernel nor kerf gives us a PATH; the debug shell and
+	 * the tests that run programs want one.
+	 */
+	setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
 	if (getpid() == 1) {
 		block_signals();
-		/* The kernel gives init no PATH; the debug shell wants one. */
-		setenv("PATH", "/sbin:/usr/sbin:/bin:/usr/bin", 0);
 		pid1_main(&in);
 	}
 	if (wis_cmdline_read(in.cmdline_path, in.cmdline, sizeof(in.cmdline),

@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A stand-in for the PID 1 that kerf puts in a spawn kernel's rootfs, for
- * the boot test of wis-init's kerf path: mount what kerf's init mounts,
- * run the entrypoint as a child (not PID 1, kerf.entrypoint= on the
- * command line), reap everything, then copy what the entrypoint left in
- * /results to the console, because that directory dies with the guest.
+ * the boot test of wis-init's kerf path.  As kerf's init: mount proc,
+ * sysfs, devtmpfs and devpts and nothing else, run the entrypoint as a
+ * child (not PID 1, kerf.entrypoint= on the command line) in a session of
+ * its own on the console tty with an empty environment, reap everything,
+ * and never power off.  The root is not tmpfs: booted with kerf's
+ * rootfstype=daxfs, the kernel unpacks the initramfs into ramfs.  What
+ * the entrypoint left in /results is copied to the console, because the
+ * host cannot read that directory as it reads kerf's DAXFS.
  *
- * Console lines: "kerf-stand-in: file NAME" before a file's text,
- * "kerf-stand-in: exit STATUS" for the entrypoint, "kerf-stand-in: end".
+ * Console lines: "kerf-stand-in: root MAGIC" (statfs of /),
+ * "kerf-stand-in: exit STATUS" for the entrypoint, "kerf-stand-in: file
+ * NAME" before a file's text, "kerf-stand-in: end".
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
-#include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,20 +51,28 @@ static void open_console(void)
 		close(fd);
 }
 
+/* Session leader, the console its controlling tty, no environment. */
 static pid_t start_entrypoint(void)
 {
 	char *argv[] = { ENTRYPOINT, NULL };
-	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
+	char *envp[] = { NULL };
 	pid_t pid = fork();
 
 	if (pid)
 		return pid;
+	setsid();
+	if (ioctl(STDIN_FILENO, TIOCSCTTY, 0))
+		dprintf(2, TAG "console as controlling tty: %s\n",
+			strerror(errno));
 	execve(ENTRYPOINT, argv, envp);
 	dprintf(2, TAG "exec " ENTRYPOINT ": %s\n", strerror(errno));
 	_exit(127);
 }
 
-/* Reaps orphans too, as a PID 1 must; returns the entrypoint's status. */
+/*
+ * Reaps orphans too, as a PID 1 must; returns the entrypoint's status,
+ * or -1 once there is no child left to wait for.
+ */
 static int wait_entrypoint(pid_t entry)
 {
 	int status;
@@ -119,18 +133,26 @@ static int exit_code(int status)
 
 int main(void)
 {
+	struct statfs root;
+	pid_t entry;
 	int status;
 
 	mount_fs("proc", "/proc");
 	mount_fs("sysfs", "/sys");
 	mount_fs("devtmpfs", "/dev");
+	mount_fs("devpts", "/dev/pts");
 	open_console();
-	status = wait_entrypoint(start_entrypoint());
+	if (!statfs("/", &root))
+		printf(TAG "root 0x%lx\n", (unsigned long)root.f_type);
+	fflush(stdout);
+	entry = start_entrypoint();
+	status = entry < 0 ? -1 : wait_entrypoint(entry);
 	printf(TAG "exit %d\n", exit_code(status));
 	copy_results();
 	printf(TAG "end\n");
 	fflush(stdout);
-	sync();
-	reboot(RB_POWER_OFF);
-	return 1;
+	/* kerf's init stays: the host decides when the spawn ends. */
+	for (;;)
+		if (wait(NULL) < 0)
+			pause();
 }

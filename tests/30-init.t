@@ -13,7 +13,7 @@ INIT=out/rootfs/sbin/wis-init
 
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
 	[ -x /bin/busybox ]; then
-	plan 37
+	plan 38
 else
 	plan 3
 	diag "PID 1 and kerf cases skipped: they need root, unshare, busybox"
@@ -102,7 +102,7 @@ kerf() {
 	shift 2
 	# shellcheck disable=SC2016 # expanded by that sh
 	env WIS_CMDLINE_FILE=/test/cmdline "$@" \
-		unshare --pid --fork --mount sh -c \
+		unshare --pid --fork --mount --uts sh -c \
 		'mount -t proc proc "$1/proc" && mount -t sysfs sysfs "$1/sys" &&
 		 chroot "$1" /sbin/wis-init' sh "$root" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" && rc=0 || rc=$?
@@ -289,5 +289,7 @@ check "kerf, bad key: exit 2 (rc $rc), marker error" \
 check "... error naming the key, and end error" has "$root/results/k3.wis" \
 	"\"run\":\"[^\"]*\",\"seq\":1,\"type\":\"error\",\"message\":\"wis.mode: bad value 'sideways'" \
 	"\"run\":\"[^\"]*\",\"seq\":2,\"type\":\"end\",\"status\":\"error\""
+check "... and a run record whose sweep names the sinks it went to" grep -q \
+	'"sweep":"[^"]* wis.out=file:/results/k3.wis,console' "$root/results/k3.wis"
 
 done_testing
