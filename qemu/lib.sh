@@ -12,6 +12,9 @@ PMEM_MB=16
 # ivshmem wants a power of two; the barrier uses 16.25 KiB of it.
 BARRIER_MB=1
 CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
+# The least --mem the image's own kernel boots in (README, QEMU): 72 MB
+# deadlocks on memory, 64 MB dies before the console.
+MEM_FLOOR_MB=80
 # Seconds between the TERM that stops a guest and the KILL, if it must.
 KILL_AFTER_S=2
 
@@ -32,6 +35,7 @@ user_words=()
 pin_cpus=()
 
 accel=
+default_kernel=
 run_dir=
 scratch=
 deadline=
@@ -71,7 +75,7 @@ overrides K).  --pin CPUS runs the
 guests on these host CPUs, split into --instances equal, disjoint parts,
 each vCPU thread on one CPU of its guest's part.
 Defaults: --smp 2 --mem 256 --numa 1 --accel auto, DIR a new directory
-under OUT/runs (OUT=$OUT).
+under OUT/runs (OUT=$OUT).  The image's kernel needs --mem $MEM_FLOOR_MB or more.
 EOF
 }
 
@@ -87,6 +91,7 @@ need_count() {
 
 parse_options() {
 	local opt
+	default_kernel=$opt_kernel
 	while [ $# -gt 0 ]; do
 		opt=$1
 		case $opt in
@@ -134,6 +139,8 @@ check_options() {
 		die "--smp $opt_smp does not split evenly into --numa $opt_numa nodes"
 	[ $((opt_mem / opt_numa)) -ge 64 ] ||
 		die "--mem $opt_mem gives a node less than 64 MB"
+	[ "$opt_mem" -ge "$MEM_FLOOR_MB" ] || [ "$opt_kernel" != "$default_kernel" ] ||
+		die "--mem $opt_mem: the image's kernel needs at least $MEM_FLOOR_MB MB to boot"
 	for word in "${user_words[@]}"; do
 		case $word in
 		*\"* | *$'\n'*) die "bad word '$word': quotes and newlines cannot go on a kernel command line" ;;
@@ -208,9 +215,12 @@ guest_pin() {
 # --- command line --------------------------------------------------------
 
 # The words of one guest's command line that follow the console ones:
-# the user's, a default preset, the instance label and, with --barrier,
-# the barrier keys (a wis.instances of the user's wins: a test can wait
-# for an instance that is never started).
+# no bounce buffers, the user's, a default preset, the instance label
+# and, with --barrier, the barrier keys (a wis.instances of the user's
+# wins: a test can wait for an instance that is never started).
+# The hotplug area above 4 GiB (for virtio-pmem) makes the kernel reserve
+# 64 MB of swiotlb bounce buffers that no device here needs: below
+# 144 MB that starved the guest ("System is deadlocked on memory").
 guest_words() {
 	local instance=$1 word id='' sweep='' count=$opt_instances
 	for word in "${user_words[@]}"; do
@@ -220,6 +230,7 @@ guest_words() {
 		wis.instances=*) count= ;;
 		esac
 	done
+	printf '%s\n' swiotlb=noforce
 	[ -n "$sweep" ] || printf '%s\n' wis.preset=smoke
 	for word in "${user_words[@]}"; do
 		case $word in
@@ -493,6 +504,27 @@ wait_guests() {
 	follower_pids=()
 }
 
+# Whether any of the guest's files holds an end record.
+has_end() {
+	"$WIS" report --json "$1/virtio.wis" "$1/pmem.img" "$1/console.log" \
+		2>/dev/null | grep -q '"type":"end"'
+}
+
+# What the console of a guest that wrote no end record says: its kernel
+# panic and the lines before it, or else its last lines.
+console_story() {
+	local name=$1 log=$2 lines
+	lines=$(grep -av '^WIS1 ' "$log" | tr -d '\r' | grep -a -B6 -m1 'Kernel panic') ||
+		lines=$(grep -av '^WIS1 ' "$log" | tr -d '\r' | tail -n 10) ||
+		true
+	if [ -z "$lines" ]; then
+		say "guest $name wrote no end record, and nothing on its console"
+		return 0
+	fi
+	say "guest $name wrote no end record; its console ends:"
+	printf '%s\n' "$lines" | sed "s/^/  $name| /" >&2
+}
+
 # wis report of each guest's files; the exit status is the worst one.
 report_guests() {
 	local i dir status worst=0 rc
@@ -507,6 +539,7 @@ report_guests() {
 		fi
 		rc=0
 		"$WIS" report "$dir/virtio.wis" "$dir/pmem.img" "$dir/console.log" || rc=$?
+		has_end "$dir" || console_story "${guest_names[$i]}" "$dir/console.log"
 		if [ "$rc" -eq 0 ] && [ "$status" != 0 ]; then
 			rc=1
 		fi
