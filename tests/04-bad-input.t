@@ -13,13 +13,16 @@ fails() {
 	desc=$1 pattern=$2
 	shift 2
 	err=$("$WIS" "$@" 2>&1 >/dev/null) && rc=0 || rc=$?
-	lines=$(echo "$err" | grep -c .)
-	if [ "$rc" -ne 0 ] && [ "$lines" -eq 1 ] && echo "$err" | grep -q -- "$pattern"; then
-		ok 0 "$desc"
-	else
-		ok 1 "$desc (rc $rc)"
-		diag "$err"
-	fi
+	check "$desc" one_line_error "$rc" "$err" "$pattern"
+}
+
+# one_line_error RC ERR PATTERN: a failure (RC not 0) told in one line
+# matching PATTERN; otherwise RC and ERR are shown.
+one_line_error() {
+	[ "$1" -ne 0 ] && [ "$(echo "$2" | grep -c .)" -eq 1 ] &&
+		echo "$2" | grep -q -- "$3" && return
+	echo "rc $1: $2"
+	return 1
 }
 
 fails "unknown test, with the closest names" "unknown test 'opne1' (did you mean open1" run opne1

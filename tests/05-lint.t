@@ -8,11 +8,6 @@ command -v shellcheck >/dev/null || skip_all "shellcheck not installed"
 scripts=$(grep -l -E '^#!/bin/(ba)?sh' build.sh .ci/run kconfig/* qemu/* tests/*.t tests/stress/*.sh)
 plan "$(echo "$scripts" | wc -l)"
 for f in $scripts; do
-	if out=$(shellcheck -x "$f" 2>&1); then
-		ok 0 "shellcheck $f"
-	else
-		ok 1 "shellcheck $f"
-		diag "$out"
-	fi
+	check "shellcheck $f" shellcheck -x "$f"
 done
 done_testing

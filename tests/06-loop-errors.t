@@ -21,13 +21,16 @@ check_reason() {
 	rec=$(unshare --mount sh -c "$ON_TMPFS" sh "$1" "$WIS" run "$2" \
 		--mode "$3" -t "$4" -s 1 --warmup 0 --interval 100 --records \
 		2>&1 | grep '^WIS1 .*"type":"point"' || true)
-	if contains "$rec" '"status":"error"' &&
-	   contains "$rec" "\"message\":\"$5\""; then
-		ok 0 "$desc"
-	else
-		ok 1 "$desc"
-		diag "$rec"
-	fi
+	check "$desc" point_error "$rec" "$5"
+}
+
+# point_error REC MESSAGE: REC is a point with status error and MESSAGE;
+# otherwise REC is shown.
+point_error() {
+	contains "$1" '"status":"error"' &&
+		contains "$1" "\"message\":\"$2\"" && return
+	echo "$1"
+	return 1
 }
 
 check_reason size=64k write1 processes 1 "write: ENOSPC"

@@ -22,27 +22,12 @@ value() {
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^wis\.$2=//p"
 }
 
-# is DESC WANT GOT
-is() {
-	if [ "$2" = "$3" ]; then
-		ok 0 "$1"
-	else
-		ok 1 "$1"
-		diag "want: $2" "got:  $3"
-	fi
-}
-
 # bad DESC MESSAGE WORD...: rejected, with exactly this one line.
 bad() {
 	desc=$1 want=$2
 	shift 2
 	err=$("$DUMP" argv "$@" 2>&1 >/dev/null) && rc=0 || rc=$?
-	if [ "$rc" -eq 1 ] && [ "$err" = "$want" ]; then
-		ok 0 "$desc"
-	else
-		ok 1 "$desc"
-		diag "want: $want" "got:  $err (rc $rc)"
-	fi
+	is "$desc" "exit 1: $want" "exit $rc: $err"
 }
 
 # --- presets ---------------------------------------------------------------

@@ -143,7 +143,8 @@ check "missing virtio port is an error naming it" test "$rc" = 1 -a \
 
 rc=0
 emit --out floppy --run r --seq 0 end 2>err || rc=$?
-check "unknown sink is an error naming it" grep -q 'sink floppy: unknown' err
+check "unknown sink is an error naming it (exit 1)" test "$rc" = 1 -a \
+	"$(grep -c 'sink floppy: unknown' err)" = 1
 
 rc=0
 emit --out file:x.rec --run r --seq 0 point 'tasks:=[1,' 2>err || rc=$?

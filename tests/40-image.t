@@ -1,7 +1,8 @@
 #!/bin/sh
 # The image: out/rootfs is a valid kerf rootfs, the initramfs is the same
 # tree plus /init and reproducible, the module list loads in dependency
-# order, and bad inputs fail cleanly.
+# order, and bad inputs fail cleanly.  Its scripts' shellcheck is
+# 05-lint.t's.
 set -eu
 cd "$(dirname "$0")/.."
 . tests/tap.sh
@@ -24,15 +25,18 @@ image_into() {
 # A bad input: non-zero exit, a message matching $2 in the log $4, and
 # nothing left in OUT $3.
 expect_failure() {
-	what=$1 pattern=$2 dir=$3 log=$4
-	if [ "$status" -ne 0 ] && grep -q "$pattern" "$log" &&
-		[ ! -e "$dir/initramfs.cpio.gz" ] && [ ! -e "$dir/MANIFEST" ] &&
-		[ -z "$(find "$dir" -maxdepth 1 -name '.image.*' 2>/dev/null)" ]; then
-		ok 0 "$what leaves no image"
-	else
-		ok 1 "$what leaves no image"
-		diag "exit $status: $(cat "$log")"
-	fi
+	check "$1 leaves no image" failed_cleanly "$2" "$3" "$4"
+}
+
+# failed_cleanly PATTERN OUT LOG: what expect_failure checks; the exit
+# status and the log are shown when it does not hold.
+failed_cleanly() {
+	[ "$status" -ne 0 ] && grep -q "$1" "$3" &&
+		[ ! -e "$2/initramfs.cpio.gz" ] && [ ! -e "$2/MANIFEST" ] &&
+		[ -z "$(find "$2" -maxdepth 1 -name '.image.*' 2>/dev/null)" ] &&
+		return
+	echo "exit $status: $(cat "$3")"
+	return 1
 }
 
 if [ ! -f out/MANIFEST ]; then
@@ -49,29 +53,14 @@ find out/rootfs/bin -maxdepth 1 -type l -lname wis \
 	-exec cp -P -t "$tmp/built/bin/" {} +
 cp out/rootfs/sbin/wis-init "$tmp/built/sbin/"
 
-plan 23
+plan 22
 
-odd=$(find out/rootfs ! -type f ! -type d ! -type l)
-if [ -z "$odd" ]; then
-	ok 0 "rootfs holds only files, directories and symlinks"
-else
-	ok 1 "rootfs holds only files, directories and symlinks"
-	diag "$odd"
-fi
+is "rootfs holds only files, directories and symlinks" "" \
+	"$(find out/rootfs ! -type f ! -type d ! -type l)"
 
-linked=$(find out/rootfs -type f -links +1)
-if [ -z "$linked" ]; then
-	ok 0 "rootfs has no hard links"
-else
-	ok 1 "rootfs has no hard links"
-	diag "$linked"
-fi
+is "rootfs has no hard links" "" "$(find out/rootfs -type f -links +1)"
 
-if [ ! -e out/rootfs/init ] && [ ! -L out/rootfs/init ]; then
-	ok 0 "rootfs has no /init"
-else
-	ok 1 "rootfs has no /init"
-fi
+check "rootfs has no /init" test ! -e out/rootfs/init -a ! -L out/rootfs/init
 
 gzip -dc out/initramfs.cpio.gz | cpio -itv --numeric-uid-gid --quiet \
 	>"$tmp/listing"
@@ -79,58 +68,43 @@ gzip -dc out/initramfs.cpio.gz | cpio -it --quiet | LC_ALL=C sort \
 	>"$tmp/cpio-names"
 (cd out/rootfs && find . -mindepth 1 | sed 's|^\./||'; echo init) |
 	LC_ALL=C sort >"$tmp/tree-names"
-if cmp -s "$tmp/cpio-names" "$tmp/tree-names"; then
-	ok 0 "the initramfs lists the rootfs plus init"
-else
-	ok 1 "the initramfs lists the rootfs plus init"
-	diag "$(diff "$tmp/tree-names" "$tmp/cpio-names" | head -n 5)"
-fi
+check "the initramfs lists the rootfs plus init" \
+	diff "$tmp/tree-names" "$tmp/cpio-names"
 
-if grep -q '^lrwxrwxrwx .* init -> sbin/wis-init$' "$tmp/listing" &&
-	! awk '$3 != 0 || $4 != 0' "$tmp/listing" | grep -q .; then
-	ok 0 "/init links to sbin/wis-init, every entry owned by 0:0"
-else
-	ok 1 "/init links to sbin/wis-init, every entry owned by 0:0"
-	diag "$(grep ' init' "$tmp/listing")"
-fi
+is "/init links to sbin/wis-init, every entry owned by 0:0" \
+	"$(grep -c '^lrwxrwxrwx .* init -> sbin/wis-init$' "$tmp/listing") 0" \
+	"1 $(awk '$3 != 0 || $4 != 0' "$tmp/listing" | wc -l)"
 
-if [ "$(readlink out/rootfs/bin/sh)" = busybox ] &&
-	[ "$(readlink out/rootfs/sbin/ifconfig)" = ../bin/busybox ] &&
-	[ -f out/rootfs/bin/wis ] && [ ! -L out/rootfs/bin/wis ] &&
-	[ -f out/rootfs/sbin/wis-init ] && [ ! -L out/rootfs/sbin/wis-init ] &&
-	[ ! -e out/rootfs/sbin/init ] && [ ! -e out/rootfs/linuxrc ]; then
-	ok 0 "busybox applets link to busybox, wis and wis-init stay"
-else
-	ok 1 "busybox applets link to busybox, wis and wis-init stay"
-fi
+check "busybox applets link to busybox, wis and wis-init stay" test \
+	"$(readlink out/rootfs/bin/sh)" = busybox -a \
+	"$(readlink out/rootfs/sbin/ifconfig)" = ../bin/busybox -a \
+	-f out/rootfs/bin/wis -a ! -L out/rootfs/bin/wis -a \
+	-f out/rootfs/sbin/wis-init -a ! -L out/rootfs/sbin/wis-init -a \
+	! -e out/rootfs/sbin/init -a ! -e out/rootfs/linuxrc
+
+# pxe_complete ARGS: out/pxe/ has the image and boot configs with ARGS.
+pxe_complete() {
+	cmp -s out/pxe/vmlinuz out/vmlinuz &&
+		cmp -s out/pxe/initramfs.cpio.gz out/initramfs.cpio.gz &&
+		grep -qx "kernel vmlinuz $1" out/pxe/boot.ipxe &&
+		grep -qx "  APPEND $1" out/pxe/pxelinux.cfg/default
+}
 
 compat=$(find out/rootfs/bin -name '*_processes' -o -name '*_threads')
 wrong=$(find out/rootfs/bin \( -name '*_processes' -o -name '*_threads' \) \
 	! -lname wis)
-if [ -n "$compat" ] && [ -z "$wrong" ]; then
-	ok 0 "compat links NAME_processes/NAME_threads point at wis"
-else
-	ok 1 "compat links NAME_processes/NAME_threads point at wis"
-	diag "$wrong"
-fi
+is "compat links NAME_processes/NAME_threads point at wis" \
+	"some, none wrong" "${compat:+some}, ${wrong:-none} wrong"
 
 missing=""
 for dir in proc sys dev dev/shm tmp run results; do
 	[ -d "out/rootfs/$dir" ] || missing="$missing $dir"
 done
-if [ -z "$missing" ]; then
-	ok 0 "mount points exist"
-else
-	ok 1 "mount points exist"
-	diag "$missing"
-fi
+is "mount points exist" "" "$missing"
 
 bytes=$(stat -c %s out/initramfs.cpio.gz)
-if [ "$bytes" -le $((2 * 1024 * 1024)) ]; then
-	ok 0 "initramfs ($bytes bytes) within 2 MiB"
-else
-	ok 1 "initramfs ($bytes bytes) within 2 MiB"
-fi
+check "initramfs ($bytes bytes) within 2 MiB" \
+	test "$bytes" -le $((2 * 1024 * 1024))
 
 bad_sums=$(grep '^file ' out/MANIFEST | while read -r _ path size sum; do
 	[ "$(stat -c %s "out/$path")" = "$size" ] &&
@@ -139,26 +113,16 @@ bad_sums=$(grep '^file ' out/MANIFEST | while read -r _ path size sum; do
 done)
 listed=$(grep -c '^file rootfs/' out/MANIFEST)
 files=$(find out/rootfs -type f | wc -l)
-if [ -z "$bad_sums" ] && [ "$listed" -eq "$files" ] &&
-	grep -q '^package musl ' out/MANIFEST &&
-	grep -q '^package busybox ' out/MANIFEST &&
-	grep -q '^package kernel ' out/MANIFEST &&
-	grep -q '^package kmod ' out/MANIFEST; then
-	ok 0 "MANIFEST lists every file with size and sha256, and the inputs"
-else
-	ok 1 "MANIFEST lists every file with size and sha256, and the inputs"
-	diag "$listed of $files listed, wrong:$bad_sums"
-fi
+packages=$(for p in musl busybox kernel kmod; do
+	grep -q "^package $p " out/MANIFEST && echo "$p"
+done | tr '\n' ' ')
+is "MANIFEST lists every file with size and sha256, and the inputs" \
+	"$files listed, wrong:, musl busybox kernel kmod " \
+	"$listed listed, wrong:$bad_sums, $packages"
 
 args="console=ttyS0,115200 panic=-1 wis.preset=smoke"
-if cmp -s out/pxe/vmlinuz out/vmlinuz &&
-	cmp -s out/pxe/initramfs.cpio.gz out/initramfs.cpio.gz &&
-	grep -qx "kernel vmlinuz $args" out/pxe/boot.ipxe &&
-	grep -qx "  APPEND $args" out/pxe/pxelinux.cfg/default; then
-	ok 0 "pxe/ holds the kernel, the initramfs and both boot configs"
-else
-	ok 1 "pxe/ holds the kernel, the initramfs and both boot configs"
-fi
+check "pxe/ holds the kernel, the initramfs and both boot configs" \
+	pxe_complete "$args"
 
 # Every line of the module list is a module file in the tree built for
 # the image's kernel, listed after every module modinfo says it needs.
@@ -180,25 +144,18 @@ while read -r path; do
 	done
 	seen="$seen$(basename "$path" .ko | tr '-' '_') "
 done <out/rootfs/etc/wis/modules
-if { [ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST; } &&
-	[ -z "$order_errors" ]; then
-	ok 0 "listed modules exist, match $release, follow their dependencies"
-else
-	ok 1 "listed modules exist, match $release, follow their dependencies"
-	diag "$order_errors"
-fi
+[ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST ||
+	order_errors="$order_errors no-modules-listed"
+is "listed modules exist, match $release, follow their dependencies" "" \
+	"$order_errors"
 
 image_into "$tmp/a"
 status_a=$status
 image_into "$tmp/b"
-if [ "$status_a" -eq 0 ] && [ "$status" -eq 0 ] &&
-	cmp -s "$tmp/a/initramfs.cpio.gz" "$tmp/b/initramfs.cpio.gz" &&
-	cmp -s "$tmp/a/MANIFEST" "$tmp/b/MANIFEST"; then
-	ok 0 "two image builds are byte-identical"
-else
-	ok 1 "two image builds are byte-identical"
-	diag "exit $status_a and $status: $(cat "$tmp/a.log" "$tmp/b.log")"
-fi
+check "two image builds (exit $status_a and $status) are byte-identical" \
+	test "$status_a" -eq 0 -a "$status" -eq 0 -a \
+	"$(cat "$tmp/a/initramfs.cpio.gz" "$tmp/a/MANIFEST" | sha256sum)" = \
+	"$(cat "$tmp/b/initramfs.cpio.gz" "$tmp/b/MANIFEST" | sha256sum)"
 
 wanted=$(sed -n 's/^WANTED_MODULES="\(.*\)"$/\1/p' build.sh)
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
@@ -209,21 +166,13 @@ for name in $wanted; do
 			"/lib/modules/$default_release/modules.builtin" ||
 		unresolved="$unresolved $name"
 done
-if [ -n "$wanted" ] && [ -z "$unresolved" ]; then
-	ok 0 "the wanted modules resolve for the default kernel $default_release"
-else
-	ok 1 "the wanted modules resolve for the default kernel $default_release"
-	diag "$unresolved"
-fi
+is "the wanted modules resolve for the default kernel $default_release" \
+	"some, none unresolved" "${wanted:+some}, ${unresolved:-none} unresolved"
 
 image_into "$tmp/builtin" MODULES=none
-if [ "$status" -eq 0 ] && [ ! -s "$tmp/builtin/rootfs/etc/wis/modules" ] &&
-	[ ! -d "$tmp/builtin/rootfs/lib/modules" ]; then
-	ok 0 "a kernel without modules gets an empty list"
-else
-	ok 1 "a kernel without modules gets an empty list"
-	diag "exit $status: $(cat "$tmp/builtin.log")"
-fi
+check "a kernel without modules gets an empty list (exit $status)" test \
+	"$status" -eq 0 -a ! -s "$tmp/builtin/rootfs/etc/wis/modules" -a \
+	! -d "$tmp/builtin/rootfs/lib/modules"
 
 image_into "$tmp/nokernel" KERNEL="$tmp/no-such-vmlinuz"
 expect_failure "missing kernel" "no-such-vmlinuz: no such file" \
@@ -255,31 +204,15 @@ expect_failure "missing wis binary" "bin/wis is missing" "$tmp/nobin" \
 
 status=0
 ./build.sh no-such-command >"$tmp/usage.log" 2>&1 || status=$?
-if [ "$status" -ne 0 ] && grep -q 'unknown argument: no-such-command' \
-	"$tmp/usage.log"; then
-	ok 0 "an unknown command is refused"
-else
-	ok 1 "an unknown command is refused"
-	diag "exit $status"
-fi
+check "an unknown command is refused (exit $status)" test "$status" -ne 0 -a \
+	"$(grep -c 'unknown argument: no-such-command' "$tmp/usage.log")" -eq 1
 
 ./build.sh size >"$tmp/size.log"
-if grep -q '^busybox ' "$tmp/size.log" && grep -q '^wis ' "$tmp/size.log" &&
-	grep -q '^wis-init ' "$tmp/size.log" &&
-	grep -q '^modules ' "$tmp/size.log" &&
-	grep -q "^initramfs .* $bytes " "$tmp/size.log"; then
-	ok 0 "build.sh size breaks the $bytes bytes down"
-else
-	ok 1 "build.sh size breaks the $bytes bytes down"
-	diag "$(cat "$tmp/size.log")"
-fi
+is "build.sh size breaks the $bytes bytes down" \
+	"busybox wis wis-init modules initramfs $bytes" \
+	"$(for row in busybox wis wis-init modules; do
+		grep -q "^$row " "$tmp/size.log" && printf '%s ' "$row"
+	done; sed -n "s/^\(initramfs\) .* \($bytes\) .*/\1 \2/p" "$tmp/size.log")"
 
-if shellcheck -x build.sh kconfig/check .ci/run tests/40-image.t \
-	tests/41-kconfig.t >"$tmp/shellcheck.log" 2>&1; then
-	ok 0 "the image scripts pass shellcheck"
-else
-	ok 1 "the image scripts pass shellcheck"
-	diag "$(head -n 20 "$tmp/shellcheck.log")"
-fi
 
 done_testing

@@ -13,26 +13,31 @@ run_check() {
 	kconfig/check "$1" >"$tmp/out" 2>&1 || status=$?
 }
 
+# said STATUS PATTERN: the last run_check exited with STATUS and printed a
+# line matching PATTERN (with ! first: none); else its status and output
+# are shown.
+said() {
+	if [ "$2" = ! ]; then
+		[ "$status" -eq "$1" ] && ! grep -q "$3" "$tmp/out" && return
+	else
+		[ "$status" -eq "$1" ] && grep -q "$2" "$tmp/out" && return
+	fi
+	echo "exit $status: $(cat "$tmp/out")"
+	return 1
+}
+
 fragment=kconfig/wis.config
 options=$(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=.*/\1/p' "$fragment")
 
 plan 9
 
-bad=$(grep -v -e '^$' -e '^#' -e '^CONFIG_[A-Z0-9_]*=y$' "$fragment" || true)
-if [ -z "$bad" ] && ! grep -q '^# CONFIG_' "$fragment"; then
-	ok 0 "every line of the fragment is a comment or CONFIG_X=y"
-else
-	ok 1 "every line of the fragment is a comment or CONFIG_X=y"
-	diag "$bad"
-fi
+is "every line of the fragment is a comment or CONFIG_X=y" "" \
+	"$(grep -v -e '^$' -e '^#' -e '^CONFIG_[A-Z0-9_]*=y$' "$fragment"
+	   grep '^# CONFIG_' "$fragment")"
 
-dups=$(printf '%s\n' "$options" | sort | uniq -d)
-if [ -z "$dups" ] && [ -n "$options" ]; then
-	ok 0 "options appear once each"
-else
-	ok 1 "options appear once each"
-	diag "$dups"
-fi
+is "options appear once each" "some, none twice" \
+	"${options:+some}, $(printf '%s\n' "$options" | sort | uniq -d |
+		grep . || echo none) twice"
 
 release=$(sed -n 's/^kernel-release //p' out/MANIFEST 2>/dev/null || true)
 config=/boot/config-$release
@@ -42,12 +47,7 @@ if [ -z "$release" ]; then
 fi
 if [ -f "$config" ]; then
 	run_check "$config"
-	if [ "$status" -eq 0 ] && ! grep -q missing "$tmp/out"; then
-		ok 0 "the image's kernel config $config passes"
-	else
-		ok 1 "the image's kernel config $config passes"
-		diag "exit $status: $(cat "$tmp/out")"
-	fi
+	check "the image's kernel config $config passes" said 0 ! missing
 	cp "$config" "$tmp/base"
 else
 	ok 0 "# SKIP no $config for the image's kernel"
@@ -60,12 +60,7 @@ fi
 edited() {
 	sed "$2" "$tmp/base" >"$tmp/edited"
 	run_check "$tmp/edited"
-	if [ "$status" -eq "$3" ] && grep -q "^$4" "$tmp/out"; then
-		ok 0 "$1"
-	else
-		ok 1 "$1"
-		diag "exit $status: $(cat "$tmp/out")"
-	fi
+	check "$1" said "$3" "^$4"
 }
 
 edited "a missing test option warns, naming the test, exit 0" \
@@ -80,12 +75,7 @@ edited "a boot option built as a module fails" \
 sed 's/^CONFIG_VIRTIO_CONSOLE=.*/CONFIG_VIRTIO_CONSOLE=m/' "$tmp/base" \
 	>"$tmp/console-module"
 run_check "$tmp/console-module"
-if [ "$status" -eq 0 ] && ! grep -q VIRTIO_CONSOLE "$tmp/out"; then
-	ok 0 "a sink option built as a module is accepted"
-else
-	ok 1 "a sink option built as a module is accepted"
-	diag "exit $status: $(cat "$tmp/out")"
-fi
+check "a sink option built as a module is accepted" said 0 ! VIRTIO_CONSOLE
 
 unflagged=""
 for option in $options; do
@@ -93,22 +83,14 @@ for option in $options; do
 	run_check "$tmp/without"
 	grep -q "^${option}[ =]" "$tmp/out" || unflagged="$unflagged $option"
 done
-if [ -z "$unflagged" ]; then
-	ok 0 "removing any one option of the fragment is reported"
-else
-	ok 1 "removing any one option of the fragment is reported"
-	diag "$unflagged"
-fi
+is "removing any one option of the fragment is reported" "" "$unflagged"
 
 : >"$tmp/empty"
 run_check "$tmp/empty"
 empty_status=$status
 run_check "$tmp/does-not-exist"
-if [ "$empty_status" -eq 2 ] && [ "$status" -eq 2 ]; then
-	ok 0 "an empty or missing config file is a usage error"
-else
-	ok 1 "an empty or missing config file is a usage error"
-	diag "empty: exit $empty_status, missing: exit $status"
-fi
+is "an empty or missing config file is a usage error (exit 2)" \
+	"empty: exit 2, missing: exit 2" \
+	"empty: exit $empty_status, missing: exit $status"
 
 done_testing

@@ -35,6 +35,9 @@ sub wait_for {
 
 sub alive { return kill(0, $_[0]) }
 
+# No such process, or one that only waits to be reaped.
+sub gone { return slurp("/proc/$_[0]/stat") !~ /^\d+ \(.*\) [^Z]/ }
+
 sub qemu_pid {
 	my $pid = slurp("$_[0]/qemu.pid");
 	return $pid =~ /^(\d+)/ ? $1 : 0;
@@ -53,9 +56,10 @@ my $first = wait_for(90, sub { slurp("$dir/virtio.wis") =~ /"type":"point"/ });
 ok($first, 'a first point arrives through virtio')
 	or diag(slurp("$dir/console.log"));
 my $qemu = qemu_pid($dir);
-ok($qemu && kill('KILL', $qemu), 'the guest is killed');
+kill('KILL', $qemu) if $qemu;
 waitpid($runner, 0);
 my $rc = $? >> 8;
+ok($qemu && gone($qemu), 'the guest is killed and gone');
 my $err = slurp("$tmp/killed.err");
 isnt($rc, 0, 'qemu/run fails');
 like($err, qr/qemu exited with status 137/, '... and says how the guest died');

@@ -22,11 +22,31 @@ ok() {
 	fi
 }
 
-# check DESCRIPTION COMMAND...: ok if the command succeeds.
+# check DESCRIPTION COMMAND...: one test, ok when COMMAND exits 0; the
+# description is written once.  What COMMAND prints goes to stderr, out of
+# the TAP stream (prove shows it); a failure also tells its exit status.
+# A title that speaks of an exit status checks it: test "$rc" -eq N ...
 check() {
 	desc=$1
 	shift
-	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
+	if "$@" >&2; then
+		ok 0 "$desc"
+	else
+		tap_rc=$?
+		ok 1 "$desc"
+		diag "exit status $tap_rc: $*"
+	fi
+}
+
+# is DESCRIPTION WANT GOT: one test, ok when GOT is WANT; both are told
+# when it is not.
+is() {
+	if [ "$2" = "$3" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		diag "want: $2" "got:  $3"
+	fi
 }
 
 diag() {
