@@ -18,9 +18,8 @@ int wis_emit_main(int argc, char **argv);
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r);
 
-/* Human table of points: header once, then one line per point. */
-void wis_table_header(FILE *f);
-void wis_table_row(FILE *f, const struct wis_point *p,
+/* A point's row of the table (table.h), scaled against base_rate. */
+void wis_point_row(FILE *f, const struct wis_point *p,
 		   const struct wis_result *r, double base_rate);
 
 /* Mean of the measured totals, ops/s. */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wis emit: one record, for tests and shell tooling. */
+/*
+ * wis emit: one record, for tests and shell tooling.  KEY:=JSON takes
+ * only values the record reader accepts.
+ */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,8 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json.h"
 #include "recorder.h"
-#include "report.h"
 
 static const char emit_usage[] =
 	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"

@@ -23,7 +23,8 @@ static int usage(FILE *f)
 		"  run TEST [OPTIONS]      run one test; wis run --help\n"
 		"  sweep KEY=VALUE ...     a sweep described by wis.* keys\n"
 		"  sweep --cmdline         the same keys, from /proc/cmdline\n"
-		"  report FILE ...         tables from result records\n"
+		"  report FILE ...         tables, CSV, LKP keys, plots from result records\n"
+		"  compare BASE NEW ...    B/A of runs, instances added up, controls checked\n"
 		"  emit --out SINKS ...    write one result record\n"
 		"  bench                   harness cost and sampling accuracy\n"
 		"  NAME_processes / NAME_threads links: upstream will-it-scale flags\n");
@@ -62,6 +63,14 @@ static void test_hooks(void)
 		wis_topology_sysfs(sysfs);
 }
 
+/* runtest.py's .title files hold a test's testcase: line. */
+static const char *describe_test(const char *name)
+{
+	const struct wis_test *t = wis_test_find(name);
+
+	return t ? t->desc : NULL;
+}
+
 static int run_command(const char *self, int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -75,7 +84,9 @@ static int run_command(const char *self, int argc, char **argv)
 	if (!strcmp(cmd, "sweep"))
 		return wis_sweep_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
-		return wis_report_main(argc - 1, argv + 1);
+		return wis_report_main(argc - 1, argv + 1, describe_test);
+	if (!strcmp(cmd, "compare"))
+		return wis_compare_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "emit"))
 		return wis_emit_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "json.h"
+
 #define WIS_RECORD_MAGIC "WIS1"
 /* The appliance version every run record carries. */
 #define WIS_VERSION "0.1.0"
@@ -19,30 +21,10 @@
 /* "WIS1 " + 8 hex digits + " " + payload + "\n" */
 #define WIS_FRAME_MAX (WIS_RECORD_MAX + 15)
 
-/* A growing JSON object; fields are appended in order. */
-struct wis_json {
-	char *buf;
-	size_t len, cap;
-	int oom;
-};
-
-void wis_json_init(struct wis_json *j);
-void wis_json_free(struct wis_json *j);
-void wis_json_str(struct wis_json *j, const char *key, const char *val);
-void wis_json_u64(struct wis_json *j, const char *key, uint64_t val);
-void wis_json_i64(struct wis_json *j, const char *key, int64_t val);
-/* Non-finite values are written as null. */
-void wis_json_f64(struct wis_json *j, const char *key, double val);
-/* val must already be valid JSON (an array or object built elsewhere). */
-void wis_json_raw(struct wis_json *j, const char *key, const char *val);
-
 /* A fresh run id: label, time and pid, unique across kernels booted together. */
 void wis_run_id(char *buf, size_t len, const char *label);
 
 uint32_t wis_crc32(const void *buf, size_t len);
-
-/* Length of the valid UTF-8 sequence at s (n bytes available), or 0. */
-size_t wis_utf8_len(const unsigned char *s, size_t n);
 
 /*
  * The whole frame, newline included, of a record with the fields of j

@@ -1,39 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The reading side of result records (`wis report`). */
+/* The reading side of result records: `wis report` and `wis compare`. */
 #ifndef WIS_REPORT_H
 #define WIS_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "view.h"
+
 /*
  * Subcommand entry points: argv[0] is the subcommand's name, options
- * start at argv[1].  They return the process exit status.
+ * start at argv[1].  They return the process exit status.  describe
+ * gives a test's testcase: line for runtest's .title files (may be NULL).
  *
- * wis report [--csv | --json] [--compare A B [--sum]] FILE...
+ * wis report [--csv[=runtest] | --json | --lkp] [--out DIR] [--plot DIR]
+ *	      [--compare A B [--sum] [--force]] FILE...
+ * wis compare [--csv | --json] [--force] BASE NEW... [-- FILE...]
  *	0: every run complete and without errors or failed points;
  *	1: a run is incomplete, has errors or failed points, or there is
- *	   no run at all; 2: bad usage or an unreadable file.
+ *	   no run at all; 2: bad usage or an unreadable file or directory;
+ *	3: a comparison's control left 1.00 +/- 0.03, or the windows of
+ *	   summed instances did not overlap.
  */
-int wis_report_main(int argc, char **argv);
-
-/* One whole JSON value in s (`wis emit KEY:=JSON`); -1, reason in err. */
-int wis_json_value_check(const char *s, char *err, size_t errlen);
-
-enum wis_report_format { WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON };
-
-struct wis_report_opts {
-	enum wis_report_format format;
-	const char *compare[2];	/* sides A and B; NULL: no comparison */
-	int sum;		/* add up the runs of a side */
-};
+int wis_report_main(int argc, char **argv,
+		    const char *(*describe)(const char *));
+int wis_compare_main(int argc, char **argv);
 
 /*
- * The whole report of one in-memory input, compare sides being run ids:
- * the report to out, diagnostics to diag.  Returns what wis report would
+ * The whole report of one in-memory input, compared when base is not
+ * NULL (base and news being run ids, at most 8 news): the report to out,
+ * diagnostics to diag, no files written.  Returns what wis report would
  * exit with.  For the fuzz target.
  */
 int wis_report_mem(const void *buf, size_t len,
-		   const struct wis_report_opts *o, FILE *out, FILE *diag);
+		   const struct wis_report_opts *o, const char *base,
+		   const char *const *news, size_t nr_news, FILE *out,
+		   FILE *diag);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "table.h"
 
 static const char *const affinity_names[] = {
 	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
@@ -165,13 +166,6 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	barrier_json(j, r);
 }
 
-void wis_table_header(FILE *f)
-{
-	fprintf(f, "%-16s %-9s %5s %14s %12s %7s %12s %12s %6s %9s\n",
-		"test", "mode", "tasks", "ops/s", "per task", "scale",
-		"min/task", "max/task", "idle%", "sys us/op");
-}
-
 static double mean_field(const struct wis_result *r, int max)
 {
 	double sum = 0;
@@ -181,33 +175,26 @@ static double mean_field(const struct wis_result *r, int max)
 	return r->nr_samples ? sum / r->nr_samples : 0;
 }
 
-/* A number, or "-" for one that was not measured. */
-static const char *cell(char *buf, size_t len, const char *fmt, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, len, fmt, v);
-	else
-		snprintf(buf, len, "-");
-	return buf;
-}
-
-void wis_table_row(FILE *f, const struct wis_point *p,
+void wis_point_row(FILE *f, const struct wis_point *p,
 		   const struct wis_result *r, double base_rate)
 {
 	double avg = wis_result_average(r);
-	const char *mode = p->threads ? "threads" : "processes";
-	char scale[16] = "-", idle[16], sys[16];
+	struct wis_row row = {
+		.test = p->test->name,
+		.mode = p->threads ? "threads" : "processes",
+		.tasks = p->nr_tasks,
+		.status = wis_status_name(r->status),
+		.message = r->message,
+		.average = avg,
+		.per_task = avg / p->nr_tasks,
+		.scaling = base_rate > 0 ? avg / base_rate : NAN,
+		.efficiency = base_rate > 0 ? avg / base_rate / p->nr_tasks : NAN,
+		.min = mean_field(r, 0),
+		.max = mean_field(r, 1),
+		.idle_pct = idle_pct(r),
+		.sys_us = sys_us_per_op(r),
+		.wrapped = r->wrapped,
+	};
 
-	if (r->status != WIS_OK) {
-		fprintf(f, "%-16s %-9s %5lu %s: %s\n", p->test->name, mode,
-			p->nr_tasks, wis_status_name(r->status), r->message);
-		return;
-	}
-	if (base_rate > 0)
-		snprintf(scale, sizeof(scale), "%.2fx", avg / base_rate);
-	fprintf(f, "%-16s %-9s %5lu %14.0f %12.0f %7s %12.0f %12.0f %6s %9s\n",
-		p->test->name, mode, p->nr_tasks, avg, avg / p->nr_tasks, scale,
-		mean_field(r, 0), mean_field(r, 1),
-		cell(idle, sizeof(idle), "%.1f", idle_pct(r)),
-		cell(sys, sizeof(sys), "%.3f", sys_us_per_op(r)));
+	wis_table_row(f, &row);
 }

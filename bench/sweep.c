@@ -13,9 +13,10 @@
 
 #include "audit.h"
 #include "barrier.h"
-#include "sweep.h"
 #include "plan.h"
 #include "recorder.h"
+#include "sweep.h"
+#include "table.h"
 #include "topology.h"
 
 struct sweep {
@@ -273,6 +274,8 @@ static void progress(struct sweep *s, int k, int n, const struct wis_point *p,
 		fprintf(stderr, "%14.0f ops/s", wis_result_average(r));
 	else
 		fprintf(stderr, "%s: %s", wis_status_name(r->status), r->message);
+	if (r->wrapped)
+		fprintf(stderr, "  %d wrapped", r->wrapped);
 	fprintf(stderr, "  (%.0f s left)\n", left);
 }
 
@@ -352,7 +355,7 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 	if (s->opts->progress)
 		progress(s, k, n, p, r);
 	if (s->opts->table)
-		wis_table_row(stdout, p, r, *base);
+		wis_point_row(stdout, p, r, *base);
 	fflush(stdout);
 	return 0;
 }

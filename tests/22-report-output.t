@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . tests/records.sh
 
-run_into() {	# run_into FILE RUN RATE TASKS...: getppid1 at RATE per task
+run_into() {	# run_into FILE RUN RATE TASKS...: unlink1 at RATE per task
 	file=$1 run=$2 rate=$3
 	shift 3
 	seq=0
@@ -14,7 +14,7 @@ run_into() {	# run_into FILE RUN RATE TASKS...: getppid1 at RATE per task
 	for tasks in "$@"; do
 		seq=$((seq + 1))
 		emit --out "file:$file" --run "$run" --seq $seq point \
-			test=getppid1 mode=processes tasks:="$tasks" status=ok \
+			test=unlink1 mode=processes tasks:="$tasks" status=ok \
 			average:=$((rate * tasks)) per_task:="$rate" \
 			affinity=core wrapped:=0 samples:=5 interval_ms:=100
 	done
@@ -32,7 +32,7 @@ check "csv: the stable header" test "$(head -n 1 out)" = \
 	'run,id,test,mode,tasks,affinity,wrapped,status,average,per_task,scaling,idle_pct,sys_us_per_op,samples,interval_ms,message'
 check "csv: one row per point" test "$(wc -l <out)" = 4
 check "csv: a point's row" grep -qx \
-	'one,one,getppid1,processes,2,core,0,ok,2000,1000,2,,,5,100,' out
+	'one,one,unlink1,processes,2,core,0,ok,2000,1000,2,,,5,100,' out
 check "csv: strings with commas quoted" grep -q \
 	',error,,,,,,,,"open: No space left, on device"$' out
 
@@ -43,15 +43,15 @@ check "json: the merged records back, payload for payload" test \
 run_into two.rec two 1500 1 2 4
 report --compare one.rec two.rec
 check "compare two files: ratio B/A per test and task count" grep -Eq \
-	'^getppid1 +processes +2 +2000 +3000 +1\.50$' out
+	'^unlink1 +processes +2 +2000 +3000 +1\.50  $' out
 check "compare: a point on one side only has no ratio" grep -Eq \
-	'^getppid1 +processes +4 +- +6000 +-$' out
+	'^unlink1 +processes +4 +- +6000 +-  $' out
 check "compare: exit 1 when a run had failed points" test "$rc" = 1
 
 cat one.rec two.rec >both.rec
 report --compare two one both.rec
 check "compare two run ids of one file" grep -Eq \
-	'^getppid1 +processes +1 +1500 +1000 +0\.67$' out
+	'^unlink1 +processes +1 +1500 +1000 +0\.67  $' out
 
 run_into spawns.rec s1 600 1 2
 run_into spawns.rec s2 500 1 2
@@ -61,13 +61,13 @@ check "a side with several runs needs --sum (exit 2)" test "$rc" = 2 -a \
 	"$(grep -c 'spawns.rec holds 2 runs' err)" = 1
 report --compare single.rec spawns.rec --sum
 check "--sum: concurrent runs add up at their total task count" grep -Eq \
-	'^getppid1 +processes +4 +4000 +2200 +0\.55$' out
+	'^unlink1 +processes +4 +4000 +2200 +0\.55  $' out
 check "--sum: both spawns named" grep -q '^B: spawns.rec: sum of runs s1 .* + s2' \
 	out
 
 report --csv --compare one.rec two.rec
 check "compare as csv" test "$(head -n 2 out)" = "$(printf '%s\n' \
-	test,mode,tasks,a,b,ratio getppid1,processes,1,1000,1500,1.5)"
+	test,mode,tasks,a,b,ratio,check unlink1,processes,1,1000,1500,1.5,)"
 
 report --compare nosuch two.rec
 check "compare: an unknown side is named (exit 2)" test "$rc" = 2 -a \
@@ -80,7 +80,7 @@ emit --out file:empty.rec --run e --seq 1 point test=getppid1 \
 emit --out file:empty.rec --run e --seq 2 end status=ok
 report empty.rec
 check "an empty /proc/stat window: idle % and sys us/op print -" grep -Eq \
-	'^ +1 +1000 +1000 +1\.00 +- +-$' out
+	'^getppid1 +processes +1 +1000 +1000 +1\.00x +1\.00 +- +- +- +- +-$' out
 
 plan "$tap_n"
 done_testing

@@ -31,7 +31,7 @@ run_file() {
 		given "${word%%[:=]*}" "$@" || set -- "$@" "$word"
 	done
 	emit --out "file:$file" --run "$run" run id="$id" "$@"
-	emit --out "file:$file" --run "$run" --seq 1 point test=getppid1 \
+	emit --out "file:$file" --run "$run" --seq 1 point test=unlink1 \
 		mode=processes tasks:="$tasks" status=ok average:=100 \
 		window_start_ns:="${window_start:-1000}" window_end_ns:=5000 \
 		barrier_gen:=1 barrier_release_ns:=0 barrier_skew_ns:=10
@@ -65,7 +65,7 @@ check "fair records: exit 0" test "$rc" -eq 0
 check "... every check ok" test "$(grep -c '^ok ' out)" -eq 17
 check "... no check failed" test "$(grep -c '^FAIL' out)" -eq 0
 check "... the two instances summed: 200 against 100" \
-	grep -Eq '^getppid1 +processes +2 +100 +200 +2\.00$' out
+	grep -Eq '^unlink1 +processes +2 +100 +200 +2\.00  $' out
 
 mkdir -p spawn0 spawn1
 cp i0.wis spawn0/i0.wis
@@ -98,7 +98,7 @@ i1_start=4995
 fixture
 split_compare one.wis i0.wis i1.wis
 check "windows 5 ns apart, skew 10 ns: exit 1" test "$rc" -eq 1
-check "... FAIL names the point" grep -qF "FAIL the instances' windows overlap at every point: not at getppid1 processes 1 tasks (point 1)" out
+check "... FAIL names the point" grep -qF "FAIL the instances' windows overlap at every point: not at unlink1 processes 1 tasks (point 1)" out
 i1_start=
 
 fixture committed_as_batch_pages:=9000 sweep=wis.tests=getppid1

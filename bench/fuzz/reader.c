@@ -2,8 +2,8 @@
 /*
  * libFuzzer target for the record reader.  Raw bytes would rarely get
  * past the CRC, so when the first byte is odd every line of the rest is
- * framed with its right CRC first: that feeds the JSON parser, the merge
- * and every output.
+ * framed with its right CRC first: that feeds the JSON reader, the merge
+ * and every output written to a stream.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,23 +44,25 @@ static char *frame_lines(const char *in, size_t size, size_t *len)
 static void report_all(const char *buf, size_t len, FILE *devnull)
 {
 	static const enum wis_report_format formats[] = {
-		WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON,
+		WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
 	};
-	struct wis_report_opts o = { WIS_REPORT_TEXT, { NULL, NULL }, 0 };
+	static const char *const one[] = { "b" }, *const two[] = { "b", "c" };
+	struct wis_report_opts o = { .format = WIS_REPORT_TEXT };
 	size_t i;
 
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		o.format = formats[i];
-		wis_report_mem(buf, len, &o, devnull, devnull);
+		wis_report_mem(buf, len, &o, NULL, NULL, 0, devnull, devnull);
 	}
-	o.compare[0] = "a";
-	o.compare[1] = "b";
 	o.format = WIS_REPORT_TEXT;
 	o.sum = 1;
-	wis_report_mem(buf, len, &o, devnull, devnull);
+	wis_report_mem(buf, len, &o, "a", two, 2, devnull, devnull);
+	o.format = WIS_REPORT_JSON;
+	o.force = 1;
+	wis_report_mem(buf, len, &o, "a", two, 2, devnull, devnull);
 	o.format = WIS_REPORT_CSV;
 	o.sum = 0;
-	wis_report_mem(buf, len, &o, devnull, devnull);
+	wis_report_mem(buf, len, &o, "a", one, 1, devnull, devnull);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a curve and its environment: where scaling bends (the knee),
+ * where it turns down (a wall), and the facts of the run record that are
+ * known to change readings (the seed articles' fairness checklist).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "view.h"
+
+/* More tasks adding less than this share of linear: the knee. */
+#define KNEE_GAIN 0.10
+/* A fall larger than this share of the rate: a wall, not noise. */
+#define WALL_FALL 0.03
+/* Bytes of the largest mapping the memory tests make (128 MiB). */
+#define MAPPING_BYTES (128UL << 20)
+
+static const char *const mapping_tests[] = {
+	"mmap1", "mmap2", "malloc1", "page_fault1", "page_fault2",
+	"page_fault3", "tlb_flush1", "tlb_flush3",
+};
+
+static void curve_start(FILE *out, const struct point *p, int *started)
+{
+	if (*started)
+		return;
+	*started = 1;
+	fputs("analysis: ", out);
+	puts_clean(out, p->test);
+	fprintf(out, " %s:", point_mode(p));
+}
+
+/* The points of one test and mode, in task order, that measured. */
+static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
+		  int threads)
+{
+	const struct point *prev = NULL, *p, *base = NULL;
+	double gain;
+	int started = 0, knee = 0;
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		p = &pts[i];
+		if (p->threads != threads || !point_ok(p))
+			continue;
+		if (!base && p->tasks == 1 && p->average > 0)
+			base = p;
+		if (prev && base && !knee) {
+			gain = (p->average - prev->average) /
+			       ((double)(p->tasks - prev->tasks) * base->average);
+			if (gain < KNEE_GAIN) {
+				curve_start(out, p, &started);
+				fprintf(out, " knee at %lu tasks (%.2f of linear per task added after it);",
+					prev->tasks, gain);
+				knee = 1;
+			}
+		}
+		if (prev && p->average < prev->average * (1 - WALL_FALL)) {
+			curve_start(out, p, &started);
+			fprintf(out, " wall: %lu -> %lu tasks falls %.0f%%;",
+				prev->tasks, p->tasks,
+				100 * (1 - p->average / prev->average));
+		}
+		prev = p;
+	}
+	if (started)
+		fputc('\n', out);
+}
+
+void analysis_curves(FILE *out, const struct run *run)
+{
+	size_t i, end;
+
+	for (i = 0; i < run->nr_points; i = end) {
+		end = run_test_end(run, i);
+		curve(out, run->points, i, end, 0);
+		curve(out, run->points, i, end, 1);
+	}
+}
+
+static int field_is(const struct record *rec, const char *key,
+		    const char *val)
+{
+	char *s = rec_strdup(rec, key);
+	int ret = s && !strcmp(s, val);
+
+	free(s);
+	return ret;
+}
+
+static int has_test(const struct run *run, const char *const *names,
+		    size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < run->nr_points; i++)
+		for (k = 0; k < n; k++)
+			if (!strcmp(run->points[i].test, names[k]))
+				return 1;
+	return 0;
+}
+
+/* Only the LSMs that sit on the file paths the tests measure. */
+static void lsm_warning(FILE *out, const struct record *head)
+{
+	char *lsm = rec_strdup(head, "lsm");
+
+	if (field_is(head, "apparmor", "Y") ||
+	    (lsm && (strstr(lsm, "apparmor") || strstr(lsm, "selinux") ||
+		     strstr(lsm, "smack") || strstr(lsm, "tomoyo")))) {
+		fputs("warning: an LSM is active (lsm ", out);
+		puts_clean(out, lsm ? lsm : "?");
+		fputs("): file tests such as open1 and open2 run up to 2x slower\n",
+		      out);
+	}
+	free(lsm);
+}
+
+static void tmp_warning(FILE *out, const struct record *head)
+{
+	char *fs = rec_strdup(head, "tmp_fs");
+
+	if (fs && strcmp(fs, "tmpfs")) {
+		fputs("warning: /tmp is ", out);
+		puts_clean(out, fs);
+		fputs(", not tmpfs: file tests measure that filesystem\n", out);
+	}
+	free(fs);
+}
+
+void analysis_environment(FILE *out, const struct run *run)
+{
+	const struct record *head = run->head;
+	double batch = rec_num(head, "committed_as_batch_pages");
+
+	if (!head)
+		return;
+	lsm_warning(out, head);
+	/* Batch pages are the measured kernel's; x86-64 pages are 4 KiB. */
+	if (isfinite(batch) && batch >= 0 && batch * 4096 < MAPPING_BYTES &&
+	    has_test(run, mapping_tests,
+		     sizeof(mapping_tests) / sizeof(mapping_tests[0])))
+		fprintf(out, "warning: vm_committed_as batch %.0f pages is below a 128 MiB mapping: mmap tests serialise on its global counter\n",
+			batch);
+	tmp_warning(out, head);
+}
+
+void analysis_differences(FILE *out, const struct run *a,
+			  const struct run *b)
+{
+	static const char *const keys[] = { "kernel", "mitigations", "libc" };
+	char *va, *vb;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		va = rec_strdup(a->head, keys[i]);
+		vb = rec_strdup(b->head, keys[i]);
+		if (va && vb && strcmp(va, vb)) {
+			fprintf(out, "warning: %s differs: ", keys[i]);
+			puts_clean(out, va);
+			fputs(" (", out);
+			puts_clean(out, a->id);
+			fputs(") vs ", out);
+			puts_clean(out, vb);
+			fputs(" (", out);
+			puts_clean(out, b->id);
+			fputs(")\n", out);
+		}
+		free(va);
+		free(vb);
+	}
+}

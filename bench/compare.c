@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis compare and wis report --compare: ratios of rates between two sides,
+ * a side's instances added up, controls checked, windows checked.  Rows
+ * are built by sorting every point of both sides once, so comparing large
+ * runs stays linear in their points (and a log).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+#define CONTROL_TOLERANCE 0.03
+
+static const char *const controls[] = { "getppid1", "futex4", "poll2" };
+#define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
+
+struct entry {
+	const struct point *p;
+	int side;
+	size_t run;		/* index among the side's runs */
+	unsigned long tasks;	/* total over the side's runs */
+	size_t arrival;
+};
+
+double cmp_ratio(const struct cmp_row *row)
+{
+	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
+}
+
+static void add_run(struct cmp_side *s, const struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->runs[i] == run)
+			return;
+	s->runs[s->nr++] = run;
+}
+
+/* Runs with a record in the input, or with the label as their id. */
+static int resolve_label(struct cmp_side *s, const struct model *m,
+			 const struct cmp_label *l)
+{
+	const struct record *rec;
+	int found = 0;
+	size_t i;
+
+	for (i = 0; l->input != CMP_NO_INPUT && i < m->in.nr_recs; i++) {
+		rec = m->in.recs[i];
+		if (rec->input == l->input) {
+			add_run(s, &m->runs[rec->run_idx]);
+			found = 1;
+		}
+	}
+	for (i = 0; l->input == CMP_NO_INPUT && i < m->nr_runs; i++) {
+		if (!strcmp(m->runs[i].id, l->label)) {
+			add_run(s, &m->runs[i]);
+			found = 1;
+		}
+	}
+	return found;
+}
+
+static int resolve_side(struct cmp_side *s, const struct model *m,
+			const struct cmp_label *labels, size_t nr, int sum,
+			FILE *diag)
+{
+	size_t i;
+
+	s->runs = calloc(m->nr_runs + 1, sizeof(*s->runs));
+	if (!s->runs) {
+		report_diag(diag, "out of memory");
+		return 2;
+	}
+	for (i = 0; i < nr; i++) {
+		if (resolve_label(s, m, &labels[i]))
+			continue;
+		report_diag(diag, "compare: %s: %s", labels[i].label,
+			    labels[i].input == CMP_NO_INPUT ?
+			    "neither a file nor a run id in the inputs" :
+			    "no run in it");
+		return 2;
+	}
+	if (s->nr > 1 && !sum) {
+		report_diag(diag, "compare: %s holds %zu runs; name one run id, or add them up with --sum",
+			    labels[0].label, s->nr);
+		return 2;
+	}
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->p->test, y->p->test);
+
+	if (c)
+		return c;
+	if (x->p->threads != y->p->threads)
+		return x->p->threads - y->p->threads;
+	if (x->tasks != y->tasks)
+		return x->tasks < y->tasks ? -1 : 1;
+	if (x->side != y->side)
+		return x->side - y->side;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
+}
+
+static struct entry *collect(const struct cmp_table *t, size_t *n)
+{
+	const struct run *run;
+	struct entry *v;
+	size_t total = 0, s, r, k;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < t->side[s].nr; r++)
+			total += t->side[s].runs[r]->nr_points;
+	v = malloc((total + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	*n = 0;
+	for (s = 0; s < 2; s++) {
+		for (r = 0; r < t->side[s].nr; r++) {
+			run = t->side[s].runs[r];
+			for (k = 0; k < run->nr_points; k++) {
+				v[*n] = (struct entry){ &run->points[k], (int)s,
+					r, run->points[k].tasks * t->side[s].nr,
+					*n };
+				(*n)++;
+			}
+		}
+	}
+	qsort(v, *n, sizeof(*v), cmp_entry);
+	return v;
+}
+
+static int same_campaign(const struct record *a, const struct record *b)
+{
+	char *x = rec_strdup(a, "barrier_campaign");
+	char *y = rec_strdup(b, "barrier_campaign");
+	int same = !x || !y || !strcmp(x, y);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/*
+ * Each kernel's CLOCK_MONOTONIC has its own origin, so windows are taken
+ * as offsets from the barrier release every instance saw at nearly the
+ * same instant, and the largest skew is added to the latest start (the
+ * rule in README.md, "Instances released together").  1 overlap, 0 not,
+ * -1 not recorded (no barrier).
+ */
+static int windows_overlap(const struct cmp_side *side, const struct entry *e,
+			   size_t n)
+{
+	double start = -INFINITY, end = INFINITY, skew = 0, rel, v, gen0 = 0;
+	const struct record *rec, *head0 = side->runs[e[0].run]->head;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rec = e[i].p->rec;
+		rel = rec_num(rec, "barrier_release_ns");
+		v = rec_num(rec, "barrier_gen");
+		if (!isfinite(rel) || !isfinite(v) ||
+		    !isfinite(rec_num(rec, "window_start_ns")) ||
+		    !isfinite(rec_num(rec, "window_end_ns")))
+			return -1;
+		if (!i)
+			gen0 = v;
+		if (v != gen0 ||
+		    !same_campaign(head0, side->runs[e[i].run]->head))
+			return 0;
+		start = fmax(start, rec_num(rec, "window_start_ns") - rel);
+		end = fmin(end, rec_num(rec, "window_end_ns") - rel);
+		v = rec_num(rec, "barrier_skew_ns");
+		skew = fmax(skew, isfinite(v) ? v : 0);
+	}
+	return start + skew < end;
+}
+
+/*
+ * One side's entries of a row [e, e + n): a rate when every run of the
+ * side has the point, measured, (and, summed, from overlapping windows).
+ */
+static double side_rate(struct cmp_row *row, const struct cmp_side *side,
+			const struct entry *e, size_t n, int force)
+{
+	double sum = 0;
+	size_t i, runs = 0;
+	int overlap;
+
+	for (i = 0; i < n; i++) {
+		if (i && e[i].run == e[i - 1].run)
+			continue;
+		if (!point_ok(e[i].p))
+			return NAN;
+		sum += e[i].p->average;
+		runs++;
+	}
+	if (runs != side->nr)
+		return NAN;
+	if (side->nr < 2)
+		return sum;
+	overlap = windows_overlap(side, e, n);
+	if (overlap < 0)
+		row->unchecked = 1;
+	if (overlap == 0) {
+		row->check = CMP_NO_OVERLAP;
+		if (!force)
+			return NAN;
+	}
+	return sum;
+}
+
+static size_t control_rank(const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CONTROLS; i++)
+		if (!strcmp(controls[i], test))
+			return i;
+	return NR_CONTROLS;
+}
+
+static void check_control(struct cmp_row *row)
+{
+	double r = cmp_ratio(row);
+
+	if (row->check == CMP_NO_OVERLAP || control_rank(row->test) ==
+	    NR_CONTROLS)
+		return;
+	if (!isfinite(r))
+		return;
+	if (fabs(r - 1) > CONTROL_TOLERANCE + 1e-9)
+		row->check = CMP_CONTROL_OFF;
+	else
+		row->check = CMP_CONTROL_OK;
+}
+
+static void fill_row(struct cmp_table *t, struct cmp_row *row,
+		     const struct entry *e, size_t n, int force)
+{
+	size_t split = 0;
+
+	while (split < n && e[split].side == 0)
+		split++;
+	memset(row, 0, sizeof(*row));
+	row->test = e[0].p->test;
+	row->threads = e[0].p->threads;
+	row->tasks = e[0].tasks;
+	row->rank = e[0].arrival;
+	row->a = side_rate(row, &t->side[0], e, split, force);
+	row->b = side_rate(row, &t->side[1], e + split, n - split, force);
+	check_control(row);
+	t->controls_off += row->check == CMP_CONTROL_OFF;
+	t->no_overlap += row->check == CMP_NO_OVERLAP;
+	t->unchecked += row->unchecked;
+}
+
+/*
+ * Controls first; then each test where its first point arrived.  Rows
+ * come sorted by test, and a row's rank is its earliest point's arrival.
+ */
+static void rank_tests(struct cmp_table *t)
+{
+	size_t i, k, first, end, min;
+
+	for (first = 0; first < t->nr; first = end) {
+		min = SIZE_MAX;
+		for (end = first; end < t->nr &&
+		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
+			min = t->rows[end].rank < min ? t->rows[end].rank : min;
+		i = control_rank(t->rows[first].test);
+		for (k = first; k < end; k++)
+			t->rows[k].rank = i < NR_CONTROLS ? i : NR_CONTROLS + min;
+	}
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct cmp_row *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->threads != y->threads)
+		return x->threads - y->threads;
+	return x->tasks < y->tasks ? -1 : x->tasks > y->tasks;
+}
+
+static int same_row(const struct entry *x, const struct entry *y)
+{
+	return !strcmp(x->p->test, y->p->test) &&
+	       x->p->threads == y->p->threads && x->tasks == y->tasks;
+}
+
+static int build_rows(struct cmp_table *t, int force)
+{
+	struct entry *e;
+	size_t n, i, end;
+
+	e = collect(t, &n);
+	t->rows = e ? calloc(n + 1, sizeof(*t->rows)) : NULL;
+	if (!t->rows) {
+		free(e);
+		return -1;
+	}
+	for (i = 0; i < n; i = end) {
+		for (end = i + 1; end < n && same_row(&e[i], &e[end]); end++)
+			;
+		fill_row(t, &t->rows[t->nr++], e + i, end - i, force);
+	}
+	rank_tests(t);
+	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
+	free(e);
+	return 0;
+}
+
+int compare_build(struct cmp_table *t, const struct model *m,
+		  const struct cmp_label *base, const struct cmp_label *news,
+		  size_t nr_news, const struct wis_report_opts *o, FILE *diag)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = resolve_side(&t->side[0], m, base, 1, o->sum, diag);
+	if (!ret)
+		ret = resolve_side(&t->side[1], m, news, nr_news, o->sum, diag);
+	if (ret)
+		return ret;
+	if (build_rows(t, o->force)) {
+		report_diag(diag, "out of memory");
+		return 2;
+	}
+	return 0;
+}
+
+void compare_free(struct cmp_table *t)
+{
+	free(t->side[0].runs);
+	free(t->side[1].runs);
+	free(t->rows);
+}

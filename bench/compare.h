@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Comparing runs: BASE against NEW, where NEW may be several instances
+ * that ran at once (split experiment), added up per test, mode and total
+ * task count.  The controls (getppid1, futex4, poll2) must stay within
+ * 1.00 +/- 0.03, and summed points must come from overlapping windows.
+ */
+#ifndef WIS_COMPARE_H
+#define WIS_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "view.h"
+
+/* No input: a side named by run id. */
+#define CMP_NO_INPUT ((size_t)-1)
+
+struct cmp_label {
+	const char *label;	/* as given */
+	size_t input;		/* the input it was read as, or CMP_NO_INPUT */
+};
+
+struct cmp_side {
+	const struct run **runs;
+	size_t nr;
+};
+
+/* A control without a ratio on both sides is not checked. */
+enum cmp_check { CMP_NONE, CMP_CONTROL_OK, CMP_CONTROL_OFF, CMP_NO_OVERLAP };
+
+struct cmp_row {
+	const char *test;
+	int threads;
+	unsigned long tasks;	/* over all the runs of a side */
+	double a, b;		/* NaN: not known on that side */
+	enum cmp_check check;
+	int unchecked;		/* summed, but the records hold no windows */
+	size_t rank;		/* controls first, then tests as they came */
+};
+
+struct cmp_table {
+	struct cmp_side side[2];
+	struct cmp_row *rows;
+	size_t nr;
+	int controls_off, no_overlap, unchecked;
+};
+
+/*
+ * Resolve the sides and build the rows.  Returns 0, or 2 (bad usage, out
+ * of memory) with the reason on diag.
+ */
+int compare_build(struct cmp_table *t, const struct model *m,
+		  const struct cmp_label *base, const struct cmp_label *news,
+		  size_t nr_news, const struct wis_report_opts *o, FILE *diag);
+void compare_free(struct cmp_table *t);
+
+/* B/A, NaN when unknown. */
+double cmp_ratio(const struct cmp_row *row);
+
+/*
+ * Table, CSV or JSON lines (o->format) to out; with the table the checks'
+ * warnings follow it, with CSV and JSON they go to diag.  Returns 3 when
+ * a control is off or windows did not overlap, else 0.
+ */
+int compare_print(FILE *out, FILE *diag, const struct cmp_table *t,
+		  const struct cmp_label *base, const struct cmp_label *news,
+		  size_t nr_news, const struct wis_report_opts *o);
+
+#endif

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding records in wis report's inputs: console logs, virtio captures,
+ * pmem images and record files alike.  A frame may follow kernel messages
+ * on its line; zero fill ends lines; torn or corrupt frames are counted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "input.h"
+#include "record.h"
+#include "table.h"
+
+#define READ_CHUNK (1 << 20)
+/* A frame can only start this close to the end of its line (\r slack). */
+#define LINE_KEEP (WIS_FRAME_MAX + 16)
+#define LINE_CAP (2 * LINE_KEEP)
+
+static const char frame_magic[] = WIS_RECORD_MAGIC " ";
+#define MAGIC_LEN (sizeof(frame_magic) - 1)
+
+void report_diag(FILE *diag, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fputs("wis report: ", diag);
+	puts_clean(diag, msg);
+	fputc('\n', diag);
+}
+
+int rec_get(const struct record *rec, const char *key, struct wis_jval *v)
+{
+	return rec ? wis_json_get(rec->payload, rec->len, key, v) : -1;
+}
+
+char *rec_strdup(const struct record *rec, const char *key)
+{
+	struct wis_jval v;
+
+	return rec_get(rec, key, &v) ? NULL : wis_jval_strdup(&v);
+}
+
+double rec_num(const struct record *rec, const char *key)
+{
+	struct wis_jval v;
+
+	return rec_get(rec, key, &v) ? NAN : wis_jval_num(&v);
+}
+
+static void record_free(struct record *rec)
+{
+	if (!rec)
+		return;
+	free(rec->run);
+	free(rec->type);
+	free(rec->payload);
+	free(rec);
+}
+
+int inputs_init(struct inputs *in, FILE *diag)
+{
+	memset(in, 0, sizeof(*in));
+	in->diag = diag;
+	in->line = malloc(LINE_CAP);
+	return in->line ? 0 : -1;
+}
+
+void inputs_free(struct inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_recs; i++)
+		record_free(in->recs[i]);
+	for (i = 0; i < in->nr_fulls; i++)
+		record_free(in->fulls[i]);
+	free(in->recs);
+	free(in->fulls);
+	free(in->v);
+	free(in->line);
+}
+
+static int seq_value(const struct record *rec, uint64_t *seq)
+{
+	struct wis_jval v;
+	uint64_t n = 0;
+	size_t i;
+
+	if (rec_get(rec, "seq", &v) || v.kind != WIS_J_NUMBER)
+		return -1;
+	for (i = 0; i < v.len; i++) {
+		if (v.raw[i] < '0' || v.raw[i] > '9' ||
+		    n > (UINT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(v.raw[i] - '0');
+	}
+	*seq = n;
+	return 0;
+}
+
+static int parse_payload(struct record *rec, char *err, size_t errlen)
+{
+	static const char bad_str[] = "missing or not a non-empty string";
+
+	if (wis_json_check(rec->payload, rec->len, err, errlen))
+		return -1;
+	rec->run = rec_strdup(rec, "run");
+	rec->type = rec_strdup(rec, "type");
+	if (!rec->run || !*rec->run) {
+		snprintf(err, errlen, "run: %s", bad_str);
+		return -1;
+	}
+	if (!rec->type || !*rec->type) {
+		snprintf(err, errlen, "type: %s", bad_str);
+		return -1;
+	}
+	if (seq_value(rec, &rec->seq)) {
+		snprintf(err, errlen, "seq: %s",
+			 "missing or not a non-negative integer");
+		return -1;
+	}
+	return 0;
+}
+
+static int rec_push(struct record ***v, size_t *n, size_t *cap,
+		    struct record *rec)
+{
+	struct record **nv;
+	size_t ncap;
+
+	if (*n == *cap) {
+		ncap = *cap ? 2 * *cap : 64;
+		nv = realloc(*v, ncap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = rec;
+	return 0;
+}
+
+static struct input *cur_input(struct inputs *in)
+{
+	return &in->v[in->nr - 1];
+}
+
+static void add_record(struct inputs *in, const char *payload, size_t len)
+{
+	struct record *rec = calloc(1, sizeof(*rec));
+	char err[256];
+	int ret;
+
+	if (rec)
+		rec->payload = malloc(len + 1);
+	if (!rec || !rec->payload) {
+		free(rec);
+		in->oom = 1;
+		return;
+	}
+	memcpy(rec->payload, payload, len);
+	rec->payload[len] = '\0';
+	rec->len = len;
+	rec->input = in->nr - 1;
+	rec->line = in->line_no;
+	rec->order = in->nr_recs + in->nr_fulls;
+	if (parse_payload(rec, err, sizeof(err))) {
+		report_diag(in->diag, "%s:%zu: malformed record: %s",
+			    cur_input(in)->name, in->line_no, err);
+		cur_input(in)->malformed++;
+		in->malformed++;
+		record_free(rec);
+		return;
+	}
+	cur_input(in)->frames++;
+	if (!strcmp(rec->type, "full"))
+		ret = rec_push(&in->fulls, &in->nr_fulls, &in->cap_fulls, rec);
+	else
+		ret = rec_push(&in->recs, &in->nr_recs, &in->cap_recs, rec);
+	if (ret) {
+		record_free(rec);
+		in->oom = 1;
+	}
+}
+
+/*
+ * A frame runs to the end of its line but may start anywhere in it, after
+ * kernel messages; a torn frame followed by a whole one shares its line.
+ */
+static void scan_line(struct inputs *in, const char *line, size_t len)
+{
+	const char *p, *payload;
+	size_t plen;
+
+	while (len && line[len - 1] == '\r')
+		len--;
+	p = memmem(line, len, frame_magic, MAGIC_LEN);
+	for (; p; p = memmem(p + 1, (size_t)(line + len - p - 1),
+			     frame_magic, MAGIC_LEN)) {
+		if (!wis_frame_check(p, (size_t)(line + len - p), &payload,
+				     &plen)) {
+			add_record(in, payload, plen);
+			return;
+		}
+		in->line_bad_magic = 1;
+	}
+	if (in->line_bad_magic)
+		cur_input(in)->corrupt++;
+}
+
+static void line_drop(struct inputs *in, const char *s, size_t n)
+{
+	if (memmem(s, n, frame_magic, MAGIC_LEN))
+		in->line_bad_magic = 1;
+}
+
+/* Only the last LINE_KEEP bytes of an overlong line can hold a frame. */
+static void line_append(struct inputs *in, const char *s, size_t n)
+{
+	size_t drop;
+
+	if (n > LINE_KEEP) {
+		line_drop(in, in->line, in->line_len);
+		line_drop(in, s, n - LINE_KEEP);
+		memcpy(in->line, s + n - LINE_KEEP, LINE_KEEP);
+		in->line_len = LINE_KEEP;
+		return;
+	}
+	if (in->line_len + n > LINE_CAP) {
+		drop = in->line_len + n - LINE_KEEP;
+		line_drop(in, in->line, drop);
+		memmove(in->line, in->line + drop, in->line_len - drop);
+		in->line_len -= drop;
+	}
+	memcpy(in->line + in->line_len, s, n);
+	in->line_len += n;
+}
+
+static void line_end(struct inputs *in)
+{
+	scan_line(in, in->line, in->line_len);
+	in->line_len = 0;
+	in->line_bad_magic = 0;
+}
+
+static int input_begin(struct inputs *in, const char *name)
+{
+	struct input *v;
+	size_t cap;
+
+	if (in->nr == in->cap) {
+		cap = in->cap ? 2 * in->cap : 8;
+		v = realloc(in->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		in->v = v;
+		in->cap = cap;
+	}
+	v = &in->v[in->nr++];
+	memset(v, 0, sizeof(*v));
+	v->name = name;
+	in->line_len = 0;
+	in->line_no = 1;
+	in->line_bad_magic = 0;
+	return 0;
+}
+
+/* Lines end at \n; NUL bytes (a region's zero fill) end them too. */
+static void input_feed(struct inputs *in, const char *buf, size_t n)
+{
+	size_t i = 0, start;
+
+	while (i < n) {
+		start = i;
+		while (i < n && buf[i] != '\n' && buf[i])
+			i++;
+		line_append(in, buf + start, i - start);
+		if (i == n)
+			break;
+		if (in->line_len || in->line_bad_magic)
+			line_end(in);
+		if (buf[i++] == '\n')
+			in->line_no++;
+		while (i < n && !buf[i])
+			i++;
+	}
+}
+
+int inputs_mem(struct inputs *in, const char *name, const void *buf,
+	       size_t len)
+{
+	if (input_begin(in, name))
+		return -1;
+	input_feed(in, buf, len);
+	line_end(in);
+	return 0;
+}
+
+int inputs_read(struct inputs *in, const char *name)
+{
+	int is_stdin = !strcmp(name, "-"), fd;
+	char *buf;
+	ssize_t n;
+
+	fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		report_diag(in->diag, "cannot open %s: %s", name,
+			    strerror(errno));
+		return -1;
+	}
+	buf = malloc(READ_CHUNK);
+	if (!buf || input_begin(in, name)) {
+		report_diag(in->diag, "%s: out of memory", name);
+		free(buf);
+		if (!is_stdin)
+			close(fd);
+		return -1;
+	}
+	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		input_feed(in, buf, (size_t)n);
+	}
+	if (n < 0)
+		report_diag(in->diag, "cannot read %s: %s", name,
+			    strerror(errno));
+	free(buf);
+	if (!is_stdin)
+		close(fd);
+	line_end(in);
+	return n < 0 ? -1 : 0;
+}
+
+void inputs_summary(const struct inputs *in)
+{
+	const struct record *rec;
+	const struct input *i;
+	size_t k;
+
+	for (k = 0; k < in->nr; k++) {
+		i = &in->v[k];
+		if (i->corrupt)
+			report_diag(in->diag, "%s: %zu corrupt line%s skipped",
+				    i->name, i->corrupt,
+				    i->corrupt == 1 ? "" : "s");
+		if (!i->frames && !i->malformed)
+			report_diag(in->diag, "%s: no records", i->name);
+	}
+	for (k = 0; k < in->nr_fulls; k++) {
+		rec = in->fulls[k];
+		report_diag(in->diag, "%s: region full at run %s seq %" PRIu64
+			    "; later records are only in other sinks",
+			    in->v[rec->input].name, rec->run, rec->seq);
+	}
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runs and points from records: merging the same run arriving through
+ * several sinks, checking each run, and the points in test order.  Every
+ * step sorts, so a report grows linearly with its records, not with the
+ * square of them.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "table.h"
+
+#define MAX_TASKS 1000000
+
+int model_init(struct model *m, FILE *diag)
+{
+	memset(m, 0, sizeof(*m));
+	return inputs_init(&m->in, diag);
+}
+
+static void points_free(struct run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nr_points; i++) {
+		free(run->points[i].test);
+		free(run->points[i].status);
+		free(run->points[i].message);
+	}
+	free(run->points);
+}
+
+void model_free(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_runs; i++) {
+		free(m->runs[i].recs);
+		points_free(&m->runs[i]);
+	}
+	free(m->runs);
+	inputs_free(&m->in);
+}
+
+void put_field(FILE *out, const struct record *rec, const char *key)
+{
+	struct wis_jval v;
+	char *s;
+
+	if (rec_get(rec, key, &v)) {
+		fputc('?', out);
+		return;
+	}
+	if (v.kind != WIS_J_STRING) {
+		put_clean(out, v.raw, v.len);
+		return;
+	}
+	s = wis_jval_strdup(&v);
+	puts_clean(out, s ? s : "?");
+	free(s);
+}
+
+/* ---- Merging the runs ---- */
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct record *x = *(const struct record *const *)a;
+	const struct record *y = *(const struct record *const *)b;
+	int c = strcmp(x->run, y->run);
+
+	if (c)
+		return c;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct group {
+	size_t start, len, first_order;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	return x->first_order < y->first_order ? -1 :
+	       x->first_order > y->first_order;
+}
+
+/* The same run through several sinks: keep one record per seq. */
+static void merge_group(struct model *m, struct run *run, size_t idx,
+			const struct group *g)
+{
+	struct record *rec, *prev;
+	size_t k;
+
+	for (k = g->start; k < g->start + g->len; k++) {
+		rec = m->in.recs[k];
+		rec->run_idx = idx;
+		prev = run->nr ? run->recs[run->nr - 1] : NULL;
+		if (!prev || prev->seq != rec->seq) {
+			run->recs[run->nr++] = rec;
+			continue;
+		}
+		if (prev->len == rec->len &&
+		    !memcmp(prev->payload, rec->payload, rec->len))
+			continue;
+		report_diag(m->in.diag, "run %s seq %" PRIu64
+			    ": different records in %s:%zu and %s:%zu; keeping the first",
+			    run->id, rec->seq, m->in.v[prev->input].name,
+			    prev->line, m->in.v[rec->input].name, rec->line);
+		run->errors++;
+	}
+}
+
+static size_t find_groups(struct record **recs, size_t n,
+			  struct group *groups)
+{
+	size_t i, nr = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!i || strcmp(recs[i]->run, recs[i - 1]->run)) {
+			groups[nr].start = i;
+			groups[nr++].first_order = SIZE_MAX;
+		}
+		groups[nr - 1].len++;
+		if (recs[i]->order < groups[nr - 1].first_order)
+			groups[nr - 1].first_order = recs[i]->order;
+	}
+	return nr;
+}
+
+static int merge(struct model *m)
+{
+	struct group *groups;
+	struct run *run;
+	size_t i, n;
+
+	if (m->in.nr_recs)
+		qsort(m->in.recs, m->in.nr_recs, sizeof(*m->in.recs), cmp_rec);
+	groups = calloc(m->in.nr_recs + 1, sizeof(*groups));
+	if (!groups)
+		return -1;
+	n = find_groups(m->in.recs, m->in.nr_recs, groups);
+	qsort(groups, n, sizeof(*groups), cmp_group);
+	m->runs = calloc(n + 1, sizeof(*m->runs));
+	for (i = 0; m->runs && i < n; i++) {
+		run = &m->runs[m->nr_runs++];
+		run->id = m->in.recs[groups[i].start]->run;
+		run->recs = calloc(groups[i].len, sizeof(*run->recs));
+		if (!run->recs)
+			break;
+		merge_group(m, run, i, &groups[i]);
+	}
+	free(groups);
+	return m->runs && i == n ? 0 : -1;
+}
+
+/* ---- Checking a run ---- */
+
+static void note_gap(struct model *m, struct run *run, uint64_t from,
+		     uint64_t to)
+{
+	uint64_t n = to - from + 1;
+
+	if (from == to)
+		report_diag(m->in.diag, "run %s: missing seq %" PRIu64,
+			    run->id, from);
+	else
+		report_diag(m->in.diag, "run %s: missing seq %" PRIu64
+			    "-%" PRIu64, run->id, from, to);
+	run->missing = run->missing + n < run->missing ? UINT64_MAX :
+		       run->missing + n;
+}
+
+/* Mean of a numeric array field; NaN when missing or empty. */
+static double array_mean(const struct record *rec, const char *key)
+{
+	struct wis_jval v;
+	double *vals, sum = 0;
+	size_t n, i;
+
+	if (rec_get(rec, key, &v))
+		return NAN;
+	n = wis_jval_nums(&v, NULL, 0);
+	vals = n ? malloc(n * sizeof(*vals)) : NULL;
+	if (!vals)
+		return NAN;
+	wis_jval_nums(&v, vals, n);
+	for (i = 0; i < n; i++)
+		sum += vals[i];
+	free(vals);
+	return sum / n;
+}
+
+static int valid_point(const struct point *p, const struct record *rec,
+		       const char *mode)
+{
+	double tasks = rec_num(rec, "tasks");
+
+	return p->test && *p->test && p->status && mode &&
+	       (!strcmp(mode, "processes") || !strcmp(mode, "threads")) &&
+	       tasks >= 1 && tasks <= MAX_TASKS && tasks == floor(tasks);
+}
+
+static void point_values(struct point *p, const struct record *rec)
+{
+	p->tasks = (unsigned long)rec_num(rec, "tasks");
+	p->message = rec_strdup(rec, "message");
+	p->average = rec_num(rec, "average");
+	p->per_task = rec_num(rec, "per_task");
+	p->idle_pct = rec_num(rec, "idle_pct");
+	p->sys_us = rec_num(rec, "sys_us_per_op");
+	p->min = array_mean(rec, "min");
+	p->max = array_mean(rec, "max");
+	p->wrapped = rec_num(rec, "wrapped");
+	p->scaling = NAN;
+}
+
+static void add_point(struct model *m, struct run *run,
+		      const struct record *rec)
+{
+	struct point *p = &run->points[run->nr_points];
+	char *mode = rec_strdup(rec, "mode");
+
+	memset(p, 0, sizeof(*p));
+	p->rec = rec;
+	p->test = rec_strdup(rec, "test");
+	p->status = rec_strdup(rec, "status");
+	if (!valid_point(p, rec, mode)) {
+		report_diag(m->in.diag, "run %s seq %" PRIu64
+			    ": point without a valid test, mode, tasks and status",
+			    run->id, rec->seq);
+		run->errors++;
+		free(p->test);
+		free(p->status);
+		free(mode);
+		return;
+	}
+	p->threads = !strcmp(mode, "threads");
+	free(mode);
+	point_values(p, rec);
+	if (!strcmp(p->status, "unsupported"))
+		run->unsupported++;
+	else if (strcmp(p->status, "ok"))
+		run->failed++;
+	run->nr_points++;
+}
+
+int point_ok(const struct point *p)
+{
+	return !strcmp(p->status, "ok") && isfinite(p->average);
+}
+
+const char *point_mode(const struct point *p)
+{
+	return p->threads ? "threads" : "processes";
+}
+
+static int cmp_by_test(const void *a, const void *b)
+{
+	const struct point *x = *(const struct point *const *)a;
+	const struct point *y = *(const struct point *const *)b;
+	int c = strcmp(x->test, y->test);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* A test's order is that of its first point; points are in seq order. */
+static int number_tests(struct run *run)
+{
+	struct point **by_test = malloc((run->nr_points + 1) * sizeof(*by_test));
+	size_t i, first = 0;
+
+	if (!by_test)
+		return -1;
+	for (i = 0; i < run->nr_points; i++)
+		by_test[i] = &run->points[i];
+	qsort(by_test, run->nr_points, sizeof(*by_test), cmp_by_test);
+	for (i = 0; i < run->nr_points; i++) {
+		if (i && strcmp(by_test[i]->test, by_test[i - 1]->test))
+			first = i;
+		by_test[i]->test_order =
+			(size_t)(by_test[first] - run->points);
+	}
+	free(by_test);
+	return 0;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+
+	if (x->test_order != y->test_order)
+		return x->test_order < y->test_order ? -1 : 1;
+	if (x->tasks != y->tasks)
+		return x->tasks < y->tasks ? -1 : 1;
+	if (x->threads != y->threads)
+		return x->threads - y->threads;
+	return x->rec->seq < y->rec->seq ? -1 : x->rec->seq > y->rec->seq;
+}
+
+size_t run_test_end(const struct run *run, size_t from)
+{
+	size_t i = from;
+
+	while (i < run->nr_points &&
+	       run->points[i].test_order == run->points[from].test_order)
+		i++;
+	return i;
+}
+
+/* Against the first good 1-task point of the same test and mode. */
+static void compute_scaling(struct run *run)
+{
+	const struct point *base[2];
+	struct point *p;
+	size_t i, k, end;
+
+	for (i = 0; i < run->nr_points; i = end) {
+		end = run_test_end(run, i);
+		base[0] = base[1] = NULL;
+		for (k = i; k < end && run->points[k].tasks == 1; k++) {
+			p = &run->points[k];
+			if (!base[p->threads] && point_ok(p) && p->average > 0)
+				base[p->threads] = p;
+		}
+		for (k = i; k < end; k++) {
+			p = &run->points[k];
+			if (point_ok(p) && base[p->threads])
+				p->scaling = p->average /
+					     base[p->threads]->average;
+		}
+	}
+}
+
+static void check_end(struct model *m, struct run *run)
+{
+	char *status;
+
+	if (!run->end) {
+		report_diag(m->in.diag, "run %s incomplete: no end record",
+			    run->id);
+		return;
+	}
+	status = rec_strdup(run->end, "status");
+	if (!status || strcmp(status, "ok")) {
+		report_diag(m->in.diag, "run %s: end status %s", run->id,
+			    status ? status : "missing");
+		run->errors++;
+	}
+	free(status);
+}
+
+static int check_run(struct model *m, struct run *run)
+{
+	const struct record *rec;
+	uint64_t expected = 0;
+	size_t i;
+
+	run->points = calloc(run->nr + 1, sizeof(*run->points));
+	if (!run->points)
+		return -1;
+	for (i = 0; i < run->nr; i++) {
+		rec = run->recs[i];
+		if (rec->seq != expected)
+			note_gap(m, run, expected, rec->seq - 1);
+		expected = rec->seq + 1;
+		if (!strcmp(rec->type, "run") && !run->head)
+			run->head = rec;
+		else if (!strcmp(rec->type, "end"))
+			run->end = rec;
+		else if (!strcmp(rec->type, "error"))
+			run->errors++;
+		else if (!strcmp(rec->type, "point"))
+			add_point(m, run, rec);
+	}
+	if (number_tests(run))
+		return -1;
+	qsort(run->points, run->nr_points, sizeof(*run->points), cmp_point);
+	compute_scaling(run);
+	check_end(m, run);
+	return 0;
+}
+
+int run_bad(const struct run *run)
+{
+	return !run->end || run->missing || run->errors || run->failed;
+}
+
+int model_build(struct model *m)
+{
+	int ret = m->in.malformed ? 1 : 0;
+	size_t i;
+
+	inputs_summary(&m->in);
+	if (m->in.oom || merge(m)) {
+		report_diag(m->in.diag, "out of memory");
+		return 2;
+	}
+	for (i = 0; i < m->nr_runs; i++) {
+		if (check_run(m, &m->runs[i])) {
+			report_diag(m->in.diag, "out of memory");
+			return 2;
+		}
+		if (run_bad(&m->runs[i]))
+			ret = 1;
+	}
+	if (!m->nr_runs) {
+		report_diag(m->in.diag, "no records found");
+		ret = 1;
+	}
+	return ret;
+}

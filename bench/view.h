@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The outputs of wis report, each from the model (model.h), one file per
+ * family: text (view_text.c, with analysis.c), CSV and runtest.py's CSV
+ * (view_csv.c), JSON lines (view_json.c), LKP's keys (view_lkp.c), plots
+ * (view_plot.c) and comparisons (compare.c).
+ */
+#ifndef WIS_VIEW_H
+#define WIS_VIEW_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+/* What goes to stdout. */
+enum wis_report_format {
+	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
+};
+
+struct wis_report_opts {
+	enum wis_report_format format;
+	int runtest;		/* runtest.py's files into out_dir */
+	const char *out_dir;
+	const char *plot_dir;	/* gnuplot's SVG and PNG, index.html */
+	int sum;		/* a side holding several runs adds them up */
+	int force;		/* sum points whose windows did not overlap */
+	/* A test's testcase: line, for runtest's .title files; may be NULL. */
+	const char *(*describe)(const char *test);
+};
+
+void view_text(FILE *out, const struct model *m);
+void view_csv(FILE *out, const struct model *m);
+void view_json(FILE *out, const struct model *m);
+void view_lkp(FILE *out, const struct model *m);
+
+/*
+ * runtest.py's CSV of the test whose points are [from, to) of run:
+ * tasks,processes,processes_idle,threads,threads_idle,linear, its leading
+ * 0 row, -1 for a failed or missing point.
+ */
+void view_runtest(FILE *out, const struct run *run, size_t from, size_t to);
+
+/* A CSV field, quoted when it needs to be; nothing for NULL. */
+void csv_str(FILE *out, const char *s);
+/* ",V" with %.15g, or "," alone for a value that is not finite. */
+void csv_num(FILE *out, double v);
+
+/*
+ * What the curve of one test and mode says: efficiency is the rate over
+ * tasks times the 1-task rate; the knee is the first task count past
+ * which more tasks add less than a tenth of linear; a wall is a fall of
+ * the rate as tasks are added.  Lines "analysis: ..." to out.
+ */
+void analysis_curves(FILE *out, const struct run *run);
+
+/* The environment facts that change readings, as "warning: ..." lines. */
+void analysis_environment(FILE *out, const struct run *run);
+
+/* The same between two runs compared: kernel, mitigations, libc. */
+void analysis_differences(FILE *out, const struct run *a,
+			  const struct run *b);
+
+struct cmp_table;
+
+/*
+ * Into dir: per test of every run (or of a comparison, when t is not
+ * NULL) TEST.svg and TEST.png drawn by gnuplot, and index.html showing
+ * them with each run's environment audit.  Returns 0, or -1 with the
+ * reason on diag (gnuplot missing, a file that cannot be written).
+ */
+int view_plot(const struct model *m, const struct cmp_table *t,
+	      const char *dir, FILE *diag);
+
+/* A test or run name as one safe file name component. */
+void path_component(char *buf, size_t len, const char *name);
+
+/* Efficiency of a point: NaN when there is no 1-task rate. */
+double point_efficiency(const struct point *p);
+
+#endif

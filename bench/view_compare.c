@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A comparison as a table, CSV or JSON lines, and its checks' warnings. */
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+#include "json.h"
+#include "table.h"
+#include "view.h"
+
+static const char *const check_names[] = {
+	[CMP_NONE] = "", [CMP_CONTROL_OK] = "control ok",
+	[CMP_CONTROL_OFF] = "control off",
+	[CMP_NO_OVERLAP] = "no overlap",
+};
+
+static const char *mode_name(const struct cmp_row *row)
+{
+	return row->threads ? "threads" : "processes";
+}
+
+static void print_side(FILE *out, const char *name, const char *label,
+		       const struct cmp_side *s)
+{
+	size_t i;
+
+	fprintf(out, "%s: ", name);
+	if (s->nr > 1 || strcmp(label, s->runs[0]->id)) {
+		puts_clean(out, label);
+		fputs(": ", out);
+	}
+	fputs(s->nr > 1 ? "sum of runs " : "run ", out);
+	for (i = 0; i < s->nr; i++) {
+		if (i)
+			fputs(" + ", out);
+		puts_clean(out, s->runs[i]->id);
+		fputs(" (kernel ", out);
+		put_field(out, s->runs[i]->head, "kernel");
+		fputc(')', out);
+	}
+	fputc('\n', out);
+}
+
+static void print_warnings(FILE *out, const struct cmp_table *t)
+{
+	const struct cmp_row *row;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		row = &t->rows[i];
+		if (row->check != CMP_CONTROL_OFF && row->check != CMP_NO_OVERLAP)
+			continue;
+		fputs("warning: ", out);
+		puts_clean(out, row->test);
+		fprintf(out, " %s %lu tasks: ", mode_name(row), row->tasks);
+		if (row->check == CMP_CONTROL_OFF)
+			fprintf(out, "control at B/A %.2f, outside 1.00 +/- 0.03\n",
+				cmp_ratio(row));
+		else
+			fputs("the instances' windows did not overlap\n", out);
+	}
+	if (t->no_overlap)
+		fputs("note: points without overlapping windows are left out of a sum unless --force\n",
+		      out);
+	if (t->unchecked)
+		fputs("note: summed runs recorded no barrier windows; their overlap is not checked\n",
+		      out);
+}
+
+static void cell(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_table(FILE *out, const struct cmp_table *t,
+			const struct cmp_label *base,
+			const struct cmp_label *news, size_t nr_news)
+{
+	const struct cmp_row *row;
+	char test[32], va[32], vb[32], ratio[32];
+	size_t i, k, n;
+
+	print_side(out, "A", base->label, &t->side[0]);
+	print_side(out, "B", nr_news == 1 ? news[0].label : "instances",
+		   &t->side[1]);
+	if (t->side[0].nr > 1 || t->side[1].nr > 1)
+		fputs("tasks: the total over the runs of a side\n", out);
+	for (k = 0; k < t->side[1].nr; k++)
+		analysis_differences(out, t->side[0].runs[0],
+				     t->side[1].runs[k]);
+	fprintf(out, "\n%-20s %-9s %6s %14s %14s %7s  %s\n", "test", "mode",
+		"tasks", "A ops/s", "B ops/s", "B/A", "check");
+	for (i = 0; i < t->nr; i++) {
+		row = &t->rows[i];
+		snprintf(test, sizeof(test), "%s", row->test);
+		for (n = 0; test[n]; n++)
+			if ((unsigned char)test[n] < 0x20 || test[n] == 0x7f)
+				test[n] = '?';
+		cell(va, sizeof(va), "%.0f", row->a);
+		cell(vb, sizeof(vb), "%.0f", row->b);
+		cell(ratio, sizeof(ratio), "%.2f", cmp_ratio(row));
+		fprintf(out, "%-20s %-9s %6lu %14s %14s %7s  %s\n",
+			test, mode_name(row), row->tasks, va, vb, ratio,
+			check_names[row->check]);
+	}
+	print_warnings(out, t);
+}
+
+static void print_csv(FILE *out, const struct cmp_table *t)
+{
+	const struct cmp_row *row;
+	size_t i;
+
+	fputs("test,mode,tasks,a,b,ratio,check\n", out);
+	for (i = 0; i < t->nr; i++) {
+		row = &t->rows[i];
+		csv_str(out, row->test);
+		fprintf(out, ",%s,%lu", mode_name(row), row->tasks);
+		csv_num(out, row->a);
+		csv_num(out, row->b);
+		csv_num(out, cmp_ratio(row));
+		fprintf(out, ",%s\n", check_names[row->check]);
+	}
+}
+
+static void print_json(FILE *out, const struct cmp_table *t)
+{
+	const struct cmp_row *row;
+	struct wis_json j;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		row = &t->rows[i];
+		wis_json_init(&j);
+		wis_json_str(&j, "test", row->test);
+		wis_json_str(&j, "mode", mode_name(row));
+		wis_json_u64(&j, "tasks", row->tasks);
+		wis_json_f64(&j, "a", row->a);
+		wis_json_f64(&j, "b", row->b);
+		wis_json_f64(&j, "ratio", cmp_ratio(row));
+		wis_json_str(&j, "check", check_names[row->check]);
+		if (!j.oom)
+			fprintf(out, "{%s}\n", j.buf);
+		wis_json_free(&j);
+	}
+}
+
+int compare_print(FILE *out, FILE *diag, const struct cmp_table *t,
+		  const struct cmp_label *base, const struct cmp_label *news,
+		  size_t nr_news, const struct wis_report_opts *o)
+{
+	if (o->format == WIS_REPORT_CSV) {
+		print_csv(out, t);
+		print_warnings(diag, t);
+	} else if (o->format == WIS_REPORT_JSON) {
+		print_json(out, t);
+		print_warnings(diag, t);
+	} else {
+		print_table(out, t, base, news, nr_news);
+	}
+	return t->controls_off || t->no_overlap ? 3 : 0;
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CSV: wis's own, one row per point, and runtest.py's, one file per test
+ * as upstream will-it-scale writes them (its postprocess.py and LKP's
+ * parser read them unchanged).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+void csv_str(FILE *out, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void csv_num(FILE *out, double v)
+{
+	fputc(',', out);
+	if (isfinite(v))
+		fprintf(out, "%.15g", v);
+}
+
+static void csv_field(FILE *out, const struct record *rec, const char *key)
+{
+	char *s = rec_strdup(rec, key);
+
+	csv_str(out, s);
+	free(s);
+}
+
+static void csv_point(FILE *out, const struct run *run, const struct point *p)
+{
+	csv_str(out, run->id);
+	fputc(',', out);
+	csv_field(out, run->head, "id");
+	fputc(',', out);
+	csv_str(out, p->test);
+	fprintf(out, ",%s,%lu,", point_mode(p), p->tasks);
+	csv_field(out, p->rec, "affinity");
+	csv_num(out, p->wrapped);
+	fputc(',', out);
+	csv_str(out, p->status);
+	csv_num(out, p->average);
+	csv_num(out, p->per_task);
+	csv_num(out, p->scaling);
+	csv_num(out, p->idle_pct);
+	csv_num(out, p->sys_us);
+	csv_num(out, rec_num(p->rec, "samples"));
+	csv_num(out, rec_num(p->rec, "interval_ms"));
+	fputc(',', out);
+	csv_str(out, p->message);
+	fputc('\n', out);
+}
+
+void view_csv(FILE *out, const struct model *m)
+{
+	const struct run *run;
+	size_t i, k;
+
+	fputs("run,id,test,mode,tasks,affinity,wrapped,status,average,"
+	      "per_task,scaling,idle_pct,sys_us_per_op,samples,interval_ms,"
+	      "message\n", out);
+	for (i = 0; i < m->nr_runs; i++) {
+		run = &m->runs[i];
+		for (k = 0; k < run->nr_points; k++)
+			csv_point(out, run, &run->points[k]);
+	}
+}
+
+/* runtest.py prints whole ops/s (upstream's average: line) and -1 for none. */
+static long long runtest_rate(const struct point *p)
+{
+	return p && point_ok(p) ? llround(p->average) : -1;
+}
+
+static void runtest_idle(FILE *out, const struct point *p)
+{
+	if (p && point_ok(p) && isfinite(p->idle_pct))
+		fprintf(out, ",%.2f", p->idle_pct);
+	else
+		fputs(",-1", out);
+}
+
+/*
+ * Rows are the task counts of either mode; linear is the larger 1-task
+ * rate of the two modes times the tasks, as runtest.py computes it.
+ */
+void view_runtest(FILE *out, const struct run *run, size_t from, size_t to)
+{
+	const struct point *cells[2];
+	long long linear = 0, p, t;
+	size_t i, next;
+
+	fputs("tasks,processes,processes_idle,threads,threads_idle,linear\n"
+	      "0,0,100,0,100,0\n", out);
+	for (i = from; i < to; i = next) {
+		cells[0] = cells[1] = NULL;
+		for (next = i; next < to &&
+		     run->points[next].tasks == run->points[i].tasks; next++)
+			if (!cells[run->points[next].threads])
+				cells[run->points[next].threads] =
+					&run->points[next];
+		p = runtest_rate(cells[0]);
+		t = runtest_rate(cells[1]);
+		if (run->points[i].tasks == 1)
+			linear = p > t ? p : t;
+		fprintf(out, "%lu,%lld", run->points[i].tasks, p);
+		runtest_idle(out, cells[0]);
+		fprintf(out, ",%lld", t);
+		runtest_idle(out, cells[1]);
+		fprintf(out, ",%lld\n", linear * (long long)run->points[i].tasks);
+	}
+}

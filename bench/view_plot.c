@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --plot DIR: per test a scaling plot (ops/s against tasks, both modes, a
+ * dotted linear line from the 1-task rate, idle % on a second axis, NUMA
+ * node and package boundaries as vertical lines; or, comparing, both
+ * sides and their ratio), drawn by gnuplot as SVG and PNG, and an
+ * index.html that shows every plot and the environment audit and loads
+ * nothing from the network.  Data and script stay in DIR for reuse.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpuset.h"
+#include "compare.h"
+#include "view.h"
+
+#define MAX_LINES 64
+#define NAME_MAX_LEN 256
+
+struct plot {
+	FILE *gp, *html;
+	const char *dir;
+	FILE *diag;
+	int failed;
+};
+
+void path_component(char *buf, size_t len, const char *name)
+{
+	size_t i;
+
+	snprintf(buf, len, "%s", name);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '/' || (unsigned char)buf[i] <= 0x20 ||
+		    buf[i] == '\'' || (!i && buf[i] == '.'))
+			buf[i] = '_';
+}
+
+static void html_text(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(s[i], f);
+		}
+	}
+}
+
+static void html_str(FILE *f, const char *s)
+{
+	html_text(f, s, strlen(s));
+}
+
+/* gnuplot's single-quoted strings: a quote is written twice. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+static FILE *open_in(struct plot *pl, const char *name, const char *ext)
+{
+	char path[4096 + NAME_MAX_LEN];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.%s", pl->dir, name, ext);
+	f = fopen(path, "w");
+	if (!f) {
+		report_diag(pl->diag, "cannot write %s: %s", path,
+			    strerror(errno));
+		pl->failed = 1;
+	}
+	return f;
+}
+
+static void close_file(struct plot *pl, FILE *f, const char *name)
+{
+	if (f && fclose(f)) {
+		report_diag(pl->diag, "cannot write %s/%s: %s", pl->dir, name,
+			    strerror(errno));
+		pl->failed = 1;
+	}
+}
+
+static void dat_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.15g", v);
+	else
+		fputs(" NaN", f);
+}
+
+/* The plot command that follows draws the SVG; gp_png() redraws it. */
+static void gp_svg(FILE *gp, const char *name)
+{
+	fputs("set terminal svg size 900,540 dynamic font 'sans,11' background '#ffffff'\n"
+	      "set output ", gp);
+	gp_str(gp, name);
+	fputs(".'.svg'\n", gp);
+}
+
+static void gp_png(FILE *gp, const char *name)
+{
+	fputs("set terminal pngcairo size 900,540 font 'sans,10' background '#ffffff'\n"
+	      "set output ", gp);
+	gp_str(gp, name);
+	fputs(".'.png'\nreplot\nunset output\n", gp);
+}
+
+static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
+{
+	fputs("reset\nset termoption noenhanced\nset title ", gp);
+	gp_str(gp, title);
+	fputs("\nset xlabel 'tasks'\nset ylabel 'ops/s'\nset key top left box opaque\n"
+	      "set grid ytics\nset ytics nomirror\nset y2tics\nset format y '%.1s%c'\n",
+	      gp);
+	fprintf(gp, "set xrange [0:%.15g]\nset yrange [0:%.15g]\n",
+		xmax > 1 ? xmax : 2, ymax > 0 ? ymax * 1.15 : 1);
+}
+
+/* Hardware threads a task stands for: one per core with core affinity. */
+static double cpus_per_task(const struct run *run)
+{
+	double tpc = rec_num(run->head, "threads_per_core");
+	char *aff = run->nr_points ? rec_strdup(run->points[0].rec, "affinity") :
+		    NULL;
+	int core = aff && !strcmp(aff, "core");
+
+	free(aff);
+	return core && tpc >= 1 ? tpc : 1;
+}
+
+static void gp_line(FILE *gp, double at, const char *what, double xmax)
+{
+	if (at <= 0 || at >= xmax)
+		return;
+	fprintf(gp, "set arrow from %.15g, graph 0 to %.15g, graph 1 nohead dt 2 lc rgb '#777777'\n"
+		"set label '%s' at %.15g, graph 0.%d right offset -0.5,0 tc rgb '#777777'\n",
+		at, at, what, at, *what == 'n' ? 97 : 92);
+}
+
+static void gp_packages(FILE *gp, const struct run *run, double xmax,
+			double per_task)
+{
+	double packages = rec_num(run->head, "packages");
+	double cpus = rec_num(run->head, "cores") *
+		      rec_num(run->head, "threads_per_core");
+	int k;
+
+	if (!(packages > 1 && packages < MAX_LINES && cpus > 0))
+		return;
+	for (k = 1; k < (int)packages; k++)
+		gp_line(gp, k * cpus / packages / per_task, "package", xmax);
+}
+
+/* Vertical lines where the placement crosses into a new node or package. */
+static void gp_boundaries(FILE *gp, const struct run *run, double xmax)
+{
+	char *nodes = rec_strdup(run->head, "nodes"), *p, *list, err[128];
+	double per_task = cpus_per_task(run), at = 0;
+	struct wis_cpuset set;
+
+	for (p = nodes; p && (p = strstr(p, " cpus ")); p = list) {
+		list = p + 6;
+		p = strchr(list, ' ');
+		if (p)
+			*p++ = '\0';
+		if (wis_cpulist_parse(&set, list, err, sizeof(err)))
+			break;
+		at += wis_cpuset_count(&set) / per_task;
+		gp_line(gp, at, "node", xmax);
+		if (!p)
+			break;
+		list = p;
+	}
+	free(nodes);
+	gp_packages(gp, run, xmax, per_task);
+}
+
+/* One data block per mode (gnuplot's index 0, 1): tasks rate idle. */
+static void run_data(FILE *dat, const struct run *run, size_t from, size_t to,
+		     double *base, double *ymax)
+{
+	const struct point *p;
+	size_t i;
+	int m;
+
+	for (m = 0; m < 2; m++) {
+		base[m] = NAN;
+		for (i = from; i < to; i++) {
+			p = &run->points[i];
+			if (p->threads != m)
+				continue;
+			fprintf(dat, "%lu", p->tasks);
+			dat_num(dat, point_ok(p) ? p->average : NAN);
+			dat_num(dat, point_ok(p) ? p->idle_pct : NAN);
+			fputc('\n', dat);
+			if (point_ok(p) && p->tasks == 1 && isnan(base[m]))
+				base[m] = p->average;
+			if (point_ok(p) && p->average > *ymax)
+				*ymax = p->average;
+		}
+		fputs("\n\n", dat);
+	}
+}
+
+static int has_mode(const struct run *run, size_t from, size_t to, int m)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (run->points[i].threads == m)
+			return 1;
+	return 0;
+}
+
+static void run_plot(struct plot *pl, const struct run *run, size_t from,
+		     size_t to, const char *name, const char *title)
+{
+	static const char *const modes[] = { "processes", "threads" };
+	double base[2], ymax = 0, xmax = run->points[to - 1].tasks;
+	FILE *dat = open_in(pl, name, "dat");
+	const char *sep = "plot ";
+	int m;
+
+	if (!dat)
+		return;
+	run_data(dat, run, from, to, base, &ymax);
+	close_file(pl, dat, name);
+	gp_start(pl->gp, title, xmax, ymax);
+	fputs("set y2label 'idle %'\nset y2range [0:100]\n", pl->gp);
+	gp_boundaries(pl->gp, run, xmax);
+	gp_svg(pl->gp, name);
+	for (m = 0; m < 2; m++) {
+		if (!has_mode(run, from, to, m))
+			continue;
+		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title '%s', \\\n"
+			"  '' index %d using 1:3 axes x1y2 with lines dt 2 lc %d title '%s idle %%'",
+			sep, name, m, m + 1, modes[m], m, m + 1, modes[m]);
+		if (isfinite(base[m]))
+			fprintf(pl->gp, ", \\\n  %.15g*x with lines dt 3 lw 2 lc %d title '%s linear'",
+				base[m], m + 1, modes[m]);
+		sep = ", \\\n  ";
+	}
+	fputc('\n', pl->gp);
+	gp_png(pl->gp, name);
+}
+
+static void html_figure(FILE *html, const char *name, const char *title)
+{
+	fputs("<figure><img src=\"", html);
+	html_str(html, name);
+	fputs(".svg\" alt=\"", html);
+	html_str(html, title);
+	fputs("\"><figcaption>", html);
+	html_str(html, title);
+	fputs(" &middot; <a href=\"", html);
+	html_str(html, name);
+	fputs(".png\">PNG</a></figcaption></figure>\n", html);
+}
+
+/* Every field of the run record, as written. */
+static void html_audit(FILE *html, const struct run *run)
+{
+	struct wis_jval k, v;
+	size_t pos = 0;
+	char *s;
+
+	fputs("<details><summary>environment audit of run ", html);
+	html_str(html, run->id);
+	fputs("</summary>\n<table>\n", html);
+	while (run->head && !wis_json_next(run->head->payload, run->head->len,
+					   &pos, &k, &v)) {
+		fputs("<tr><th>", html);
+		html_text(html, k.raw + 1, k.len - 2);
+		fputs("</th><td>", html);
+		s = wis_jval_strdup(&v);
+		if (s)
+			html_str(html, s);
+		else
+			html_text(html, v.raw, v.len);
+		free(s);
+		fputs("</td></tr>\n", html);
+	}
+	fputs("</table></details>\n", html);
+}
+
+static void plot_runs(struct plot *pl, const struct model *m)
+{
+	char name[NAME_MAX_LEN], title[2 * NAME_MAX_LEN];
+	const struct run *run;
+	size_t i, k, end;
+
+	for (i = 0; i < m->nr_runs; i++) {
+		run = &m->runs[i];
+		fputs("<h2>run ", pl->html);
+		html_str(pl->html, run->id);
+		fputs("</h2>\n", pl->html);
+		html_audit(pl->html, run);
+		for (k = 0; k < run->nr_points; k = end) {
+			end = run_test_end(run, k);
+			snprintf(title, sizeof(title), "%s%s%s",
+				 m->nr_runs > 1 ? run->id : "",
+				 m->nr_runs > 1 ? " " : "", run->points[k].test);
+			path_component(name, sizeof(name), title);
+			run_plot(pl, run, k, end, name, title);
+			html_figure(pl->html, name, title);
+		}
+	}
+}
+
+/* Rows [from, to) share a test: per mode, tasks A B B/A. */
+static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
+		     size_t to, double *ymax)
+{
+	const struct cmp_row *row;
+	size_t i;
+	int m;
+
+	for (m = 0; m < 2; m++) {
+		for (i = from; i < to; i++) {
+			row = &t->rows[i];
+			if (row->threads != m)
+				continue;
+			fprintf(dat, "%lu", row->tasks);
+			dat_num(dat, row->a);
+			dat_num(dat, row->b);
+			dat_num(dat, cmp_ratio(row));
+			fputc('\n', dat);
+			if (row->a > *ymax)
+				*ymax = row->a;
+			if (row->b > *ymax)
+				*ymax = row->b;
+		}
+		fputs("\n\n", dat);
+	}
+}
+
+static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
+		     size_t to, const char *name)
+{
+	static const char *const modes[] = { "processes", "threads" };
+	double ymax = 0, xmax = 0;
+	FILE *dat = open_in(pl, name, "dat");
+	const char *sep = "plot ";
+	int present[2] = { 0, 0 }, m;
+	size_t i;
+
+	if (!dat)
+		return;
+	for (i = from; i < to; i++) {
+		present[t->rows[i].threads] = 1;
+		if (t->rows[i].tasks > xmax)
+			xmax = t->rows[i].tasks;
+	}
+	cmp_data(dat, t, from, to, &ymax);
+	close_file(pl, dat, name);
+	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
+	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
+	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
+	gp_svg(pl->gp, name);
+	for (m = 0; m < 2; m++) {
+		if (!present[m])
+			continue;
+		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
+			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s', \\\n"
+			"  '' index %d using 1:4 axes x1y2 with lines dt 2 lc %d title 'B/A %s'",
+			sep, name, m, m + 1, modes[m], m, m + 1, modes[m], m,
+			m + 3, modes[m]);
+		sep = ", \\\n  ";
+	}
+	fputc('\n', pl->gp);
+	gp_png(pl->gp, name);
+}
+
+static void plot_compare(struct plot *pl, const struct cmp_table *t)
+{
+	char name[NAME_MAX_LEN];
+	size_t i, end, s, k;
+
+	for (i = 0; i < t->nr; i = end) {
+		for (end = i; end < t->nr && t->rows[end].rank == t->rows[i].rank;
+		     end++)
+			;
+		path_component(name, sizeof(name), t->rows[i].test);
+		cmp_plot(pl, t, i, end, name);
+		html_figure(pl->html, name, t->rows[i].test);
+	}
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < t->side[s].nr; k++)
+			html_audit(pl->html, t->side[s].runs[k]);
+}
+
+/* gnuplot plots.gp in dir; 0, or -1 named on diag. */
+static int run_gnuplot(const char *dir, FILE *diag)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		report_diag(diag, "cannot start gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		report_diag(diag, "--plot needs gnuplot, which is not installed (Debian: apt-get install gnuplot-nox); the data and plots.gp are in %s",
+			    dir);
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		report_diag(diag, "gnuplot failed on %s/plots.gp", dir);
+		return -1;
+	}
+	return 0;
+}
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+	"<title>wis report</title>\n<style>\n"
+	"body{font-family:sans-serif;margin:2em;max-width:1000px}\n"
+	"figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}\n"
+	"table{border-collapse:collapse;font-size:90%}"
+	"th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\n"
+	"</style></head><body>\n<h1>wis report</h1>\n"
+	"<p>Each plot shows ops/s against the task count, per mode; a dotted "
+	"line is linear scaling from the 1-task rate and a dashed one the idle "
+	"share of CPU time (right axis).  Vertical lines mark where the "
+	"tasks fill a NUMA node or a package.  In a comparison the right axis "
+	"is B/A.</p>\n";
+
+int view_plot(const struct model *m, const struct cmp_table *t,
+	      const char *dir, FILE *diag)
+{
+	struct plot pl = { NULL, NULL, dir, diag, 0 };
+
+	pl.gp = open_in(&pl, "plots", "gp");
+	pl.html = pl.gp ? open_in(&pl, "index", "html") : NULL;
+	if (pl.html) {
+		fputs(html_head, pl.html);
+		if (t)
+			plot_compare(&pl, t);
+		else
+			plot_runs(&pl, m);
+		fputs("</body></html>\n", pl.html);
+	}
+	close_file(&pl, pl.html, "index.html");
+	close_file(&pl, pl.gp, "plots.gp");
+	if (pl.failed)
+		return -1;
+	return run_gnuplot(dir, diag);
+}
