@@ -30,7 +30,9 @@ commands:
   size     where the bytes of the initramfs go
   run [qemu/run options] [KEY=VALUE...]
            build what is missing or stale, then boot it with qemu/run
-  test     deps, build, image, then prove tests/
+  asan     a dynamic build of wis under ASan and UBSan into OUT/asan,
+           for tests/08-sanitizers.t
+  test     deps, build, image, asan, then prove tests/
 
 environment: OUT (default ./out), KERNEL, MODULES, BUSYBOX (default
 /bin/busybox), SOURCE_DATE_EPOCH (default: time of the last commit).
@@ -95,6 +97,11 @@ build() {
 	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT"
 	make -C "$ROOT/init" -j"$jobs" OUT="$OUT"
 	compat_links
+}
+
+# The suite again, instrumented; the host tests run on it too.
+build_asan() {
+	make -C "$ROOT/bench" -j"$(nproc)" OUT="$OUT/asan" LIBC=asan SANITIZE=1
 }
 
 # --- kernel and modules --------------------------------------------------
@@ -500,7 +507,7 @@ main() {
 			shift 2
 			;;
 		-h | --help | help) usage; exit 0 ;;
-		deps | build | image | size | test | all) cmd=$1; shift ;;
+		deps | build | asan | image | size | test | all) cmd=$1; shift ;;
 		run) cmd=run; shift; break ;;
 		*) usage >&2; die "unknown argument: $1" ;;
 		esac
@@ -509,6 +516,7 @@ main() {
 	case $cmd in
 	deps) deps ;;
 	build) build ;;
+	asan) build_asan ;;
 	image) image ;;
 	size) size_report ;;
 	run) run "$@" ;;
@@ -517,6 +525,7 @@ main() {
 		deps
 		build
 		image
+		build_asan
 		cd "$ROOT"
 		exec prove tests/
 		;;

@@ -45,3 +45,22 @@ decodes() {
 	"$WIS" report "$1" >/dev/null 2>"$scratch/report.err" || report_rc=$?
 	[ "$report_rc" -le 1 ] && ! grep -q corrupt "$scratch/report.err"
 }
+
+# qemu_left DIR: QEMU processes still running for results directory DIR.
+qemu_left() {
+	n=0
+	for pid in $(pgrep -x qemu-system-x86_64 2>/dev/null || true); do
+		tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+			grep -qF -- "$1" && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# live_bin: processes running this $WIS (none of them may outlive a case).
+live_bin() {
+	n=0
+	for exe in /proc/[0-9]*/exe; do
+		[ "$(readlink "$exe" 2>/dev/null)" = "$WIS" ] && n=$((n + 1))
+	done
+	echo "$n"
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The host tests again, on the build of wis under ASan and UBSan
+# (./build.sh asan, part of ./build.sh test): any finding aborts the
+# process that made it, and is looked for in what every run printed.
+set -eu
+. tests/tap.sh
+
+ASAN_WIS=${ASAN_WIS:-$PWD/out/asan/rootfs/bin/wis}
+[ -x "$ASAN_WIS" ] || skip_all "no sanitizer build (./build.sh asan)"
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS UBSAN_OPTIONS
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+clean() {	# clean LOG: no sanitizer report in it
+	! grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$1"
+}
+
+tests="04-bad-input 20-records 21-report-reader 22-report-output 23-fuzz-reader"
+plan $(($(echo "$tests" | wc -w) * 2 + 3))
+for t in $tests; do
+	rc=0
+	WIS=$ASAN_WIS prove "tests/$t.t" >"$tmp/$t.log" 2>&1 || rc=$?
+	check "$t passes under ASan+UBSan" test "$rc" = 0
+	check "... with no sanitizer report" clean "$tmp/$t.log"
+	[ "$rc" = 0 ] || diag "$(tail -n 20 "$tmp/$t.log")"
+done
+
+# The presets sit beside the image's binary, not beside this build.
+WIS_PRESETS=$PWD/rootfs/etc/wis/presets
+export WIS_PRESETS
+rc=0
+"$ASAN_WIS" sweep wis.preset=smoke wis.mode=both wis.samples=1 \
+	"wis.out=file:$tmp/smoke.wis" >"$tmp/smoke.log" 2>&1 || rc=$?
+check "every test in both modes runs under ASan+UBSan (exit $rc)" \
+	test "$rc" = 0
+check "... with no sanitizer report" clean "$tmp/smoke.log"
+rc=0
+"$ASAN_WIS" report "$tmp/smoke.wis" >"$tmp/report.log" 2>&1 || rc=$?
+check "... and its records read back clean (exit $rc)" \
+	sh -c "[ $rc = 0 ] && ! grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' '$tmp/report.log'"
+done_testing
