@@ -8,7 +8,7 @@ set -o pipefail
 ROOT=$(cd "$(dirname "$0")" && pwd)
 PACKAGES="make binutils musl-tools busybox-static kmod cpio gzip
 linux-image-cloud-amd64 qemu-system-x86 ipxe-qemu shellcheck clang
-libclang-rt-14-dev perl gnuplot-nox"
+libclang-rt-14-dev perl gnuplot-nox iproute2"
 # Module names the sinks need, resolved with their dependencies:
 # virtio_pci + virtio_console for the virtio-serial sink; virtio_pmem,
 # nfit (ACPI NVDIMM) and nd_e820 (memmap=) for the pmem sink, nd_pmem to

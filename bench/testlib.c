@@ -151,21 +151,13 @@ int wis_loopback_socket(int type, struct sockaddr_in *sin)
 	return fd;
 }
 
-/*
- * Linger 0, which accepted sockets inherit: closing the accepted end
- * first resets the connection and neither end enters TIME_WAIT, so
- * millions of rounds neither exhaust the ephemeral ports nor fill the
- * time-wait table.
- */
 static int tcp_conn_listener(struct sockaddr_in *sin)
 {
-	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 	int fd = wis_loopback_socket(SOCK_STREAM, sin);
 
 	if (fd < 0)
 		return -1;
-	if (setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)) ||
-	    listen(fd, 16)) {
+	if (listen(fd, 16)) {
 		close_keep_errno(fd);
 		return -1;
 	}
@@ -202,6 +194,14 @@ int wis_tcp_conn_round(int lfd, const struct sockaddr_in *sin)
 		close(c);
 		return -1;
 	}
+	/*
+	 * A plain FIN teardown, the accepted end first: its TIME_WAIT is
+	 * keyed on the listener's port, and a later SYN from the same client
+	 * port recycles it, so the loop never runs out of ephemeral ports.
+	 * Closing the connecting end first would park TIME_WAIT on its
+	 * ephemeral port, reusable only after a second (tcp_tw_reuse), and
+	 * fail with EADDRNOTAVAIL above one connection per port and second.
+	 */
 	close(s);
 	close(c);
 	return 0;
