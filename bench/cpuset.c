@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpuset.h"
+#include "file.h"
 
 #define BITS_PER_WORD (8 * (int)sizeof(unsigned long))
 /* Longer than any list of WIS_MAX_CPUS numbers a sysfs file holds. */
@@ -43,25 +44,6 @@ int wis_cpuset_inherited(struct wis_cpuset *s)
 	for (int cpu = 0; cpu < CPU_SETSIZE && cpu < WIS_MAX_CPUS; cpu++)
 		if (CPU_ISSET(cpu, &set))
 			wis_cpuset_set(s, cpu);
-	return 0;
-}
-
-int wis_parse_uint(const char *s, unsigned long long max,
-		   unsigned long long *out)
-{
-	unsigned long long v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned digit = (unsigned)(*s - '0');
-
-		if (*s < '0' || *s > '9' || v > max / 10 ||
-		    v * 10 + digit > max)
-			return -1;
-		v = v * 10 + digit;
-	}
-	*out = v;
 	return 0;
 }
 

@@ -27,11 +27,4 @@ int wis_cpulist_parse(struct wis_cpuset *set, const char *s,
 /* The inverse: "0-3,8"; -1 if it does not fit in len. */
 int wis_cpulist_format(const struct wis_cpuset *set, char *buf, size_t len);
 
-/*
- * Decimal digits only, no sign, no blanks, at most max: the grammar of
- * every count and CPU number.  Returns 0, or -1.
- */
-int wis_parse_uint(const char *s, unsigned long long max,
-		   unsigned long long *out);
-
 #endif

@@ -41,3 +41,23 @@ int wis_read_line(const char *path, char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
+
+int wis_parse_uint(const char *s, unsigned long long max,
+		   unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned digit = (unsigned)(*s - '0');
+
+		/* v * 10 + digit > max, without overflowing. */
+		if (*s < '0' || *s > '9' || digit > max ||
+		    v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+	}
+	*out = v;
+	return 0;
+}

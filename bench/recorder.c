@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "recorder.h"
 
 /* A record that cannot be framed still leaves a trace in its seq slot. */
@@ -97,65 +98,29 @@ int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
 	return ret;
 }
 
-static ssize_t read_full(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len) {
-		n = read(fd, buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
-static int parse_u64(const char *s, const char *end, uint64_t *val)
-{
-	uint64_t v = 0;
-
-	if (s == end)
-		return -1;
-	for (; s < end; s++) {
-		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*val = v;
-	return 0;
-}
-
 int wis_state_read(const char *path, char *run, size_t runlen,
 		   uint64_t *next_seq)
 {
 	char buf[4096];
-	char *space, *nl;
-	ssize_t n;
-	int fd;
+	char *space;
+	unsigned long long seq;
+	int n = wis_read_file(path, buf, sizeof(buf));
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read_full(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n < 0)
 		return -1;
-	buf[n] = '\0';
-	nl = memchr(buf, '\n', (size_t)n);
+	/* One line, "RUN NEXTSEQ\n". */
+	if (!n || strchr(buf, '\n') != buf + n - 1)
+		goto bad;
+	buf[n - 1] = '\0';
 	space = strrchr(buf, ' ');
-	if (!nl || nl != buf + n - 1 || !space || space == buf ||
-	    (size_t)(space - buf) >= runlen ||
-	    parse_u64(space + 1, nl, next_seq)) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (!space || space == buf || (size_t)(space - buf) >= runlen ||
+	    wis_parse_uint(space + 1, UINT64_MAX, &seq))
+		goto bad;
+	*next_seq = seq;
 	memcpy(run, buf, (size_t)(space - buf));
 	run[space - buf] = '\0';
 	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
 }
-
