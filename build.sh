@@ -321,7 +321,9 @@ make_initramfs() {
 	strip --strip-all "$initrd/bin/wis" "$initrd/sbin/wis-init"
 	ln -s sbin/wis-init "$initrd/init"
 	find "$initrd" -exec touch -h -d "@$epoch" {} +
-	if cpio --help 2>&1 | grep -q -- --reproducible; then
+	# Not "cpio --help | grep -q": with pipefail, grep leaving early
+	# makes cpio die of SIGPIPE and the flag is lost now and then.
+	if [[ $(cpio --help 2>&1) == *--reproducible* ]]; then
 		flags=(--reproducible)
 	fi
 	(cd "$initrd" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
