@@ -300,6 +300,11 @@ static const char *const done_names[] = {
 	[WIS_DONE_SHELL] = "shell", NULL,
 };
 
+static const char *const signal_names[] = {
+	[WIS_SIGNALS_NONE] = "none", [WIS_SIGNALS_KTAP] = "ktap",
+	[WIS_SIGNALS_LAVA] = "lava", NULL,
+};
+
 /*
  * How a key's value is checked, stored and shown:
  *	KIND_UINT	a decimal in lo..hi into an int or unsigned field;
@@ -397,6 +402,9 @@ static const struct key keys[] = {
 	  .def_doc = "60 s + (warmup + samples) × interval",
 	  .help = "longest wait for the other instances at one point, "
 		  "seconds" },
+	{ NAME_KEY("wis.signals", signals, signal_names), .def = "none",
+	  .help = "lab-fleet lines on the console, one result per point "
+		  "(KTAP, or LAVA test-case signals; see below)" },
 };
 
 #define NR_KEYS ((int)(sizeof(keys) / sizeof(keys[0])))

@@ -37,6 +37,9 @@ enum wis_done {
 	WIS_DONE_EXIT, WIS_DONE_SHELL,
 };
 
+/* Lab-fleet lines on the console (signals.h). */
+enum wis_signals { WIS_SIGNALS_NONE, WIS_SIGNALS_KTAP, WIS_SIGNALS_LAVA };
+
 struct wis_sweep_cfg {
 	const char *tests[WIS_MAX_SWEEP_TESTS]; /* names, checked later */
 	int nr_tests;
@@ -56,6 +59,7 @@ struct wis_sweep_cfg {
 	unsigned instance;		/* this one's index, 0..instances-1 */
 	char barrier[256];		/* the region they meet in; "": none */
 	unsigned barrier_timeout_s;	/* 0: derived from the sweep */
+	enum wis_signals signals;
 	char preset[64];
 	char storage[4096];		/* backing for tests[] */
 

@@ -15,6 +15,7 @@
 #include "barrier.h"
 #include "plan.h"
 #include "recorder.h"
+#include "signals.h"
 #include "sweep.h"
 #include "table.h"
 #include "topology.h"
@@ -356,6 +357,7 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 		progress(s, k, n, p, r);
 	if (s->opts->table)
 		wis_point_row(stdout, p, r, *base);
+	wis_signals_point(stdout, s->cfg->signals, k, p, r);
 	fflush(stdout);
 	return 0;
 }
@@ -508,6 +510,8 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	}
 	run_record(s);
 	warn_committed_batch(s);
+	wis_signals_plan(stdout, cfg->signals,
+			 s->nr_tests * nr_modes(cfg) * s->nr_tasks);
 	if (opts->table)
 		wis_table_header(stdout);
 	ret = run_points(s, r) || stop_pending(s) || s->failed ||

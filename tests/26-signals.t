@@ -1,0 +1,50 @@
+#!/bin/sh
+# wis.signals: the KTAP lines of a real sweep checked against the KTAP
+# grammar (version line, plan, one result line per point numbered in
+# order, diagnostics starting "# "), and LAVA's test-case signals.
+set -eu
+cd "$(dirname "$0")/.."
+. tests/records.sh
+
+quick='wis.tests=getppid1,read3 wis.mode=both wis.tasks=1,2 wis.samples=1 wis.warmup=0 wis.interval=50'
+rc=0
+# shellcheck disable=SC2086 # $quick is a list of words
+"$WIS" sweep $quick wis.signals=ktap wis.out=file:k.wis >ktap 2>/dev/null ||
+	rc=$?
+check "ktap: the sweep exits 0" test "$rc" = 0
+check "ktap: the first line is 'KTAP version 1'" \
+	test "$(head -n 1 ktap)" = "KTAP version 1"
+check "ktap: the plan follows, one test per point (8)" \
+	test "$(sed -n 2p ktap)" = "1..8"
+# Every line after the plan is a result or a diagnostic.
+check "ktap: every other line is a result or a '# ' diagnostic" \
+	test "$(tail -n +3 ktap | grep -cvE '^(ok|not ok) [0-9]+ [^ #]+( # (SKIP|TODO).*)?$|^# ')" = 0
+check "ktap: results numbered 1..8 in order" \
+	test "$(grep -E '^(not )?ok ' ktap | sed -E 's/^(not )?ok ([0-9]+) .*/\2/' |
+		tr '\n' ' ')" = "1 2 3 4 5 6 7 8 "
+check "ktap: a point's name is TEST.MODE.TASKS" grep -qx \
+	'ok 3 getppid1.threads.1' ktap
+check "ktap: its rate as a diagnostic before it" grep -Eq \
+	'^# getppid1 threads 1 tasks: [0-9]+ ops/s$' ktap
+payload_rate=$("$WIS" report --json k.wis | grep '"test":"getppid1","mode":"processes","tasks":2' |
+	sed -E 's/.*"average":([0-9.e+]+).*/\1/')
+check "ktap: the diagnostic's rate is the point record's average" grep -qx \
+	"# getppid1 processes 2 tasks: $(printf '%.0f' "$payload_rate") ops/s" ktap
+
+rc=0
+# shellcheck disable=SC2086
+"$WIS" sweep $quick wis.signals=lava wis.out=file:l.wis >lava 2>/dev/null ||
+	rc=$?
+check "lava: the sweep exits 0" test "$rc" = 0
+check "lava: one signal per point" test "$(grep -c '^<LAVA_SIGNAL_TESTCASE ' lava)" = 8
+check "lava: a measured point passes with its rate in ops/s" grep -Eqx \
+	'<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=getppid1\.processes\.1 RESULT=pass MEASUREMENT=[0-9]+ UNITS=ops/s>' lava
+check "lava: nothing but signals on stdout" test "$(grep -vc '^<LAVA_SIGNAL_TESTCASE ' lava)" = 0
+
+rc=0
+"$WIS" sweep wis.tests=getppid1 wis.signals=tap 2>err >/dev/null || rc=$?
+check "a bad wis.signals is named (exit 2)" test "$rc" = 2 -a \
+	"$(grep -c "wis.signals: bad value 'tap': want none, ktap or lava" err)" = 1
+
+plan "$tap_n"
+done_testing
