@@ -318,7 +318,8 @@ static int compare_and_print(FILE *out, const struct model *m,
 	if (!ret)
 		ret = compare_print(out, m->in.diag, &t, &c->base, c->news,
 				    c->nr_news, &c->o);
-	if (!ret && files && c->o.plot_dir &&
+	/* A comparison whose checks failed (3) is still worth a picture. */
+	if ((!ret || ret == 3) && files && c->o.plot_dir &&
 	    (make_dirs(c->o.plot_dir, m->in.diag) ||
 	     view_plot(m, &t, c->o.plot_dir, m->in.diag)))
 		ret = 2;

@@ -377,7 +377,7 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 			continue;
 		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
 			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s', \\\n"
-			"  '' index %d using 1:4 axes x1y2 with lines dt 2 lc %d title 'B/A %s'",
+			"  '' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
 			sep, name, m, m + 1, modes[m], m, m + 1, modes[m], m,
 			m + 3, modes[m]);
 		sep = ", \\\n  ";
