@@ -1,7 +1,9 @@
 #!/bin/sh
 # Resource faults, each ROUNDS times: /tmp on a tiny tmpfs, /tmp with no
 # inodes left, ulimit -n 4, ulimit -u 3 (as nobody: root is exempt), a
-# file sink on a full filesystem, and with --qemu an OOM in a 96 MB guest.
+# file sink on a full filesystem, and with --qemu page_fault1 in a 96 MB
+# guest (its 128 MB mapping is refused with ENOMEM, or a task is killed by
+# the OOM killer: either must be named).
 # Every case must end with a failed point or a failed run, never a crash:
 # exit 1, an end record, the reason named, nothing left behind, and the
 # capture decodes.
@@ -119,6 +121,8 @@ if [ "$qemu" = --qemu ]; then
 			decodes "$f" || problem="${problem:+$problem, }$f does not decode"
 			grep -q '"type":"end"' "$f" ||
 				problem="${problem:+$problem, }no end record"
+			grep -q 'Cannot allocate memory\|killed by signal 9' "$f" ||
+				problem="${problem:+$problem, }no ENOMEM or OOM kill named"
 		done
 		guests=$(qemu_left "$dir")
 		[ "$guests" = 0 ] || problem="${problem:+$problem, }$guests QEMU left"
