@@ -21,18 +21,6 @@ my @keys = ('wis.tests=getppid1,open1,page_fault1,mmap1', 'wis.tasks=1,2',
 	    'wis.mode=both', 'wis.interval=200', 'wis.samples=2',
 	    'wis.warmup=1');
 
-# Polls until CHECK returns true or SECONDS pass; returns CHECK's value.
-sub wait_for {
-	my ($seconds, $check) = @_;
-	my $end = time() + $seconds;
-	while (time() < $end) {
-		my $v = $check->();
-		return $v if $v;
-		sleep(0.1);
-	}
-	return $check->();
-}
-
 sub alive { return kill(0, $_[0]) }
 
 # No such process, or one that only waits to be reaped.

@@ -65,18 +65,6 @@ sub copied_files {
 	return %files;
 }
 
-# Polls until CHECK returns true or SECONDS pass; returns CHECK's value.
-sub wait_for {
-	my ($seconds, $check) = @_;
-	my $end = time() + $seconds;
-	while (time() < $end) {
-		my $v = $check->();
-		return $v if $v;
-		sleep(0.2);
-	}
-	return $check->();
-}
-
 my $tmp = tempdir(CLEANUP => 1);
 my $initrd = derived_initramfs($tmp);
 ok($initrd, 'the stand-in builds into a derived initramfs');

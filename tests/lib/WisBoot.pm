@@ -9,7 +9,7 @@ use JSON::PP;
 use Test::More;
 
 our @EXPORT = qw($out $wis require_image start_logged run_logged slurp
-		 records);
+		 records wait_for);
 
 our $out = $ENV{OUT} // 'out';
 our $wis = "$out/rootfs/bin/wis";
@@ -35,6 +35,18 @@ sub start_logged {
 sub run_logged {
 	waitpid(start_logged(@_), 0);
 	return $? >> 8;
+}
+
+# Polls until CHECK returns true or SECONDS pass; returns CHECK's value.
+sub wait_for {
+	my ($seconds, $check) = @_;
+	my $end = time() + $seconds;
+	while (time() < $end) {
+		my $v = $check->();
+		return $v if $v;
+		select(undef, undef, undef, 0.1);
+	}
+	return $check->();
 }
 
 sub slurp {
