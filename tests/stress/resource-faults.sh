@@ -23,6 +23,9 @@ qemu=${2:-}
 [ "$(id -u)" = 0 ] || { echo "resource-faults: needs root" >&2; exit 2; }
 nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 chmod 755 "$scratch"
+# The checkout itself may lie under /tmp, hidden by the mounts below.
+cp "$WIS" "$scratch/wis"
+WIS=$scratch/wis
 bad=0
 LEFT=$scratch/left
 export LEFT
