@@ -11,6 +11,9 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
 
 #include "audit.h"
 #include "file.h"
@@ -114,16 +117,16 @@ static void audit_kernel(struct wis_json *j)
 }
 
 /*
- * The C library the suite was built with: malloc1/2, the pthread_mutex
- * and posix_semaphore tests and signal1 measure its code.  The link is
- * static, so the headers' version is the one that runs.
+ * The C library that runs the suite: malloc1/2, the pthread_mutex and
+ * posix_semaphore tests and signal1 measure its code.  The link is
+ * dynamic, so that is the libc.so.6 loaded, not the headers' version.
  */
 static void audit_libc(struct wis_json *j)
 {
 #ifdef __GLIBC__
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "glibc %d.%d", __GLIBC__, __GLIBC_MINOR__);
+	snprintf(buf, sizeof(buf), "glibc %s", gnu_get_libc_version());
 	wis_json_str(j, "libc", buf);
 #else
 	wis_json_str(j, "libc", "unknown");

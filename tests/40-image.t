@@ -32,7 +32,7 @@ expect_failure() {
 # status and the log are shown when it does not hold.
 failed_cleanly() {
 	[ "$status" -ne 0 ] && grep -q "$1" "$3" &&
-		[ ! -e "$2/initramfs.cpio.gz" ] && [ ! -e "$2/MANIFEST" ] &&
+		[ ! -e "$2/initramfs.cpio.zst" ] && [ ! -e "$2/MANIFEST" ] &&
 		[ -z "$(find "$2" -maxdepth 1 -name '.image.*' 2>/dev/null)" ] &&
 		return
 	echo "exit $status: $(cat "$3")"
@@ -53,7 +53,7 @@ find out/rootfs/bin -maxdepth 1 -type l -lname wis \
 	-exec cp -P -t "$tmp/built/bin/" {} +
 cp out/rootfs/sbin/wis-init "$tmp/built/sbin/"
 
-plan 22
+plan 24
 
 is "rootfs holds only files, directories and symlinks" "" \
 	"$(find out/rootfs ! -type f ! -type d ! -type l)"
@@ -62,9 +62,9 @@ is "rootfs has no hard links" "" "$(find out/rootfs -type f -links +1)"
 
 check "rootfs has no /init" test ! -e out/rootfs/init -a ! -L out/rootfs/init
 
-gzip -dc out/initramfs.cpio.gz | cpio -itv --numeric-uid-gid --quiet \
+zstd -q -dc out/initramfs.cpio.zst | cpio -itv --numeric-uid-gid --quiet \
 	>"$tmp/listing"
-gzip -dc out/initramfs.cpio.gz | cpio -it --quiet | LC_ALL=C sort \
+zstd -q -dc out/initramfs.cpio.zst | cpio -it --quiet | LC_ALL=C sort \
 	>"$tmp/cpio-names"
 (cd out/rootfs && find . -mindepth 1 | sed 's|^\./||'; echo init) |
 	LC_ALL=C sort >"$tmp/tree-names"
@@ -85,7 +85,7 @@ check "busybox applets link to busybox, wis and wis-init stay" test \
 # pxe_complete ARGS: out/pxe/ has the image and boot configs with ARGS.
 pxe_complete() {
 	cmp -s out/pxe/vmlinuz out/vmlinuz &&
-		cmp -s out/pxe/initramfs.cpio.gz out/initramfs.cpio.gz &&
+		cmp -s out/pxe/initramfs.cpio.zst out/initramfs.cpio.zst &&
 		grep -qx "kernel vmlinuz $1" out/pxe/boot.ipxe &&
 		grep -qx "  APPEND $1" out/pxe/pxelinux.cfg/default
 }
@@ -102,7 +102,19 @@ for dir in proc sys dev dev/shm tmp run results; do
 done
 is "mount points exist" "" "$missing"
 
-bytes=$(stat -c %s out/initramfs.cpio.gz)
+# wis is linked dynamically, as upstream's binaries are: the image must
+# hold the loader and libraries it needs, so it runs with nothing of the
+# host's, and from the very files the host has.
+loader=$(readelf -lW out/rootfs/bin/wis |
+	sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+is "wis runs in the image's root alone, on its loader ($loader)" \
+	"$(out/rootfs/bin/wis list --names)" \
+	"$(chroot out/rootfs /bin/wis list --names 2>&1)"
+is "the image's libc.so.6 is the host's" \
+	"$(sha256sum </lib/x86_64-linux-gnu/libc.so.6)" \
+	"$(sha256sum <out/rootfs/lib/x86_64-linux-gnu/libc.so.6)"
+
+bytes=$(stat -c %s out/initramfs.cpio.zst)
 check "initramfs ($bytes bytes) within 2 MiB" \
 	test "$bytes" -le $((2 * 1024 * 1024))
 
@@ -113,11 +125,11 @@ bad_sums=$(grep '^file ' out/MANIFEST | while read -r _ path size sum; do
 done)
 listed=$(grep -c '^file rootfs/' out/MANIFEST)
 files=$(find out/rootfs -type f | wc -l)
-packages=$(for p in musl busybox kernel kmod; do
+packages=$(for p in musl busybox libc kernel kmod; do
 	grep -q "^package $p " out/MANIFEST && echo "$p"
 done | tr '\n' ' ')
 is "MANIFEST lists every file with size and sha256, and the inputs" \
-	"$files listed, wrong:, musl busybox kernel kmod " \
+	"$files listed, wrong:, musl busybox libc kernel kmod " \
 	"$listed listed, wrong:$bad_sums, $packages"
 
 args="console=ttyS0,115200 panic=-1 wis.preset=smoke"
@@ -154,8 +166,8 @@ status_a=$status
 image_into "$tmp/b"
 check "two image builds (exit $status_a and $status) are byte-identical" \
 	test "$status_a" -eq 0 -a "$status" -eq 0 -a \
-	"$(cat "$tmp/a/initramfs.cpio.gz" "$tmp/a/MANIFEST" | sha256sum)" = \
-	"$(cat "$tmp/b/initramfs.cpio.gz" "$tmp/b/MANIFEST" | sha256sum)"
+	"$(cat "$tmp/a/initramfs.cpio.zst" "$tmp/a/MANIFEST" | sha256sum)" = \
+	"$(cat "$tmp/b/initramfs.cpio.zst" "$tmp/b/MANIFEST" | sha256sum)"
 
 wanted=$(sed -n 's/^WANTED_MODULES="\(.*\)"$/\1/p' build.sh)
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
@@ -209,8 +221,8 @@ check "an unknown command is refused (exit $status)" test "$status" -ne 0 -a \
 
 ./build.sh size >"$tmp/size.log"
 is "build.sh size breaks the $bytes bytes down" \
-	"busybox wis wis-init modules initramfs $bytes" \
-	"$(for row in busybox wis wis-init modules; do
+	"busybox wis libc wis-init modules initramfs $bytes" \
+	"$(for row in busybox wis libc wis-init modules; do
 		grep -q "^$row " "$tmp/size.log" && printf '%s ' "$row"
 	done; sed -n "s/^\(initramfs\) .* \($bytes\) .*/\1 \2/p" "$tmp/size.log")"
 

@@ -50,6 +50,8 @@ is($run->{numa_nodes}, 2, 'the guest sees two NUMA nodes');
 is($run->{packages}, 2, '... one package each');
 is($run->{cpus_online}, '0-1', 'and two CPUs');
 cmp_ok($run->{mem_total_kb}, '<=', 256 * 1024, 'in 256 MB of memory');
+my $host_libc = 'glibc ' . `getconf GNU_LIBC_VERSION` =~ s/^glibc //r =~ s/\s+$//r;
+is($run->{libc}, $host_libc, 'the suite ran on the image\'s libc, the host\'s');
 like($run->{cmdline}, qr/\Q$_\E/, "the command line carries $_")
 	for @keys;
 

@@ -43,9 +43,9 @@ sub derived_initramfs {
 	system("cd $tmp/extra && echo kerf-stand-in | " .
 	       'cpio --quiet -o -H newc -R 0:0 | gzip -n >../extra.cpio.gz') == 0
 		or return;
-	system("cat $out/initramfs.cpio.gz $tmp/extra.cpio.gz " .
-	       ">$tmp/initramfs.cpio.gz") == 0 or return;
-	return "$tmp/initramfs.cpio.gz";
+	system("cat $out/initramfs.cpio.zst $tmp/extra.cpio.gz " .
+	       ">$tmp/initramfs") == 0 or return;
+	return "$tmp/initramfs";
 }
 
 # The files the stand-in copied out of /results: name => text.

@@ -29,7 +29,7 @@ if [ "$(id -u)" = 0 ] && unshare --mount true 2>/dev/null; then
 else
 	ok 0 "resource faults # SKIP needs root and mount namespaces"
 fi
-if [ -e out/vmlinuz ] && [ -e out/initramfs.cpio.gz ] &&
+if [ -e out/vmlinuz ] && [ -e out/initramfs.cpio.zst ] &&
 	command -v qemu-system-x86_64 >/dev/null; then
 	stress "QEMU storm, runner SIGTERM: 1 round of 2 guests" \
 		tests/stress/qemu-storm.sh term 1 2
