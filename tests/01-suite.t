@@ -6,7 +6,7 @@ set -eu
 
 tests=$("$WIS" list --names)
 n=$(echo "$tests" | wc -l)
-plan $((n * 2 + 3))
+plan $((n * 2 + 4))
 
 shared=$(mktemp -d)
 # What the suite may write: point files in /tmp, and /dev/shm (fallocate1);
@@ -39,6 +39,17 @@ run=$("$WIS" run getppid1 -s 1 --warmup 0 --interval 100 --records |
 	grep '"type":"run"')
 check "run record names the libc the suite runs on" \
 	contains "$run" "\"libc\":\"$(getconf GNU_LIBC_VERSION)\""
+
+# wis bench: one row per run with three positive rates and their ratio,
+# then the medians; what the ratios are is for Performance, not a test.
+bench_shape() {
+	"$WIS" bench --runs 1 --interval 100 | awk '
+	NR == 2 && $1 == 1 && $2 > 0 && $3 > 0 && $4 > 0 && $5 > 0 { row = 1 }
+	/^median / && /budget >= 0.98/ { med = 1 }
+	/^counting in memory: [0-9.]+ of counting in a register$/ { mem = 1 }
+	END { exit !(row && med && mem) }'
+}
+check "wis bench times the harness against both bare loops" bench_shape
 
 check "wis list shows name, family and description for every test" \
 	test "$("$WIS" list | awk 'NF >= 3' | wc -l)" -eq "$n"

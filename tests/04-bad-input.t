@@ -5,7 +5,7 @@
 set -eu
 . tests/tap.sh
 
-plan 19
+plan 20
 
 # fails DESCRIPTION PATTERN ARGS...: wis exits non-zero with one stderr
 # line matching PATTERN.
@@ -32,6 +32,7 @@ fails "bad CPU list" "1-x" run getppid1 --cpus 1-x
 fails "interval of 0" "wis.interval" run getppid1 --interval 0
 fails "unknown option" "unknown option '--bogus'" run getppid1 --bogus
 fails "unknown command" "unknown command 'frobnicate'" frobnicate
+fails "wis bench: a run count of 0" "bad argument '--runs'" bench --runs 0
 
 # What the suite may write: point files in /tmp, and /dev/shm (fallocate1);
 # other programs on the machine may use /tmp meanwhile.
