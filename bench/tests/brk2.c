@@ -1,33 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <sys/syscall.h>
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "wis.h"
 
 /*
- * musl's brk() always fails with ENOMEM and its sbrk() only answers
- * sbrk(0), so the break is moved with the raw system call, which returns
- * the new break on success and the old one on failure.
+ * brk1 above a page of its own: glibc's sbrk(page) hands each task (in
+ * threads mode, each thread in turn) the page above the last one given,
+ * and the task moves the break just above it, as upstream does.
  */
-static int brk2_set(unsigned long addr)
-{
-	return (unsigned long)syscall(SYS_brk, addr) == addr ? 0 : -1;
-}
-
 static int brk2_run(struct wis_task *t)
 {
-	unsigned long pgsize = sysconf(_SC_PAGESIZE);
-	/* In threads mode every task moves the one break of the process. */
-	unsigned long addr = syscall(SYS_brk, 0) + pgsize;
+	long pgsize = getpagesize();
+	char *addr = sbrk(pgsize);
 
-	/* As upstream's sbrk(page): the loop runs above one kept page. */
-	if (brk2_set(addr))
-		return wis_fail(t, "brk: cannot grow the break by one page");
+	if (addr == (void *)-1)
+		return wis_fail(t, "sbrk: %s", strerror(errno));
+	addr += pgsize;
 
 	wis_ready(t);
 	for (;;) {
-		if (brk2_set(addr + pgsize) || brk2_set(addr))
-			wis_die(t, "brk: the break did not move");
+		addr += pgsize;
+		if (brk(addr))
+			wis_die(t, "brk: %s", strerrorname_np(errno));
+		addr -= pgsize;
+		if (brk(addr))
+			wis_die(t, "brk: %s", strerrorname_np(errno));
 		*t->iterations += 2;
 	}
 }

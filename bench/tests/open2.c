@@ -16,7 +16,7 @@ static int open2_run(struct wis_task *t)
 	wis_path(dir, t->tmp_prefix, "open2", t->id);
 	if (mkdir(dir, 0700))
 		return wis_fail(t, "mkdir %s: %s", dir, strerror(errno));
-	wis_path(path, dir, "file", -1);
+	wis_path(path, dir, "/file", -1);
 	if (wis_make_file(path, 0))
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
 

@@ -21,8 +21,8 @@ static int rename1_run(struct wis_task *t)
 		return wis_fail(t, "mkdir %s: %s", dir_a, strerror(errno));
 	if (mkdir(dir_b, 0700))
 		return wis_fail(t, "mkdir %s: %s", dir_b, strerror(errno));
-	wis_path(path_a, dir_a, "file", -1);
-	wis_path(path_b, dir_b, "file", -1);
+	wis_path(path_a, dir_a, "/file", -1);
+	wis_path(path_b, dir_b, "/file", -1);
 	if (wis_make_file(path_a, 0))
 		return wis_fail(t, "create %s: %s", path_a, strerror(errno));
 

@@ -16,7 +16,7 @@ static int unlink2_run(struct wis_task *t)
 	wis_path(dir, t->tmp_prefix, "unlink2", t->id);
 	if (mkdir(dir, 0700))
 		return wis_fail(t, "mkdir %s: %s", dir, strerror(errno));
-	wis_path(path, dir, "file", -1);
+	wis_path(path, dir, "/file", -1);
 
 	wis_ready(t);
 	for (;;) {
