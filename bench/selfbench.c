@@ -135,30 +135,20 @@ static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 	return 0;
 }
 
-int wis_bench_main(int argc, char **argv)
+/*
+ * runs rounds of the three rates, each printed as it comes, then their
+ * medians: 0, or the exit status for a point that failed.
+ */
+static int bench_runs(struct wis_point *p, struct wis_result *r,
+		      volatile uint64_t *counter, int runs)
 {
 	double bare[MAX_RUNS], counted[MAX_RUNS], wis[MAX_RUNS];
+	double seconds = p->samples * p->interval_ms / 1000.0;
 	struct interval_error e = { 0 };
-	struct wis_cpuset mask;
-	struct wis_result *r = malloc(sizeof(*r));
-	struct wis_point p = {
-		.test = wis_test_find("getppid1"), .nr_tasks = 1,
-		.affinity = WIS_AFF_CORE, .mask = &mask, .warmup = 1,
-		.samples = 5, .interval_ms = 1000, .shared_path = "/tmp/wis-shared",
-	};
-	double seconds;
-	uint64_t *counter = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int runs = 5;
 
-	if (!r || counter == MAP_FAILED || !p.test ||
-	    parse_args(argc, argv, &runs, &p.interval_ms) ||
-	    wis_cpuset_inherited(&mask))
-		return 2;
-	seconds = p.samples * p.interval_ms / 1000.0;
 	printf("run  bare getppid/s  bare counted/s  getppid1/s  ratio\n");
 	for (int i = 0; i < runs; i++) {
-		wis[i] = harness_rate(&p, r, &e);
+		wis[i] = harness_rate(p, r, &e);
 		if (wis[i] <= 0)
 			return r->interrupted ? 128 + r->interrupted : 1;
 		bare[i] = bare_rate(calls_counted_in_register, counter,
@@ -174,8 +164,34 @@ int wis_bench_main(int argc, char **argv)
 	printf("counting in memory: %.4f of counting in a register\n",
 	       median(counted, runs) / median(bare, runs));
 	printf("interval %u ms over %d samples: mean error %.4f%%, max %.4f%% "
-	       "(budget < 0.5%%)\n", p.interval_ms, e.n, 100 * e.sum / e.n,
+	       "(budget < 0.5%%)\n", p->interval_ms, e.n, 100 * e.sum / e.n,
 	       100 * e.max);
-	free(r);
 	return 0;
+}
+
+int wis_bench_main(int argc, char **argv)
+{
+	struct wis_cpuset mask;
+	struct wis_point p = {
+		.test = wis_test_find("getppid1"), .nr_tasks = 1,
+		.affinity = WIS_AFF_CORE, .mask = &mask, .warmup = 1,
+		.samples = 5, .interval_ms = 1000, .shared_path = "/tmp/wis-shared",
+	};
+	struct wis_result *r;
+	uint64_t *counter;
+	int runs = 5, status = 2;
+
+	if (!p.test || parse_args(argc, argv, &runs, &p.interval_ms) ||
+	    wis_cpuset_inherited(&mask))
+		return 2;
+	/* The bare loop's counter on a shared page, as the tasks' are. */
+	counter = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	r = malloc(sizeof(*r));
+	if (r && counter != MAP_FAILED)
+		status = bench_runs(&p, r, counter, runs);
+	if (counter != MAP_FAILED)
+		munmap(counter, 4096);
+	free(r);
+	return status;
 }

@@ -10,6 +10,7 @@ set -eu
 
 INIT=out/rootfs/sbin/wis-init
 [ -x "$INIT" ] || { echo "Bail out! $INIT not built"; exit 1; }
+[ -d out/rootfs/lib64 ] || { echo "Bail out! out/rootfs has no loader for wis: run ./build.sh image"; exit 1; }
 
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
 	[ -x /bin/busybox ]; then
@@ -44,6 +45,12 @@ mkdir -p "$root/sbin" "$root/bin" "$root/etc/wis" "$root/test" \
 	"$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/run"
 cp "$INIT" "$root/sbin/"
 cp "$WIS" "$root/bin/wis"
+# wis is linked dynamically: its loader and libc.so.6, as the image has them.
+(cd out/rootfs && find lib lib64 -path lib/modules -prune -o -type f -print) |
+	while read -r lib; do
+		mkdir -p "$root/$(dirname "$lib")"
+		cp "out/rootfs/$lib" "$root/$lib"
+	done
 cp -r rootfs/etc/wis/presets "$root/etc/wis/"
 cp /bin/busybox "$root/bin/"
 for applet in sh sleep setsid; do
