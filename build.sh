@@ -503,14 +503,17 @@ size_report() {
 
 # --- run -----------------------------------------------------------------
 
-# Stale: no image yet, another kernel or module tree asked for, or
+# Stale: no image yet, another kernel or module tree asked for, the
+# host's libc6 upgraded since (the image carries its libc.so.6), or
 # binaries, skeleton or this script newer than the last image.
 image_is_stale() {
-	local manifest=$OUT/MANIFEST
+	local manifest=$OUT/MANIFEST libc
 	[ -f "$manifest" ] || return 0
 	resolve_kernel
 	grep -qxF "input kernel $KERNEL" "$manifest" || return 0
 	grep -qxF "input modules $MODULES" "$manifest" || return 0
+	libc=$(package_of "$(wis_loader)")
+	grep -qxF "package libc $libc" "$manifest" || return 0
 	[ -n "$(find "$OUT/rootfs/bin/wis" "$OUT/rootfs/sbin/wis-init" \
 		"$ROOT/rootfs" "$ROOT/build.sh" -newer "$manifest" 2>/dev/null)" ]
 }
