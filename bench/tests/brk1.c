@@ -8,15 +8,17 @@
 /*
  * glibc's sbrk() and brk(), as upstream calls them: brk() also stores
  * the new break in libc's one __curbrk, which in threads mode every task
- * writes.
+ * writes.  The break is read after the start barrier, as upstream reads
+ * it: in threads mode a task that starts late finds the break an
+ * earlier one has already moved, and their ranges overlap by chance.
  */
 static int brk1_run(struct wis_task *t)
 {
-	/* In threads mode every task moves the one break of the process. */
-	char *addr = sbrk(0);
 	long pgsize = getpagesize();
+	char *addr;
 
 	wis_ready(t);
+	addr = sbrk(0);
 	for (;;) {
 		addr += pgsize;
 		if (brk(addr))

@@ -6,20 +6,21 @@
 #include "wis.h"
 
 /*
- * brk1 above a page of its own: glibc's sbrk(page) hands each task (in
- * threads mode, each thread in turn) the page above the last one given,
- * and the task moves the break just above it, as upstream does.
+ * brk1 above a page of its own: glibc's sbrk(page) hands each task a
+ * page above the break it finds, and the task moves the break just
+ * above that page.  As upstream, sbrk() runs after the start barrier:
+ * in threads mode it races the tasks already moving the break.
  */
 static int brk2_run(struct wis_task *t)
 {
 	long pgsize = getpagesize();
-	char *addr = sbrk(pgsize);
-
-	if (addr == (void *)-1)
-		return wis_fail(t, "sbrk: %s", strerror(errno));
-	addr += pgsize;
+	char *addr;
 
 	wis_ready(t);
+	addr = sbrk(pgsize);
+	if (addr == (void *)-1)
+		wis_die(t, "sbrk: %s", strerrorname_np(errno));
+	addr += pgsize;
 	for (;;) {
 		addr += pgsize;
 		if (brk(addr))
