@@ -2,7 +2,8 @@
 /*
  * `wis bench`: what the harness costs.  getppid1 at one task through
  * the full harness against a bare getppid() loop in this process, runs
- * interleaved, medians compared; and how far each sample's measured
+ * interleaved with the harness first and last in turn, the median of
+ * each run's ratio reported; and how far each sample's measured
  * length strays from the requested interval.
  *
  * The bare loop is timed twice: counting in a register, and counting
@@ -135,34 +136,66 @@ static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 	return 0;
 }
 
+struct round {
+	double bare, counted, wis;
+};
+
 /*
- * runs rounds of the three rates, each printed as it comes, then their
- * medians: 0, or the exit status for a point that failed.
+ * One round of the three rates, the harness first in even rounds and
+ * last in odd ones: 0, or -1 for a point that failed.
+ */
+static int bench_round(struct wis_point *p, struct wis_result *r,
+		       struct interval_error *e, volatile uint64_t *counter,
+		       int harness_last, struct round *out)
+{
+	double seconds = p->samples * p->interval_ms / 1000.0;
+
+	if (!harness_last && (out->wis = harness_rate(p, r, e)) <= 0)
+		return -1;
+	out->bare = bare_rate(calls_counted_in_register, counter, r->cpus[0],
+			      seconds);
+	out->counted = bare_rate(calls_counted_in_memory, counter, r->cpus[0],
+				 seconds);
+	if (harness_last && (out->wis = harness_rate(p, r, e)) <= 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * runs rounds, each printed as it comes, then the medians: 0, or the
+ * exit status for a point that failed.  The ratios are taken within a
+ * round and their median reported, never a ratio of medians: this
+ * machine's rate drifts by 10-20 % over minutes, which a ratio of
+ * medians taken from different minutes would report as harness cost.
  */
 static int bench_runs(struct wis_point *p, struct wis_result *r,
 		      volatile uint64_t *counter, int runs)
 {
 	double bare[MAX_RUNS], counted[MAX_RUNS], wis[MAX_RUNS];
-	double seconds = p->samples * p->interval_ms / 1000.0;
+	double ratio[MAX_RUNS], memory[MAX_RUNS], lo = INFINITY, hi = 0;
 	struct interval_error e = { 0 };
+	struct round rd;
 
 	printf("run  bare getppid/s  bare counted/s  getppid1/s  ratio\n");
 	for (int i = 0; i < runs; i++) {
-		wis[i] = harness_rate(p, r, &e);
-		if (wis[i] <= 0)
+		if (bench_round(p, r, &e, counter, i % 2, &rd))
 			return r->interrupted ? 128 + r->interrupted : 1;
-		bare[i] = bare_rate(calls_counted_in_register, counter,
-				    r->cpus[0], seconds);
-		counted[i] = bare_rate(calls_counted_in_memory, counter,
-				       r->cpus[0], seconds);
-		printf("%3d %13.0f %15.0f %11.0f %6.4f\n", i + 1, bare[i],
-		       counted[i], wis[i], wis[i] / counted[i]);
+		bare[i] = rd.bare;
+		counted[i] = rd.counted;
+		wis[i] = rd.wis;
+		ratio[i] = rd.wis / rd.counted;
+		memory[i] = rd.counted / rd.bare;
+		lo = fmin(lo, ratio[i]);
+		hi = fmax(hi, ratio[i]);
+		printf("%3d %13.0f %15.0f %11.0f %6.4f\n", i + 1, rd.bare,
+		       rd.counted, rd.wis, ratio[i]);
 	}
-	printf("median %10.0f %15.0f %11.0f %6.4f  (harness / bare counted; "
-	       "budget >= 0.98)\n", median(bare, runs), median(counted, runs),
-	       median(wis, runs), median(wis, runs) / median(counted, runs));
+	printf("median %10.0f %15.0f %11.0f %6.4f  (harness / bare counted, "
+	       "per run; budget >= 0.98)\n", median(bare, runs),
+	       median(counted, runs), median(wis, runs), median(ratio, runs));
+	printf("ratio spread: %.4f-%.4f\n", lo, hi);
 	printf("counting in memory: %.4f of counting in a register\n",
-	       median(counted, runs) / median(bare, runs));
+	       median(memory, runs));
 	printf("interval %u ms over %d samples: mean error %.4f%%, max %.4f%% "
 	       "(budget < 0.5%%)\n", p->interval_ms, e.n, 100 * e.sum / e.n,
 	       100 * e.max);

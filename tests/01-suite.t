@@ -46,8 +46,9 @@ bench_shape() {
 	"$WIS" bench --runs 1 --interval 100 | awk '
 	NR == 2 && $1 == 1 && $2 > 0 && $3 > 0 && $4 > 0 && $5 > 0 { row = 1 }
 	/^median / && /budget >= 0.98/ { med = 1 }
+	/^ratio spread: [0-9.]+-[0-9.]+$/ { spread = 1 }
 	/^counting in memory: [0-9.]+ of counting in a register$/ { mem = 1 }
-	END { exit !(row && med && mem) }'
+	END { exit !(row && med && spread && mem) }'
 }
 check "wis bench times the harness against both bare loops" bench_shape
 
