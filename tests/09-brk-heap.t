@@ -18,18 +18,8 @@ mapping_counts() {
 	"$WIS" run brk1 --mode "$1" -t 1 -s 50 --warmup 0 --interval 200 \
 		>/dev/null &
 	pid=$!
-	task=
-	tries=0
-	while [ -z "$task" ] && [ "$tries" -lt 50 ]; do
-		sleep 0.1
-		point=$(pgrep -P "$pid" | head -n 1) || true
-		if [ "$1" = threads ]; then
-			task=$point
-		elif [ -n "$point" ]; then
-			task=$(pgrep -P "$point" | head -n 1) || true
-		fi
-		tries=$((tries + 1))
-	done
+	task=$(child_of "$pid")
+	[ "$1" = threads ] || task=$(child_of "$task")
 	sleep 0.5
 	for _ in $(seq 40); do
 		cut -d- -f1 "/proc/$task/maps" 2>/dev/null | sort -u | wc -l

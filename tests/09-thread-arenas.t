@@ -23,13 +23,7 @@ arenas() {
 "$WIS" run getppid1 --mode threads -t 2 -s 50 --warmup 0 --interval 200 \
 	>/dev/null &
 pid=$!
-point=
-tries=0
-while [ -z "$point" ] && [ "$tries" -lt 50 ]; do
-	sleep 0.1
-	point=$(pgrep -P "$pid" | head -n 1) || true
-	tries=$((tries + 1))
-done
+point=$(child_of "$pid")
 sleep 0.5
 got=$(arenas "$point")
 kill "$pid"

@@ -71,3 +71,18 @@ fi
 contains() {
 	printf '%s\n' "$1" | grep -qF -- "$2"
 }
+
+# child_of PID: the first child process of PID, once there is one
+# (waits up to 5 s; prints nothing if none came).
+child_of() {
+	tap_tries=0
+	while [ "$tap_tries" -lt 50 ]; do
+		tap_child=$(pgrep -P "$1" | head -n 1) || true
+		if [ -n "$tap_child" ]; then
+			echo "$tap_child"
+			return
+		fi
+		sleep 0.1
+		tap_tries=$((tap_tries + 1))
+	done
+}
