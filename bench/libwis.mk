@@ -1,22 +1,32 @@
-# libwis.a: what wis, wis-init, the fuzz targets and the test helpers
-# share.  One source list, built once per C library: the suite links
+# libwis.a: the layers of bench/ that wis, wis-init, the fuzz targets and
+# the test helpers share, built once per C library: the suite links
 # glibc, wis-init musl, the fuzz targets clang's sanitizers.
 #
-# The includer sets CC, CFLAGS, OUT and LIBC (glibc, musl, fuzz) and gets
-# LIBWIS, the archive $(OUT)/obj/$(LIBC)/libwis.a, and LIBWIS_SRCS.
-LIBWIS_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-LIBWIS_SRCS := analysis.c audit.c cmdline.c compare.c cpuset.c file.c \
-	input.c json_read.c json_write.c model.c plan.c record.c recorder.c \
-	report.c sink.c table.c topology.c view_compare.c view_csv.c \
-	view_json.c view_lkp.c view_plot.c view_text.c
+# Layers, lowest first; a folder uses only folders before it
+# (tests/07-deps.t):
+#   base     limits, files and numbers, CPU sets, topology, JSON
+#   grammar  the sweep's keys and its plan
+#   records  the WIS1 frame, sinks, the recorder
+#   engine   the harness, the barrier, the environment audit, the test
+#            contract (wis.h) and its helpers
+#   reader   records read back, the model, analysis and the views
+#   commands the subcommands of the wis binary (linked as objects)
+#
+# The includer sets CC, CFLAGS, OUT, LIBC (glibc, musl, asan, fuzz) and
+# LIBWIS_LAYERS, the folders it links; it gets LIBWIS, the archive
+# $(OUT)/obj/$(LIBC)/libwis.a, LIBWIS_HDRS and LIBWIS_INC.
+BENCH_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+LIBWIS_SRCS := $(sort $(foreach l,$(LIBWIS_LAYERS),$(wildcard $(BENCH_DIR)/$(l)/*.c)))
+LIBWIS_HDRS := $(foreach l,$(LIBWIS_LAYERS),$(wildcard $(BENCH_DIR)/$(l)/*.h))
+LIBWIS_INC := $(foreach l,$(LIBWIS_LAYERS),-I$(BENCH_DIR)/$(l))
 LIBWIS_OBJDIR := $(OUT)/obj/$(LIBC)
 LIBWIS := $(LIBWIS_OBJDIR)/libwis.a
-LIBWIS_HDRS := $(wildcard $(LIBWIS_DIR)/*.h)
+LIBWIS_OBJS := $(patsubst $(BENCH_DIR)/%.c,$(LIBWIS_OBJDIR)/%.o,$(LIBWIS_SRCS))
 
-$(LIBWIS): $(LIBWIS_SRCS:%.c=$(LIBWIS_OBJDIR)/%.o)
+$(LIBWIS): $(LIBWIS_OBJS)
 	rm -f $@
 	$(AR) rcD $@ $^
 
-$(LIBWIS_OBJDIR)/%.o: $(LIBWIS_DIR)/%.c $(LIBWIS_HDRS)
+$(LIBWIS_OBJDIR)/%.o: $(BENCH_DIR)/%.c $(LIBWIS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(LIBWIS_DIR) -c -o $@ $<
+	$(CC) $(CFLAGS) $(LIBWIS_INC) -c -o $@ $<

@@ -11,7 +11,7 @@ plan 67
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 DUMP=$tmp/cmdline_dump
-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base -Ibench/grammar \
 	-o "$DUMP" tests/cmdline_dump.c "${WIS%/rootfs/bin/wis}/obj/glibc/libwis.a"
 WIS_PRESETS=$PWD/rootfs/etc/wis/presets
 export WIS_PRESETS

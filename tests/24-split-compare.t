@@ -1,11 +1,11 @@
 #!/bin/sh
-# bench/split-compare on hand-made records: the fairness checks on the run
+# bench/scripts/split-compare on hand-made records: the fairness checks on the run
 # records (one campaign, one sweep, own indexes, complete runs, memory on
 # the node of every CPU used, RAM / CPUs / 4 above a 128 MB mapping when
 # the sweep has one, same mitigations and kernel), then wis compare's
 # verdict on windows and controls, from files or from directories of *.wis.
 . tests/records.sh
-SPLIT=$OLDPWD/bench/split-compare
+SPLIT=$OLDPWD/bench/scripts/split-compare
 
 # given KEY WORD...: one of the words sets KEY (KEY=... or KEY:=...).
 given() {
@@ -128,7 +128,7 @@ check "... FAIL names the count" \
 
 split_compare one.wis
 check "no instance: exit 2" test "$rc" -eq 2
-check "... with the usage" grep -q '^usage: bench/split-compare' err
+check "... with the usage" grep -q '^usage: bench/scripts/split-compare' err
 
 plan "$tap_n"
 done_testing

@@ -14,7 +14,7 @@
 
 #include "cmdline.h"
 #include "plan.h"
-#include "wis.h"
+#include "wis_limits.h"
 
 static int show(const struct wis_sweep_cfg *c, int rc, const char *err)
 {

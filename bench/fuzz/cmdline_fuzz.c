@@ -16,7 +16,7 @@
 
 #include "cmdline.h"
 #include "plan.h"
-#include "wis.h"
+#include "wis_limits.h"
 
 static void check_round_trip(const struct wis_sweep_cfg *c)
 {

@@ -21,15 +21,8 @@
 #include <stdio.h>
 
 #include "topology.h"
+#include "wis_limits.h"
 
-#define WIS_MAX_SWEEP_TESTS 128
-#define WIS_CMDLINE_MAX 4096	/* a whole command line, and one word */
-#define WIS_MAX_KEYS 32		/* rows of the key table, bits of bad_keys */
-/* Samples a point keeps, and what fits one record. */
-#define WIS_MAX_SAMPLES 1000
-#define WIS_INTERVAL_MIN_MS 10
-#define WIS_INTERVAL_MAX_MS 3600000
-#define WIS_TIMEOUT_MAX_S (30 * 24 * 3600)
 
 enum wis_mode_set { WIS_MODE_PROCESSES = 1, WIS_MODE_THREADS = 2 };
 enum wis_done {

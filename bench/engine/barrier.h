@@ -23,16 +23,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WIS_BARRIER_MAX_INSTANCES 64
+#include "wis_limits.h"
+
 /* Bytes of the region the barrier uses: a header and 64 slots. */
 #define WIS_BARRIER_REGION_SIZE (256 + 256 * WIS_BARRIER_MAX_INSTANCES)
-/* A joined instance whose heartbeat stands still this long is gone. */
-#define WIS_BARRIER_STALE_S 5
 
 struct wis_barrier;
 
 struct wis_barrier_params {
-	const char *spec;	/* file:PATH, /PATH, dax:DEV[:OFFSET], ivshmem[:PCI] */
+	const char *spec;	/* file:PATH, /PATH, pmem:DEV[:OFFSET], ivshmem[:PCI] */
 	unsigned instances;	/* K */
 	unsigned instance;	/* this one's index, 0..K-1 */
 	unsigned timeout_s;	/* longest wait for the others at one point */

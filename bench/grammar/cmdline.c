@@ -13,11 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "barrier.h"
 #include "cmdline.h"
 #include "cpuset.h"
 #include "file.h"
-#include "wis.h"
 
 /* Explicit words win over presets; a nested preset loses to its parent. */
 #define PRIO_EXPLICIT 100

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
-#include "cmdline.h"
+#include "topology.h"
 #include "wis.h"
 
 

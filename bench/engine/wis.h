@@ -16,9 +16,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
-#define WIS_MAX_TASKS 1024
-#define WIS_PATH_MAX 256
-#define WIS_MSG_MAX 256
+#include "wis_limits.h"
 
 /* 128 MB in the upstream tests' sense. */
 #define WIS_MB128 (128UL * 1024 * 1024)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wis: one static binary for the whole suite.  The subcommand comes from
- * argv[1], or from argv[0] for the upstream-compatible NAME_processes /
- * NAME_threads links.
+ * wis: one binary for the whole suite and the reader.  The subcommand
+ * comes from argv[1], or from argv[0] for the upstream-compatible
+ * NAME_processes / NAME_threads links.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmdline.h"
 #include "harness.h"
 #include "report.h"
 #include "topology.h"

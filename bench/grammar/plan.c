@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "barrier.h"
 #include "plan.h"
-#include "wis.h"
+#include "wis_limits.h"
 
 /* Fork, pinning, tmp files and the records of one point, generously. */
 #define POINT_SETUP_MS 1000
