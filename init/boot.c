@@ -158,7 +158,7 @@ static void load_module(const char *rel)
 /*
  * One module path a line, relative to the image root, in the order
  * build.sh resolved: every module after the ones it needs.  Loading them
- * in parallel saved nothing measurable on q35 (README, Performance), so
+ * in parallel saved nothing measurable on q35 (docs/performance.md), so
  * they load one after another; a module that fails does not stop the
  * next (the kernel then names what is missing).
  */

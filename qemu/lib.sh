@@ -12,7 +12,7 @@ PMEM_MB=16
 # ivshmem wants a power of two; the barrier uses 16.25 KiB of it.
 BARRIER_MB=1
 CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
-# The least --mem the image's own kernel boots in (README, QEMU): 72 MB
+# The least --mem the image's own kernel boots in (docs/qemu.md): 72 MB
 # deadlocks on memory, 64 MB dies before the console.
 MEM_FLOOR_MB=80
 # Seconds between the TERM that stops a guest and the KILL, if it must.

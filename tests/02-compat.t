@@ -27,7 +27,8 @@ check "per-task min <= max and min + max <= total for two tasks" sh -c "
 	echo '$out' | awk -F'[: ]' '/^min:/ { if (\$2 > \$4 || \$2 + \$4 > \$6 + 2) bad = 1 }
 		END { exit bad }'"
 
-"$BIN/getppid1_processes" -t 1 -s 0 -i 100 -w 1 >"${TMPDIR:-/tmp}/wis-forever.$$" &
+# A session of its own: what it leaves behind is found by session id.
+setsid "$BIN/getppid1_processes" -t 1 -s 0 -i 100 -w 1 >"${TMPDIR:-/tmp}/wis-forever.$$" &
 pid=$!
 sleep 2
 kill "$pid"
@@ -38,9 +39,9 @@ check "-s 0 runs until killed ($lines samples, no average)" \
 rm -f "${TMPDIR:-/tmp}/wis-forever.$$"
 sleep 0.2
 check "no task outlives a killed compat binary" \
-	sh -c "! pgrep -f 'getppid1_processe[s] -t 1 -s 0' >/dev/null"
+	sh -c "! pgrep -s $pid >/dev/null"
 check "... and its point files are gone from /tmp" \
-	sh -c "! ls -d /tmp/wis.[0-9]* 2>/dev/null"
+	sh -c "! ls -d /tmp/wis.$pid.* 2>/dev/null"
 
 err=$("$BIN/getppid1_processes" -x 2>&1 >/dev/null) && rc=0 || rc=$?
 check "an unknown flag fails, naming it" contains "rc=$rc $err" "unknown flag -x"

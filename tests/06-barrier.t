@@ -42,7 +42,7 @@ sub status_of {
 
 sub points { grep { $_->{type} eq 'point' } @_ }
 
-# README's rule: windows as offsets from each instance's release overlap
+# The overlap rule of docs/architecture.md: windows as offsets from each instance's release overlap
 # when the latest start, plus the largest skew, comes before the
 # earliest end.
 sub overlap {

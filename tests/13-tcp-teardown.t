@@ -1,5 +1,5 @@
 #!/bin/sh
-# tcp_conn1's teardown is the plain FIN close README describes, accepted
+# tcp_conn1's teardown is the plain FIN close docs/tests.md describes, accepted
 # end first: a short run in a private network namespace leaves TIME_WAIT
 # sockets (none after a reset), all on the listener's port (none on the
 # client's ephemeral ports).

@@ -64,12 +64,15 @@ printf '%s\n' "$M/missing.ko" "$M/second.ko" "" "$M/third.ko" \
 	>"$root/etc/wis/modules"
 
 # Fake sweeps, started as BIN sweep --cmdline=FILE --state FILE --boot ...
-# One that leaves an orphan in a session of its own, then hangs.
-cat >"$root/test/hang" <<'EOF'
+# One that leaves an orphan in a session of its own, then hangs; its
+# sleeps last a time no other copy of this test uses, so they are found
+# by name without a machine-wide guess.
+nap=$((1000000 + $$))
+cat >"$root/test/hang" <<EOF
 #!/bin/sh
-echo "hangrun 5" >"$4"
-setsid sleep 1000 &
-exec sleep 1000
+echo "hangrun 5" >"\$4"
+setsid sleep $nap &
+exec sleep $nap
 EOF
 # A sweep that wrote records 0-2, then crashed.
 cat >"$root/test/crash" <<'EOF'
@@ -254,7 +257,7 @@ WIS_CMDLINE_FILE=/test/cmdline WIS_BIN=/test/hang \
 	>"$tmp/term.out" 2>"$tmp/term.err" &
 unshare_pid=$!
 for _ in $(seq 50); do
-	pgrep -f "^sleep 1000" >/dev/null && break
+	pgrep -f "^sleep $nap\$" >/dev/null && break
 	sleep 0.1
 done
 pkill -TERM -P "$unshare_pid" || true
@@ -264,7 +267,7 @@ check "SIGTERM to init: the run is closed, then power off (rc $rc)" \
 	"\"run\":\"hangrun\",\"seq\":5,\"type\":\"error\",\"message\":\"wis-init got signal 15" \
 	"\"run\":\"hangrun\",\"seq\":6,\"type\":\"end\",\"status\":\"error\""
 no_leftovers() {
-	! pgrep -f "^sleep 1000" >/dev/null
+	! pgrep -f "^sleep $nap\$" >/dev/null
 }
 check "no process of the hung sweeps is left" no_leftovers
 

@@ -18,7 +18,7 @@ my @keys = ('wis.tests=getppid1,futex4,unlink1', 'wis.interval=100',
 	    'wis.samples=2', 'wis.warmup=1');
 my $tmp = tempdir(CLEANUP => 1);
 
-# README's rule, on the records of one point from each instance.
+# The overlap rule of docs/architecture.md, on the records of one point from each instance.
 sub overlap {
 	my @p = @_;
 	my $start = max(map { $_->{window_start_ns} - $_->{barrier_release_ns} } @p);

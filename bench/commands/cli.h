@@ -14,7 +14,7 @@ int wis_sweep_main(int argc, char **argv);
 int wis_bench_main(int argc, char **argv);
 int wis_emit_main(int argc, char **argv);
 
-/* The point record's fields, as documented in README.md. */
+/* The point record's fields, as documented in docs/records.md. */
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r);
 

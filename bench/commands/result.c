@@ -112,7 +112,7 @@ static void cpus_array(struct wis_json *j, const struct wis_point *p,
 /*
  * The measured window and, with a barrier, its generation and release
  * time: CLOCK_MONOTONIC of this kernel, comparable across instances as
- * offsets from barrier_release_ns (README.md, "Instances released
+ * offsets from barrier_release_ns (docs/architecture.md, "Instances released
  * together").
  */
 static void barrier_json(struct wis_json *j, const struct wis_result *r)

@@ -13,7 +13,7 @@
  * campaign it joined, the phase it reached, a heartbeat ticked by a
  * thread of the sweep process, its wis.id).  State left by an earlier
  * run is recognised by its tag and by heartbeats that no longer move,
- * never taken for a peer.  README.md, "Instances released together",
+ * never taken for a peer.  docs/architecture.md, "Instances released together",
  * describes the protocol and the record fields.
  */
 #ifndef WIS_BARRIER_H

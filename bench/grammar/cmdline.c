@@ -339,7 +339,7 @@ struct key {
 #define TEXT_KEY(n, f, chk) .name = n, .kind = KIND_TEXT, FIELD(f), \
 	.check = chk
 
-/* The order is that of `wis sweep --help-keys` and README's table. */
+/* The order is that of `wis sweep --help-keys` and docs/keys.md's table. */
 static const struct key keys[] = {
 	{ .name = "wis.tests", .kind = KIND_OWN, .set = set_tests,
 	  .show = show_tests, .def_doc = "from the preset",

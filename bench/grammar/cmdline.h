@@ -74,7 +74,7 @@ int wis_cfg_key(const char *name);
 int wis_cfg_given(const struct wis_sweep_cfg *c, const char *key);
 int wis_cfg_rejected(const struct wis_sweep_cfg *c, const char *key);
 
-/* The key table as README's Markdown table rows (`wis sweep --help-keys`). */
+/* The key table as docs/keys.md's Markdown table rows (`wis sweep --help-keys`). */
 void wis_cfg_help(FILE *f);
 
 /*

@@ -152,7 +152,7 @@ static int same_campaign(const struct record *a, const struct record *b)
  * Each kernel's CLOCK_MONOTONIC has its own origin, so windows are taken
  * as offsets from the barrier release every instance saw at nearly the
  * same instant, and the largest skew is added to the latest start (the
- * rule in README.md, "Instances released together").  1 overlap, 0 not,
+ * rule in docs/architecture.md, "Instances released together").  1 overlap, 0 not,
  * -1 not recorded (no barrier).
  */
 static int windows_overlap(const struct cmp_side *side, const struct entry *e,
