@@ -8,7 +8,7 @@
 set -eu
 . tests/tap.sh
 
-INIT=out/rootfs/sbin/wis-init
+INIT=${WIS%/bin/wis}/sbin/wis-init
 [ -x "$INIT" ] || { echo "Bail out! $INIT not built"; exit 1; }
 [ -d out/rootfs/lib64 ] || { echo "Bail out! out/rootfs has no loader for wis: run ./build.sh image"; exit 1; }
 
