@@ -49,7 +49,7 @@ check "... with exit status 1" test "$rc" -eq 1
 
 err=$("$BIN/getppid1_threads" -t zero 2>&1 >/dev/null) && rc=0 || rc=$?
 check "a non-numeric task count fails in one line, naming it" \
-	sh -c "[ $rc -eq 1 ] && [ $(echo "$err" | wc -l) -eq 1 ] && echo \"\$0\" | grep -qF \"bad task count 'zero'\"" "$err"
+	sh -c "[ $rc -eq 1 ] && [ $(echo "$err" | wc -l) -eq 1 ] && echo \"\$0\" | grep -qF -e \"-t: bad value 'zero'\"" "$err"
 
 out=$("$BIN/getppid1_processes" -h 2>&1) && rc=0 || rc=$?
 check "-h prints the usage and succeeds" test "$rc" -eq 0 -a \

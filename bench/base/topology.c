@@ -8,6 +8,11 @@
 #include "file.h"
 #include "topology.h"
 
+const char *const wis_affinity_names[] = {
+	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
+	NULL,
+};
+
 static const char *sysfs_root = "/sys";
 
 void wis_topology_sysfs(const char *path)

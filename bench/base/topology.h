@@ -12,6 +12,9 @@
 /* Where tasks go: one per core, one per hardware thread, not pinned. */
 enum wis_affinity { WIS_AFF_CORE, WIS_AFF_PU, WIS_AFF_NONE };
 
+/* Their names in keys and records, NULL-terminated. */
+extern const char *const wis_affinity_names[];
+
 struct wis_cpu {
 	int cpu;
 	int node;

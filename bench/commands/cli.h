@@ -25,7 +25,4 @@ void wis_point_row(FILE *f, const struct wis_point *p,
 /* Mean of the measured totals, ops/s. */
 double wis_result_average(const struct wis_result *r);
 
-/* An unsigned decimal in [min, max]; -1 if s is anything else. */
-long wis_parse_count(const char *s, long min, long max);
-
 #endif

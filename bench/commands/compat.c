@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file.h"
 #include "topology.h"
 
 #define COMPAT_WARMUP 6
@@ -55,7 +56,7 @@ static void compat_sample(const struct wis_point *p, int measured,
 	fflush(stdout);
 }
 
-static int compat_usage(const char *self, const char *bad)
+static int compat_help(const char *self, const char *bad)
 {
 	if (bad) {
 		fprintf(stderr, "%s: %s (-h for help)\n", self, bad);
@@ -72,6 +73,28 @@ static int compat_usage(const char *self, const char *bad)
 		"\t-w n\t\tWarmup samples (wis extension, default %d)\n",
 		self, COMPAT_WARMUP);
 	return 0;
+}
+
+/*
+ * A flag's number: the one number grammar (wis_parse_uint) in the range of
+ * the wis.* key of the same meaning (wis.samples, wis.warmup,
+ * wis.interval, one count of wis.tasks), from the same limits.
+ */
+static int compat_number(const char *s, unsigned long long lo,
+			 unsigned long long hi, unsigned long long *v)
+{
+	return wis_parse_uint(s, hi, v) || *v < lo ? -1 : 0;
+}
+
+static int compat_usage(const char *self, const char *flag, const char *val,
+			const char *unit, unsigned long long lo,
+			unsigned long long hi)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "%s: bad value '%s': want %s from %llu to %llu",
+		 flag, val, unit, lo, hi);
+	return compat_help(self, msg);
 }
 
 /* NAME from "NAME_processes"; 1 for threads, 0 for processes, -1 neither. */
@@ -101,7 +124,7 @@ int wis_compat_main(const char *self, int argc, char **argv)
 	};
 	struct wis_result *r;
 	char name[64], msg[160];
-	long v;
+	unsigned long long v = 0;
 	int opt, ret;
 
 	p.threads = split_name(self, name, sizeof(name));
@@ -113,37 +136,31 @@ int wis_compat_main(const char *self, int argc, char **argv)
 	while ((opt = getopt(argc, argv, ":t:s:mnvhi:w:")) != -1) {
 		switch (opt) {
 		case 't':
-			v = wis_parse_count(optarg, 1, WIS_MAX_TASKS);
-			if (v < 0) {
-				snprintf(msg, sizeof(msg), "-t: bad task count '%s' (1..%d)",
-					 optarg, WIS_MAX_TASKS);
-				return compat_usage(self, msg);
-			}
+			if (compat_number(optarg, 1, WIS_MAX_TASKS, &v))
+				return compat_usage(self, "-t", optarg, "tasks",
+						    1, WIS_MAX_TASKS);
 			p.nr_tasks = v;
 			break;
 		case 's':
-			v = wis_parse_count(optarg, 0, WIS_MAX_SAMPLES);
-			if (v < 0) {
-				snprintf(msg, sizeof(msg), "-s: bad iteration count '%s'",
-					 optarg);
-				return compat_usage(self, msg);
-			}
-			p.samples = v;
+			/* Upstream's -s 0 runs until killed. */
+			if (strcmp(optarg, "0") &&
+			    compat_number(optarg, 1, WIS_MAX_SAMPLES, &v))
+				return compat_usage(self, "-s", optarg, "iterations",
+						    0, WIS_MAX_SAMPLES);
+			p.samples = strcmp(optarg, "0") ? v : 0;
 			break;
 		case 'i':
-			v = wis_parse_count(optarg, 1, 3600000);
-			if (v < 0) {
-				snprintf(msg, sizeof(msg), "-i: bad interval '%s' ms", optarg);
-				return compat_usage(self, msg);
-			}
+			if (compat_number(optarg, WIS_INTERVAL_MIN_MS,
+					  WIS_INTERVAL_MAX_MS, &v))
+				return compat_usage(self, "-i", optarg, "milliseconds",
+						    WIS_INTERVAL_MIN_MS,
+						    WIS_INTERVAL_MAX_MS);
 			p.interval_ms = v;
 			break;
 		case 'w':
-			v = wis_parse_count(optarg, 0, WIS_MAX_SAMPLES);
-			if (v < 0) {
-				snprintf(msg, sizeof(msg), "-w: bad warmup '%s'", optarg);
-				return compat_usage(self, msg);
-			}
+			if (compat_number(optarg, 0, WIS_MAX_SAMPLES, &v))
+				return compat_usage(self, "-w", optarg, "samples",
+						    0, WIS_MAX_SAMPLES);
 			p.warmup = v;
 			break;
 		case 'm':
@@ -156,18 +173,18 @@ int wis_compat_main(const char *self, int argc, char **argv)
 			cs.verbose = 1;
 			break;
 		case 'h':
-			return compat_usage(self, NULL);
+			return compat_help(self, NULL);
 		case ':':
 			snprintf(msg, sizeof(msg), "-%c needs a value", optopt);
-			return compat_usage(self, msg);
+			return compat_help(self, msg);
 		default:
 			snprintf(msg, sizeof(msg), "unknown flag -%c", optopt);
-			return compat_usage(self, msg);
+			return compat_help(self, msg);
 		}
 	}
 	if (optind < argc) {
 		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
-		return compat_usage(self, msg);
+		return compat_help(self, msg);
 	}
 	if (wis_cpuset_inherited(&mask)) {
 		perror("sched_getaffinity");

@@ -10,24 +10,6 @@
 #include "cli.h"
 #include "table.h"
 
-static const char *const affinity_names[] = {
-	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
-};
-
-long wis_parse_count(const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	return v;
-}
-
 double wis_result_average(const struct wis_result *r)
 {
 	double sum = 0;
@@ -139,7 +121,7 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_str(j, "test", p->test->name);
 	wis_json_str(j, "mode", p->threads ? "threads" : "processes");
 	wis_json_u64(j, "tasks", p->nr_tasks);
-	wis_json_str(j, "affinity", affinity_names[p->affinity]);
+	wis_json_str(j, "affinity", wis_affinity_names[p->affinity]);
 	cpus_array(j, p, r);
 	wis_json_u64(j, "wrapped", r->wrapped);
 	wis_json_str(j, "status", wis_status_name(r->status));

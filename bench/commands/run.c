@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "plan.h"
 #include "sweep.h"
 
@@ -123,11 +124,12 @@ out:
 static int print_timeout(int argc, char **argv)
 {
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
-	long cpus = argc > 2 ? wis_parse_count(argv[2], 1, WIS_MAX_CPUS) : -1;
+	unsigned long long cpus = 0;
 	char *line = calloc(1, WIS_CMDLINE_MAX), err[512];
 	size_t used = 0;
 
-	if (!c || !line || cpus < 0) {
+	if (!c || !line || argc < 3 ||
+	    wis_parse_uint(argv[2], WIS_MAX_CPUS, &cpus) || !cpus) {
 		fprintf(stderr, "wis sweep: --timeout-for needs a CPU count\n");
 		free(c);
 		free(line);
@@ -139,7 +141,7 @@ static int print_timeout(int argc, char **argv)
 	wis_cfg_cmdline(c, line, err, sizeof(err));
 	if (!c->have_cpus) {
 		memset(&c->cpus, 0, sizeof(c->cpus));
-		for (int cpu = 0; cpu < cpus; cpu++)
+		for (unsigned cpu = 0; cpu < cpus; cpu++)
 			wis_cpuset_set(&c->cpus, cpu);
 		c->have_cpus = 1;
 	}

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "sweep.h"
 
 #define MAX_RUNS 99
@@ -120,11 +121,13 @@ static double median(double *v, int n)
 static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 {
 	for (int i = 1; i < argc; i++) {
-		long v = i + 1 < argc ? wis_parse_count(argv[i + 1], 1, 100000) : -1;
+		unsigned long long v = 0;
+		int bad = i + 1 >= argc || wis_parse_uint(argv[i + 1], 100000, &v);
 
-		if (!strcmp(argv[i], "--runs") && v > 0 && v <= MAX_RUNS)
+		if (!strcmp(argv[i], "--runs") && !bad && v > 0 && v <= MAX_RUNS)
 			*runs = v;
-		else if (!strcmp(argv[i], "--interval") && v > 0)
+		else if (!strcmp(argv[i], "--interval") && !bad &&
+			 v >= WIS_INTERVAL_MIN_MS)
 			*interval = v;
 		else {
 			fprintf(stderr, "wis bench: bad argument '%s' (--runs 1..%d, "

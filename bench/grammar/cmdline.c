@@ -286,11 +286,6 @@ static const char *const mode_names[] = {
 	NULL,
 };
 
-static const char *const affinity_names[] = {
-	[WIS_AFF_CORE] = "core", [WIS_AFF_PU] = "pu", [WIS_AFF_NONE] = "none",
-	NULL,
-};
-
 /* WIS_DONE_DEFAULT has no name: it depends on how wis-init runs. */
 static const char *const done_names[] = {
 	[WIS_DONE_POWEROFF] = "poweroff", [WIS_DONE_REBOOT] = "reboot",
@@ -369,7 +364,7 @@ static const struct key keys[] = {
 	  .show = show_cpus, .def_doc = "inherited mask",
 	  .help = "CPU list the sweep may use; must lie inside the inherited "
 		  "mask" },
-	{ NAME_KEY("wis.affinity", affinity, affinity_names), .def = "core" },
+	{ NAME_KEY("wis.affinity", affinity, wis_affinity_names), .def = "core" },
 	{ TEXT_KEY("wis.out", out, check_out), .def = "auto",
 	  .def_doc = "`auto`: the `wis.results` port and the first pmem "
 		     "device if they exist, plus the console",
