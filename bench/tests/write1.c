@@ -8,7 +8,7 @@
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
 
-static int write1_run(struct wis_task *t)
+static int write1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	size_t size = 0;
@@ -30,7 +30,7 @@ static int write1_run(struct wis_task *t)
 			size = 0;
 			lseek(fd, 0, SEEK_SET);
 		}
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 
