@@ -11,7 +11,7 @@
 static int read1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
-	ssize_t len;
+	int len;		/* int as upstream: the loop tests a 32-bit result */
 	int fd;
 
 	fd = wis_open_unlinked_file(t, "read1", FILESIZE);

@@ -20,7 +20,7 @@ static int read2_prepare(const struct wis_point_env *env, void **shared)
 static int read2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
-	ssize_t len;
+	int len;		/* int as upstream: the loop tests a 32-bit result */
 	int fd;
 
 	fd = wis_open_shared_file(t, O_RDONLY);

@@ -20,7 +20,7 @@ static int read4_run(struct wis_task *t, uint64_t *iterations)
 {
 	const char *path = t->shared;
 	size_t buflen = getpagesize();
-	ssize_t len;
+	int len;		/* int as upstream: the loop tests a 32-bit result */
 	char *buf;
 	int fd;
 

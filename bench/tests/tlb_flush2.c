@@ -18,9 +18,13 @@ static char *tlb_flush2_map(void)
  * Not volatile, as upstream: c+i reaches madvise(), so the store before
  * it and the load after it stay.  The store must fault a page in and the
  * load must fault one back in after MADV_DONTNEED dropped it.
+ *
+ * Out of line, so that fd is not live in it: inlined, its pass over
+ * the pages kept i on the stack for want of registers.
  */
-static void tlb_flush2_pages(struct wis_task *t, uint64_t *iterations,
-			     char *c, unsigned long pgsize)
+static __attribute__((noinline))
+void tlb_flush2_pages(struct wis_task *t, uint64_t *iterations,
+		      char *c, unsigned long pgsize)
 {
 	for (unsigned long i = 0; i < TLB_FLUSH2_SIZE; i += pgsize) {
 		c[i] = 1;

@@ -17,9 +17,13 @@ static char *tlb_flush3_map(int fd)
  * it and the load after it stay.  The store must fault the page in and
  * the load must fault it back in after MADV_DONTNEED dropped the
  * mapping.
+ *
+ * Out of line, so that fd is not live in it: inlined, its pass over
+ * the pages kept i on the stack for want of registers.
  */
-static void tlb_flush3_pages(struct wis_task *t, uint64_t *iterations,
-			     char *c, unsigned long pgsize)
+static __attribute__((noinline))
+void tlb_flush3_pages(struct wis_task *t, uint64_t *iterations,
+		      char *c, unsigned long pgsize)
 {
 	for (unsigned long i = 0; i < WIS_MB128; i += pgsize) {
 		c[i] = 1;

@@ -12,7 +12,7 @@ static int write1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	size_t size = 0;
-	ssize_t len;
+	int len;		/* int as upstream: the loop tests a 32-bit result */
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
