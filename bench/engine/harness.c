@@ -295,12 +295,13 @@ void wis_test_suggest(const char *name, char *buf, size_t len)
 struct task_arg {
 	const struct wis_test *test;
 	struct wis_task task;
+	uint64_t *iterations;	/* the task's counter; only it writes */
 };
 
 static void run_task(struct task_arg *a)
 {
 	pin_self(a->task.cpu);
-	a->test->run(&a->task);
+	a->test->run(&a->task, a->iterations);
 	if (!atomic_load(&ctl->failed))
 		wis_fail(&a->task, "%s: task %lu stopped without a reason",
 			 a->test->name, a->task.id);
@@ -393,8 +394,8 @@ static int start_tasks(struct point_state *s, struct wis_point_env *env,
 			.id = i, .nr_tasks = p->nr_tasks, .threads = p->threads,
 			.cpu = s->r->cpus[i], .tmp_prefix = env->tmp_prefix,
 			.shared_path = env->shared_path, .shared = shared,
-			.iterations = (uint64_t *)(slots + i * SLOT_SIZE),
 		};
+		a->iterations = (uint64_t *)(slots + i * SLOT_SIZE);
 		if (p->threads) {
 			int err = pthread_create(&tid, &attr, task_thread, a);
 

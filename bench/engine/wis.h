@@ -5,9 +5,11 @@
  * A test is one file in bench/tests/ that defines a struct wis_test with
  * WIS_TEST().  The harness starts nr_tasks tasks (processes or threads),
  * each calling test->run() once.  run() does its private set-up, calls
- * wis_ready() exactly once, then loops forever incrementing
- * *t->iterations.  It returns only when set-up failed, after calling
- * wis_fail() or wis_unsupported() to say why.
+ * wis_ready() exactly once, then loops forever incrementing *iterations,
+ * the task's counter.  It returns only when set-up failed, after calling
+ * wis_fail() or wis_unsupported() to say why.  The counter comes as an
+ * argument, like upstream's testcase(iterations, nr): it stays in a
+ * register across the loop's calls, which a field of *t would not.
  */
 #ifndef WIS_H
 #define WIS_H
@@ -41,7 +43,6 @@ struct wis_task {
 	const char *tmp_prefix;
 	const char *shared_path;
 	void *shared;		/* what test->prepare() returned */
-	uint64_t *iterations;	/* this task's counter; only it writes */
 };
 
 struct wis_test {
@@ -52,7 +53,7 @@ struct wis_test {
 	int (*prepare)(const struct wis_point_env *env, void **shared);
 	/* Once per point after the tasks stopped; the point's files go anyway. */
 	void (*cleanup)(const struct wis_point_env *env, void *shared);
-	int (*run)(struct wis_task *t);
+	int (*run)(struct wis_task *t, uint64_t *iterations);
 	/*
 	 * Descriptors one task needs beyond the usual few; the harness raises
 	 * RLIMIT_NOFILE to that times the tasks sharing a descriptor table.

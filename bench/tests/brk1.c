@@ -12,7 +12,7 @@
  * it: in threads mode a task that starts late finds the break an
  * earlier one has already moved, and their ranges overlap by chance.
  */
-static int brk1_run(struct wis_task *t)
+static int brk1_run(struct wis_task *t, uint64_t *iterations)
 {
 	long pgsize = getpagesize();
 	char *addr;
@@ -26,7 +26,7 @@ static int brk1_run(struct wis_task *t)
 		addr -= pgsize;
 		if (brk(addr))
 			wis_die(t, "brk: %s", strerrorname_np(errno));
-		*t->iterations += 2;
+		*iterations += 2;
 	}
 }
 

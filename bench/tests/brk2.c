@@ -11,7 +11,7 @@
  * above that page.  As upstream, sbrk() runs after the start barrier:
  * in threads mode it races the tasks already moving the break.
  */
-static int brk2_run(struct wis_task *t)
+static int brk2_run(struct wis_task *t, uint64_t *iterations)
 {
 	long pgsize = getpagesize();
 	char *addr;
@@ -28,7 +28,7 @@ static int brk2_run(struct wis_task *t)
 		addr -= pgsize;
 		if (brk(addr))
 			wis_die(t, "brk: %s", strerrorname_np(errno));
-		*t->iterations += 2;
+		*iterations += 2;
 	}
 }
 

@@ -6,7 +6,7 @@
 
 #include "wis.h"
 
-static int dup1_run(struct wis_task *t)
+static int dup1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char path[WIS_PATH_MAX];
 	int fd, fd2;
@@ -22,7 +22,7 @@ static int dup1_run(struct wis_task *t)
 		if (fd2 < 0)
 			wis_die(t, "dup: %s", strerrorname_np(errno));
 		close(fd2);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -7,7 +7,7 @@
 
 #include "testlib.h"
 
-static int eventfd1_run(struct wis_task *t)
+static int eventfd1_run(struct wis_task *t, uint64_t *iterations)
 {
 	uint64_t one = 1, val;
 	ssize_t ret;
@@ -29,7 +29,7 @@ static int eventfd1_run(struct wis_task *t)
 		while (ret < 0 && errno == EINTR);
 		if (ret != sizeof(val))
 			wis_die(t, "read: %s", wis_io_error(ret));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

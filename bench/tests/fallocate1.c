@@ -49,7 +49,7 @@ static int fallocate1_open(struct wis_task *t)
 	return fd;
 }
 
-static int fallocate1_run(struct wis_task *t)
+static int fallocate1_run(struct wis_task *t, uint64_t *iterations)
 {
 	off_t place = 0;
 	int fd;
@@ -62,7 +62,7 @@ static int fallocate1_run(struct wis_task *t)
 	for (;;) {
 		if (fallocate1_step(fd, &place))
 			wis_die(t, "fallocate: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

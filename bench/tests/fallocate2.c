@@ -44,7 +44,7 @@ static int fallocate2_open(struct wis_task *t)
 	return fd;
 }
 
-static int fallocate2_run(struct wis_task *t)
+static int fallocate2_run(struct wis_task *t, uint64_t *iterations)
 {
 	off_t place = 0;
 	int fd;
@@ -57,7 +57,7 @@ static int fallocate2_run(struct wis_task *t)
 	for (;;) {
 		if (fallocate2_step(fd, &place))
 			wis_die(t, "fallocate: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

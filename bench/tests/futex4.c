@@ -8,7 +8,7 @@
 #define FUTEX_WAIT		0
 #define FUTEX_PRIVATE_FLAG	128
 
-static _Noreturn int futex4_run(struct wis_task *t)
+static _Noreturn int futex4_run(struct wis_task *t, uint64_t *iterations)
 {
 	wis_ready(t);
 	for (;;) {
@@ -17,7 +17,7 @@ static _Noreturn int futex4_run(struct wis_task *t)
 		/* The word is 0, so the wait for 1 fails with EAGAIN at once. */
 		syscall(SYS_futex, &word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 1,
 			NULL, NULL, 0);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

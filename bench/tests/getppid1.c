@@ -4,12 +4,12 @@
 
 #include "wis.h"
 
-static _Noreturn int getppid1_run(struct wis_task *t)
+static _Noreturn int getppid1_run(struct wis_task *t, uint64_t *iterations)
 {
 	wis_ready(t);
 	for (;;) {
 		getppid();
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

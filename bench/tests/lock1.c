@@ -22,7 +22,7 @@ static int lock1_set(int fd, short type)
 	return 0;
 }
 
-static int lock1_run(struct wis_task *t)
+static int lock1_run(struct wis_task *t, uint64_t *iterations)
 {
 	int fd;
 
@@ -34,7 +34,7 @@ static int lock1_run(struct wis_task *t)
 	for (;;) {
 		if (lock1_set(fd, F_WRLCK) || lock1_set(fd, F_UNLCK))
 			wis_die(t, "fcntl: %s", strerrorname_np(errno));
-		*t->iterations += 2;
+		*iterations += 2;
 	}
 }
 

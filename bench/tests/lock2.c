@@ -33,7 +33,7 @@ static int lock2_set(int fd, short type)
  * POSIX locks belong to the process, so in threads mode the tasks never
  * wait for each other; upstream behaves the same.
  */
-static int lock2_run(struct wis_task *t)
+static int lock2_run(struct wis_task *t, uint64_t *iterations)
 {
 	int fd;
 
@@ -45,7 +45,7 @@ static int lock2_run(struct wis_task *t)
 	for (;;) {
 		if (lock2_set(fd, F_WRLCK) || lock2_set(fd, F_UNLCK))
 			wis_die(t, "fcntl: %s", strerrorname_np(errno));
-		*t->iterations += 2;
+		*iterations += 2;
 	}
 }
 

@@ -3,7 +3,7 @@
 
 #include "testlib.h"
 
-static int lseek1_run(struct wis_task *t)
+static int lseek1_run(struct wis_task *t, uint64_t *iterations)
 {
 	int fd;
 
@@ -14,7 +14,7 @@ static int lseek1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, 0, SEEK_SET);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -12,7 +12,7 @@ static int lseek2_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int lseek2_run(struct wis_task *t)
+static int lseek2_run(struct wis_task *t, uint64_t *iterations)
 {
 	int fd;
 
@@ -23,7 +23,7 @@ static int lseek2_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		lseek(fd, 0, SEEK_SET);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

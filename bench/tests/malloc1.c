@@ -7,7 +7,7 @@
 
 #define MALLOC1_SIZE WIS_MB128
 
-static int malloc1_run(struct wis_task *t)
+static int malloc1_run(struct wis_task *t, uint64_t *iterations)
 {
 	/*
 	 * Upstream's loop: the block is tested, so GCC keeps the pair, and
@@ -21,7 +21,7 @@ static int malloc1_run(struct wis_task *t)
 		if (!p)
 			wis_die(t, "malloc: %s", strerrorname_np(errno));
 		free(p);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -5,7 +5,7 @@
 
 #include "wis.h"
 
-static int mmap1_run(struct wis_task *t)
+static int mmap1_run(struct wis_task *t, uint64_t *iterations)
 {
 	void *c;
 
@@ -16,7 +16,7 @@ static int mmap1_run(struct wis_task *t)
 		if (c == MAP_FAILED)
 			wis_die(t, "mmap: %s", strerrorname_np(errno));
 		munmap(c, WIS_MB128);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -5,7 +5,7 @@
 
 #include "testlib.h"
 
-static int mmap2_run(struct wis_task *t)
+static int mmap2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char path[WIS_PATH_MAX];
 	void *c;
@@ -22,7 +22,7 @@ static int mmap2_run(struct wis_task *t)
 		if (c == MAP_FAILED)
 			wis_die(t, "mmap: %s", strerrorname_np(errno));
 		munmap(c, WIS_MB128);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

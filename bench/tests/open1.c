@@ -6,7 +6,7 @@
 
 #include "wis.h"
 
-static int open1_run(struct wis_task *t)
+static int open1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char path[WIS_PATH_MAX];
 	int fd;
@@ -21,7 +21,7 @@ static int open1_run(struct wis_task *t)
 		if (fd < 0)
 			wis_die(t, "open: %s", strerrorname_np(errno));
 		close(fd);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

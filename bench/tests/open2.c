@@ -7,7 +7,7 @@
 
 #include "wis.h"
 
-static int open2_run(struct wis_task *t)
+static int open2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char dir[WIS_PATH_MAX];
 	char path[WIS_PATH_MAX];
@@ -26,7 +26,7 @@ static int open2_run(struct wis_task *t)
 		if (fd < 0)
 			wis_die(t, "open: %s", strerrorname_np(errno));
 		close(fd);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

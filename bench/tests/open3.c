@@ -13,7 +13,7 @@ static int open3_prepare(const struct wis_point_env *env, void **shared)
 	return wis_prepare_shared_file(env, "open3", 0, open3_path, shared);
 }
 
-static int open3_run(struct wis_task *t)
+static int open3_run(struct wis_task *t, uint64_t *iterations)
 {
 	const char *path = t->shared;
 	int fd;
@@ -24,7 +24,7 @@ static int open3_run(struct wis_task *t)
 		if (fd < 0)
 			wis_die(t, "open: %s", strerrorname_np(errno));
 		close(fd);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -12,7 +12,7 @@ static int open4_prepare(const struct wis_point_env *env, void **shared)
 	return wis_prepare_fixed_file(env, 0);
 }
 
-static int open4_run(struct wis_task *t)
+static int open4_run(struct wis_task *t, uint64_t *iterations)
 {
 	const char *path = t->shared_path;
 	int fd;
@@ -23,7 +23,7 @@ static int open4_run(struct wis_task *t)
 		if (fd < 0)
 			wis_die(t, "open: %s", strerrorname_np(errno));
 		close(fd);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

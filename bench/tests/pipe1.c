@@ -5,7 +5,7 @@
 
 #include "wis.h"
 
-static int pipe1_run(struct wis_task *t)
+static int pipe1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char c = 0;
 	int fd[2];
@@ -19,7 +19,7 @@ static int pipe1_run(struct wis_task *t)
 			;
 		while (read(fd[0], &c, 1) != 1 && errno == EINTR)
 			;
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -7,7 +7,7 @@
 
 #include "wis.h"
 
-static int poll1_run(struct wis_task *t)
+static int poll1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char path[WIS_PATH_MAX];
 	struct pollfd pfd;
@@ -26,7 +26,7 @@ static int poll1_run(struct wis_task *t)
 		pfd.events = POLLOUT;
 		if (poll(&pfd, 1, 0) < 0)
 			wis_die(t, "poll: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -9,7 +9,7 @@
 
 #define POLL2_NR_FILES 128
 
-static int poll2_run(struct wis_task *t)
+static int poll2_run(struct wis_task *t, uint64_t *iterations)
 {
 	struct pollfd pfd[POLL2_NR_FILES];
 	int fds[POLL2_NR_FILES];
@@ -34,7 +34,7 @@ static int poll2_run(struct wis_task *t)
 		}
 		if (poll(pfd, POLL2_NR_FILES, 0) < 0)
 			wis_die(t, "poll: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

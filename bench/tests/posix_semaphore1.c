@@ -5,7 +5,7 @@
 
 #include "wis.h"
 
-static int posix_semaphore1_run(struct wis_task *t)
+static int posix_semaphore1_run(struct wis_task *t, uint64_t *iterations)
 {
 	sem_t sem;
 
@@ -16,7 +16,7 @@ static int posix_semaphore1_run(struct wis_task *t)
 	for (;;) {
 		sem_wait(&sem);
 		sem_post(&sem);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

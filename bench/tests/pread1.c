@@ -5,7 +5,7 @@
 
 #define BUFLEN 4096
 
-static int pread1_run(struct wis_task *t)
+static int pread1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -20,7 +20,7 @@ static int pread1_run(struct wis_task *t)
 		len = pread(fd, buf, BUFLEN, 0);
 		if (len != BUFLEN)
 			wis_die(t, "pread: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

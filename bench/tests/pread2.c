@@ -14,7 +14,7 @@ static int pread2_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int pread2_run(struct wis_task *t)
+static int pread2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -29,7 +29,7 @@ static int pread2_run(struct wis_task *t)
 		len = pread(fd, buf, BUFLEN, 0);
 		if (len != BUFLEN)
 			wis_die(t, "pread: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -16,7 +16,7 @@ static int pread3_prepare(const struct wis_point_env *env, void **shared)
 	return wis_prepare_shared_file(env, "pread3", len, pread3_path, shared);
 }
 
-static int pread3_run(struct wis_task *t)
+static int pread3_run(struct wis_task *t, uint64_t *iterations)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
@@ -32,7 +32,7 @@ static int pread3_run(struct wis_task *t)
 		len = pread(fd, buf, BUFLEN, offset);
 		if (len != BUFLEN)
 			wis_die(t, "pread: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -14,7 +14,7 @@ static int pread4_prepare(const struct wis_point_env *env, void **shared)
 	return wis_prepare_fixed_file(env, BUFLEN);
 }
 
-static int pread4_run(struct wis_task *t)
+static int pread4_run(struct wis_task *t, uint64_t *iterations)
 {
 	const char *path = t->shared_path;
 	char buf[BUFLEN];
@@ -30,7 +30,7 @@ static int pread4_run(struct wis_task *t)
 		len = pread(fd, buf, BUFLEN, 0);
 		if (len != BUFLEN)
 			wis_die(t, "pread: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -6,13 +6,14 @@
 
 static pthread_mutex_t pthread_mutex1_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static _Noreturn int pthread_mutex1_run(struct wis_task *t)
+static _Noreturn int pthread_mutex1_run(struct wis_task *t,
+					uint64_t *iterations)
 {
 	wis_ready(t);
 	for (;;) {
 		pthread_mutex_lock(&pthread_mutex1_lock);
 		pthread_mutex_unlock(&pthread_mutex1_lock);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

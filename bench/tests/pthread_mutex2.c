@@ -3,7 +3,8 @@
 
 #include "wis.h"
 
-static _Noreturn int pthread_mutex2_run(struct wis_task *t)
+static _Noreturn int pthread_mutex2_run(struct wis_task *t,
+					uint64_t *iterations)
 {
 	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -11,7 +12,7 @@ static _Noreturn int pthread_mutex2_run(struct wis_task *t)
 	for (;;) {
 		pthread_mutex_lock(&lock);
 		pthread_mutex_unlock(&lock);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -5,17 +5,21 @@
 #include "wis.h"
 
 static pthread_mutex_t pthread_mutex3_lock = PTHREAD_MUTEX_INITIALIZER;
-/* volatile: nothing reads it, and the update is the point of the test. */
-static volatile unsigned long pthread_mutex3_val;
+/*
+ * Global like upstream's: the calls around the update may read it, so it
+ * is kept as one add to memory; static, GCC would drop it.
+ */
+unsigned long pthread_mutex3_val;
 
-static _Noreturn int pthread_mutex3_run(struct wis_task *t)
+static _Noreturn int pthread_mutex3_run(struct wis_task *t,
+					uint64_t *iterations)
 {
 	wis_ready(t);
 	for (;;) {
 		pthread_mutex_lock(&pthread_mutex3_lock);
 		pthread_mutex3_val++;
 		pthread_mutex_unlock(&pthread_mutex3_lock);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

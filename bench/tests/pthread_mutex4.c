@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A shared mutex guarding a counter on the task's own stack. */
+#include <alloca.h>
 #include <pthread.h>
 
 #include "wis.h"
 
 static pthread_mutex_t pthread_mutex4_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static _Noreturn int pthread_mutex4_run(struct wis_task *t)
+static _Noreturn int pthread_mutex4_run(struct wis_task *t,
+					uint64_t *iterations)
 {
-	/* volatile keeps the update in memory, as upstream's alloca() does. */
-	volatile unsigned long val = 0;
+	/* alloca() as upstream: the update stays one add to memory. */
+	unsigned long *val = alloca(sizeof(*val));
+
+	*val = 0;
 
 	wis_ready(t);
 	for (;;) {
 		pthread_mutex_lock(&pthread_mutex4_lock);
-		val++;
+		(*val)++;
 		pthread_mutex_unlock(&pthread_mutex4_lock);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -6,7 +6,7 @@
 
 #define BUFLEN 4096
 
-static int pwrite1_run(struct wis_task *t)
+static int pwrite1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -22,7 +22,7 @@ static int pwrite1_run(struct wis_task *t)
 		len = pwrite(fd, buf, BUFLEN, 0);
 		if (len != BUFLEN)
 			wis_die(t, "pwrite: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -15,7 +15,7 @@ static int pwrite2_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int pwrite2_run(struct wis_task *t)
+static int pwrite2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -31,7 +31,7 @@ static int pwrite2_run(struct wis_task *t)
 		len = pwrite(fd, buf, BUFLEN, 0);
 		if (len != BUFLEN)
 			wis_die(t, "pwrite: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

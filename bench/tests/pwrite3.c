@@ -18,7 +18,7 @@ static int pwrite3_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int pwrite3_run(struct wis_task *t)
+static int pwrite3_run(struct wis_task *t, uint64_t *iterations)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
@@ -35,7 +35,7 @@ static int pwrite3_run(struct wis_task *t)
 		len = pwrite(fd, buf, BUFLEN, offset);
 		if (len != BUFLEN)
 			wis_die(t, "pwrite: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -5,7 +5,7 @@
 
 #define BUFLEN 4096
 
-static int readseek1_run(struct wis_task *t)
+static int readseek1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -21,7 +21,7 @@ static int readseek1_run(struct wis_task *t)
 		len = read(fd, buf, BUFLEN);
 		if (len != BUFLEN)
 			wis_die(t, "read: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -14,7 +14,7 @@ static int readseek2_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int readseek2_run(struct wis_task *t)
+static int readseek2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -30,7 +30,7 @@ static int readseek2_run(struct wis_task *t)
 		len = read(fd, buf, BUFLEN);
 		if (len != BUFLEN)
 			wis_die(t, "read: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -17,7 +17,7 @@ static int readseek3_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int readseek3_run(struct wis_task *t)
+static int readseek3_run(struct wis_task *t, uint64_t *iterations)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
@@ -34,7 +34,7 @@ static int readseek3_run(struct wis_task *t)
 		len = read(fd, buf, BUFLEN);
 		if (len != BUFLEN)
 			wis_die(t, "read: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

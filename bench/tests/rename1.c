@@ -10,7 +10,7 @@
  * Moving between two directories, rather than renaming within one, is
  * what makes every rename take the superblock's s_vfs_rename_mutex.
  */
-static int rename1_run(struct wis_task *t)
+static int rename1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char dir_a[WIS_PATH_MAX], dir_b[WIS_PATH_MAX];
 	char path_a[WIS_PATH_MAX], path_b[WIS_PATH_MAX];
@@ -30,7 +30,7 @@ static int rename1_run(struct wis_task *t)
 	for (;;) {
 		if (rename(path_a, path_b) || rename(path_b, path_a))
 			wis_die(t, "rename: %s", strerrorname_np(errno));
-		*t->iterations += 2;
+		*iterations += 2;
 	}
 }
 

@@ -5,13 +5,13 @@
 
 #include "wis.h"
 
-static _Noreturn int sched_yield_run(struct wis_task *t)
+static _Noreturn int sched_yield_run(struct wis_task *t, uint64_t *iterations)
 {
 	wis_ready(t);
 	for (;;) {
 		if (sched_yield())
 			wis_die(t, "sched_yield: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -10,7 +10,7 @@ static void signal1_handler(int sig)
 	(void)sig;
 }
 
-static int signal1_run(struct wis_task *t)
+static int signal1_run(struct wis_task *t, uint64_t *iterations)
 {
 	struct sigaction sa;
 
@@ -23,7 +23,7 @@ static int signal1_run(struct wis_task *t)
 	wis_ready(t);
 	for (;;) {
 		raise(SIGUSR1);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

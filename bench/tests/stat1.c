@@ -5,7 +5,7 @@
 
 #include "wis.h"
 
-static int stat1_run(struct wis_task *t)
+static int stat1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char path[WIS_PATH_MAX];
 	struct stat st;
@@ -18,7 +18,7 @@ static int stat1_run(struct wis_task *t)
 	for (;;) {
 		if (stat(path, &st))
 			wis_die(t, "stat: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -17,7 +17,7 @@ static int stat2_prepare(const struct wis_point_env *env, void **shared)
 	return 0;
 }
 
-static int stat2_run(struct wis_task *t)
+static int stat2_run(struct wis_task *t, uint64_t *iterations)
 {
 	const char *path = t->shared;
 	struct stat st;
@@ -26,7 +26,7 @@ static int stat2_run(struct wis_task *t)
 	for (;;) {
 		if (stat(path, &st))
 			wis_die(t, "stat: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -5,7 +5,7 @@
 
 #include "testlib.h"
 
-static int tcp_conn1_run(struct wis_task *t)
+static int tcp_conn1_run(struct wis_task *t, uint64_t *iterations)
 {
 	struct sockaddr_in sin;
 	int lfd = wis_tcp_conn_listen(t, &sin);
@@ -17,7 +17,7 @@ static int tcp_conn1_run(struct wis_task *t)
 	for (;;) {
 		if (wis_tcp_conn_round(lfd, &sin))
 			wis_die(t, "connect/accept: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

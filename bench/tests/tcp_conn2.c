@@ -45,7 +45,7 @@ static int tcp_conn2_unshare(struct wis_task *t)
 	return wis_fail(t, "unshare(CLONE_NEWNET): %s", strerror(errno));
 }
 
-static int tcp_conn2_run(struct wis_task *t)
+static int tcp_conn2_run(struct wis_task *t, uint64_t *iterations)
 {
 	struct sockaddr_in sin;
 	int lfd;
@@ -63,7 +63,7 @@ static int tcp_conn2_run(struct wis_task *t)
 	for (;;) {
 		if (wis_tcp_conn_round(lfd, &sin))
 			wis_die(t, "connect/accept: %s", strerrorname_np(errno));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -63,7 +63,7 @@ static char tcp_rr1_recv(struct wis_task *t, int fd)
  * scheduler.  Loopback delivers a segment before send() returns, so
  * neither recv() waits.
  */
-static int tcp_rr1_run(struct wis_task *t)
+static int tcp_rr1_run(struct wis_task *t, uint64_t *iterations)
 {
 	int fd[2];
 
@@ -76,7 +76,7 @@ static int tcp_rr1_run(struct wis_task *t)
 		tcp_rr1_send(t, fd[0], 0);
 		tcp_rr1_send(t, fd[1], tcp_rr1_recv(t, fd[1]));
 		tcp_rr1_recv(t, fd[0]);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -6,34 +6,40 @@
 
 #include "testlib.h"
 
-static volatile char *tlb_flush1_map(int fd)
+static char *tlb_flush1_map(int fd)
 {
 	return mmap(NULL, WIS_MB128, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 		    fd, 0);
 }
 
 /*
- * volatile: the store must fault in a private copy and the load must
- * fault the page back in after MADV_DONTNEED dropped it.
+ * Not volatile, as upstream: c+i reaches madvise(), so the store before
+ * it and the load after it stay.  The store must fault in a private copy
+ * and the load must fault the page back in after MADV_DONTNEED dropped
+ * it.
+ *
+ * Out of line, so that fd is not live in it: inlined, its pass over
+ * the pages kept i on the stack for want of registers.
  */
-static void tlb_flush1_pages(struct wis_task *t, volatile char *c,
-			     unsigned long pgsize)
+static __attribute__((noinline))
+void tlb_flush1_pages(struct wis_task *t, uint64_t *iterations,
+		      char *c, unsigned long pgsize)
 {
 	for (unsigned long i = 0; i < WIS_MB128; i += pgsize) {
 		c[i] = 1;
-		madvise((void *)(c + i), pgsize, MADV_DONTNEED);
+		madvise(c + i, pgsize, MADV_DONTNEED);
 		/* The private copy is gone: the file's zero shows again. */
 		if (c[i] != 0)
 			wis_die(t, "MADV_DONTNEED kept the private copy of a page");
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 
-static int tlb_flush1_run(struct wis_task *t)
+static int tlb_flush1_run(struct wis_task *t, uint64_t *iterations)
 {
 	unsigned long pgsize = sysconf(_SC_PAGESIZE);
 	char path[WIS_PATH_MAX];
-	volatile char *c;
+	char *c;
 	int fd;
 
 	fd = wis_open_unlinked_sparse_file(t, "tlb_flush1", WIS_MB128, path);
@@ -45,8 +51,8 @@ static int tlb_flush1_run(struct wis_task *t)
 
 	wis_ready(t);
 	for (;;) {
-		tlb_flush1_pages(t, c, pgsize);
-		munmap((void *)c, WIS_MB128);
+		tlb_flush1_pages(t, iterations, c, pgsize);
+		munmap(c, WIS_MB128);
 		c = tlb_flush1_map(fd);
 		if (c == MAP_FAILED)
 			wis_die(t, "mmap: %s", strerrorname_np(errno));

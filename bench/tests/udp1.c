@@ -54,7 +54,7 @@ static void udp1_recv(struct wis_task *t, int fd)
  * One byte from one socket of the task's pair to the other.  Loopback
  * queues the datagram before send() returns, so recv() does not wait.
  */
-static int udp1_run(struct wis_task *t)
+static int udp1_run(struct wis_task *t, uint64_t *iterations)
 {
 	int fd[2];
 
@@ -66,7 +66,7 @@ static int udp1_run(struct wis_task *t)
 	for (;;) {
 		udp1_send(t, fd[0]);
 		udp1_recv(t, fd[1]);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -6,7 +6,7 @@
 
 #include "wis.h"
 
-static int unix1_run(struct wis_task *t)
+static int unix1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char c = 0;
 	int fd[2];
@@ -20,7 +20,7 @@ static int unix1_run(struct wis_task *t)
 			;
 		while (read(fd[0], &c, 1) != 1 && errno == EINTR)
 			;
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -6,7 +6,7 @@
 
 #include "wis.h"
 
-static int unlink1_run(struct wis_task *t)
+static int unlink1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char path[WIS_PATH_MAX];
 	int fd;
@@ -26,7 +26,7 @@ static int unlink1_run(struct wis_task *t)
 			wis_die(t, "create: %s", strerrorname_np(errno));
 		close(fd);
 		unlink(path);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -7,7 +7,7 @@
 
 #include "wis.h"
 
-static int unlink2_run(struct wis_task *t)
+static int unlink2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char dir[WIS_PATH_MAX];
 	char path[WIS_PATH_MAX];
@@ -25,7 +25,7 @@ static int unlink2_run(struct wis_task *t)
 			wis_die(t, "create: %s", strerrorname_np(errno));
 		close(fd);
 		unlink(path);
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

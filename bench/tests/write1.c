@@ -8,11 +8,11 @@
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
 
-static int write1_run(struct wis_task *t)
+static int write1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	size_t size = 0;
-	ssize_t len;
+	int len;		/* int as upstream: the loop tests a 32-bit result */
 	int fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -30,7 +30,7 @@ static int write1_run(struct wis_task *t)
 			size = 0;
 			lseek(fd, 0, SEEK_SET);
 		}
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

@@ -6,7 +6,7 @@
 
 #define BUFLEN 4096
 
-static int writeseek1_run(struct wis_task *t)
+static int writeseek1_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -23,7 +23,7 @@ static int writeseek1_run(struct wis_task *t)
 		len = write(fd, buf, BUFLEN);
 		if (len != BUFLEN)
 			wis_die(t, "write: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

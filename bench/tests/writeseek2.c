@@ -15,7 +15,7 @@ static int writeseek2_prepare(const struct wis_point_env *env, void **shared)
 				       writeseek2_path, shared);
 }
 
-static int writeseek2_run(struct wis_task *t)
+static int writeseek2_run(struct wis_task *t, uint64_t *iterations)
 {
 	char buf[BUFLEN];
 	ssize_t len;
@@ -32,7 +32,7 @@ static int writeseek2_run(struct wis_task *t)
 		len = write(fd, buf, BUFLEN);
 		if (len != BUFLEN)
 			wis_die(t, "write: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 

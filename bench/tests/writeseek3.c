@@ -18,7 +18,7 @@ static int writeseek3_prepare(const struct wis_point_env *env, void **shared)
 				       shared);
 }
 
-static int writeseek3_run(struct wis_task *t)
+static int writeseek3_run(struct wis_task *t, uint64_t *iterations)
 {
 	off_t offset = (off_t)getpagesize() * t->id;
 	char buf[BUFLEN];
@@ -36,7 +36,7 @@ static int writeseek3_run(struct wis_task *t)
 		len = write(fd, buf, BUFLEN);
 		if (len != BUFLEN)
 			wis_die(t, "write: %s", wis_io_error(len));
-		(*t->iterations)++;
+		(*iterations)++;
 	}
 }
 
