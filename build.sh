@@ -39,8 +39,8 @@ commands:
   asan     a dynamic build of wis under ASan and UBSan into OUT/asan,
            for tests/08-sanitizers.t
   lava [--url BASE] [--cpus N] [KEY=VALUE...]
-           build what is missing or stale, then write LAVA jobs for the
-           sweep KEY=VALUE... to OUT/lava/: qemu.yaml (a QEMU device) and
+           write LAVA jobs booting the image for the sweep KEY=VALUE... to
+           OUT/lava/: qemu.yaml (a QEMU device) and
            x86-ipxe.yaml (a bare-metal x86 board booting iPXE); images
            from file://OUT/pxe, or from BASE serving OUT/pxe; timeouts for
            boards of N CPUs (default 1); see docs/fleets.md
@@ -676,11 +676,7 @@ lava() {
 		lava_check_word "$word"
 		words="$words $word"
 	done
-	deps
-	build
-	if image_is_stale; then
-		image
-	fi
+	[ -f "$OUT/MANIFEST" ] || die "lava: no image in $OUT: run ./build.sh first"
 	# shellcheck disable=SC2086 # one word a key
 	watchdog=$("$OUT/rootfs/bin/wis" sweep --timeout-for "$cpus" $words) ||
 		die "lava: 'wis sweep --timeout-for' failed"
