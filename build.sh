@@ -9,6 +9,9 @@ ROOT=$(cd "$(dirname "$0")" && pwd)
 PACKAGES="make binutils musl-tools busybox-static kmod cpio gzip zstd
 linux-image-cloud-amd64 qemu-system-x86 ipxe-qemu shellcheck clang
 libclang-rt-14-dev perl gnuplot-nox iproute2"
+# What only the tests need: LAVA's dispatcher runs the jobs of
+# ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t).
+TEST_PACKAGES="lava-dispatcher"
 # Module names the sinks need, resolved with their dependencies:
 # virtio_pci + virtio_console for the virtio-serial sink; virtio_pmem,
 # nfit (ACPI NVDIMM) and nd_e820 (memmap=) for the pmem sink, nd_pmem to
@@ -44,7 +47,7 @@ commands:
            x86-ipxe.yaml (a bare-metal x86 board booting iPXE); images
            from file://OUT/pxe, or from BASE serving OUT/pxe; timeouts for
            boards of N CPUs (default 1); see docs/fleets.md
-  test     deps, build, image, asan, then prove tests/
+  test     deps (and the tests' own), build, image, asan, then prove tests/
 
 environment: OUT (default ./out), KERNEL, MODULES, BUSYBOX (default
 /bin/busybox), SOURCE_DATE_EPOCH (default: time of the last commit).
@@ -69,9 +72,10 @@ installed() {
 		"install ok installed" ]
 }
 
+# deps [PACKAGE...]: those (default: PACKAGES) that are missing.
 deps() {
-	local missing="" pkg
-	for pkg in $PACKAGES; do
+	local missing="" pkg wanted=${*:-$PACKAGES}
+	for pkg in $wanted; do
 		installed "$pkg" || missing="$missing $pkg"
 	done
 	[ -z "$missing" ] && return 0
@@ -725,7 +729,8 @@ main() {
 	lava) lava "$@" ;;
 	all) deps; build; image ;;
 	test)
-		deps
+		# shellcheck disable=SC2086 # one word a package
+		deps $PACKAGES $TEST_PACKAGES
 		build
 		image
 		build_asan
