@@ -223,17 +223,26 @@ static int find_frame(struct inputs *in, const char *line, size_t len)
 }
 
 /*
- * The console line of a LAVA log entry is looked at unescaped, as written
- * by newer dispatchers, then with the older ones' \" undone too: the CRC
- * tells which, and rejects a frame broken either way.
+ * The console text of a LAVA log is looked at as it is, then with the \"
+ * that dispatchers up to 2023.01 wrote for every '"' undone: the CRC
+ * tells which, and rejects a frame broken either way.  The text is the
+ * unescaped "msg" of a log entry (n bytes in in->text), or, n < 0, the
+ * line itself, as `lavacli jobs logs` prints it without --raw.
  */
-static int find_lava_frame(struct inputs *in, long n)
+static int find_console_frame(struct inputs *in, const char *line,
+			      size_t len, long n)
 {
-	size_t len = (size_t)n;
-
-	if (!find_frame(in, in->text, len))
+	if (n < 0) {
+		if (!find_frame(in, line, len))
+			return 0;
+		if (!memchr(line, '\\', len))
+			return -1;
+		memcpy(in->text, line, len);
+		n = (long)len;
+	} else if (!find_frame(in, in->text, (size_t)n)) {
 		return 0;
-	return find_frame(in, in->text, wis_lava_unquote(in->text, len));
+	}
+	return find_frame(in, in->text, wis_lava_unquote(in->text, (size_t)n));
 }
 
 static void scan_line(struct inputs *in, const char *line, size_t len)
@@ -243,7 +252,7 @@ static void scan_line(struct inputs *in, const char *line, size_t len)
 	while (len && line[len - 1] == '\r')
 		len--;
 	n = wis_lava_target_text(line, len, in->text, LINE_CAP);
-	if (!(n < 0 ? find_frame(in, line, len) : find_lava_frame(in, n)))
+	if (!find_console_frame(in, line, len, n))
 		return;
 	if (memmem(line, len, frame_magic, MAGIC_LEN))
 		in->line_bad_magic = 1;

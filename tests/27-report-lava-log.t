@@ -57,6 +57,12 @@ report --json old.yaml
 check "every record read, strings with quotes and backslashes intact" \
 	grep -q '"cmdline":"console=ttyS0 wis.id=\\"a b\\" \\\\ end"' out
 
+# lavacli jobs logs without --raw: "TIME LEVEL MESSAGE", msg unescaped.
+sed 's/"/\\"/g; s/^/2024-05-02T10:00:00 target /' a.console >plain.log
+report plain.log
+is "the plain listing of a LAVA 2023.01 log: the same table" \
+	"$(cat direct)" "$(cat out)"
+
 cat a.rec b.rec | lava_log 2023 >fleet.yaml
 report fleet.yaml
 check "two boards in one log: two runs" test "$(grep -c '^run ' out)" = 2
