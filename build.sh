@@ -9,6 +9,9 @@ ROOT=$(cd "$(dirname "$0")" && pwd)
 PACKAGES="make binutils musl-tools busybox-static kmod cpio gzip zstd
 linux-image-cloud-amd64 qemu-system-x86 ipxe-qemu shellcheck clang
 libclang-rt-14-dev perl gnuplot-nox iproute2"
+# What only the tests need: LAVA's dispatcher runs the jobs of
+# ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t).
+TEST_PACKAGES="lava-dispatcher"
 # Module names the sinks need, resolved with their dependencies:
 # virtio_pci + virtio_console for the virtio-serial sink; virtio_pmem,
 # nfit (ACPI NVDIMM) and nd_e820 (memmap=) for the pmem sink, nd_pmem to
@@ -38,7 +41,13 @@ commands:
            build what is missing or stale, then boot it with qemu/run
   asan     a dynamic build of wis under ASan and UBSan into OUT/asan,
            for tests/08-sanitizers.t
-  test     deps, build, image, asan, then prove tests/
+  lava [--url BASE] [--cpus N] [KEY=VALUE...]
+           write LAVA jobs booting the image for the sweep KEY=VALUE... to
+           OUT/lava/: qemu.yaml (a QEMU device) and
+           x86-ipxe.yaml (a bare-metal x86 board booting iPXE); images
+           from file://OUT/pxe, or from BASE serving OUT/pxe; timeouts for
+           boards of N CPUs (default 1); see docs/fleets.md
+  test     deps (and the tests' own), build, image, asan, then prove tests/
 
 environment: OUT (default ./out), KERNEL, MODULES, BUSYBOX (default
 /bin/busybox), SOURCE_DATE_EPOCH (default: time of the last commit).
@@ -63,9 +72,10 @@ installed() {
 		"install ok installed" ]
 }
 
+# deps [PACKAGE...]: those (default: PACKAGES) that are missing.
 deps() {
-	local missing="" pkg
-	for pkg in $PACKAGES; do
+	local missing="" pkg wanted=${*:-$PACKAGES}
+	for pkg in $wanted; do
 		installed "$pkg" || missing="$missing $pkg"
 	done
 	[ -z "$missing" ] && return 0
@@ -534,6 +544,155 @@ run() {
 	esac
 }
 
+# --- lava ----------------------------------------------------------------
+
+# Room for what the sweep's own watchdog does not cover: a TCG or
+# firmware boot, the last point (init waits one past the watchdog), the
+# power-off.
+LAVA_BOOT_S=300
+LAVA_DEPLOY_S=300
+
+# A word goes inside a double-quoted -append or an iPXE line: no blanks,
+# quotes or backslashes; wis.signals is always lava here.
+lava_check_word() {
+	case $1 in
+	*[[:space:]\"\'\\]*)
+		die "lava: '$1': blanks, quotes and backslashes cannot go on a LAVA kernel command line" ;;
+	wis.signals=*) die "lava: '$1': the jobs set wis.signals=lava" ;;
+	esac
+}
+
+# The monitors test action of both jobs: test cases between the markers
+# of wis.signals=lava.  The units group always matches, empty for a fail
+# or skip case (which has no MEASUREMENT): LAVA's server keeps units in
+# a column that cannot be null.
+lava_monitors() {
+	cat <<EOF
+- test:
+    timeout:
+      seconds: $1
+    monitors:
+    - name: wis
+      start: '<WIS_SWEEP_START POINTS=[0-9]+>'
+      end: '<WIS_SWEEP_END>'
+      pattern: '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=(?P<test_case_id>\w+) RESULT=(?P<result>pass|fail|skip)(?: MEASUREMENT=(?P<measurement>[0-9.]+) UNITS=)?(?P<units>[^ >]*)>'
+EOF
+}
+
+# lava_head DEVICE_TYPE WORDS JOB_SECONDS TEST_SECONDS: the monitors
+# action waits for each of its lines (the start marker after the boot,
+# every point) up to the connection timeout; one sweep's worth.
+lava_head() {
+	cat <<EOF
+# Written by ./build.sh lava; submit with: lavacli jobs submit FILE
+job_name: 'wis $2'
+device_type: $1
+priority: medium
+visibility: public
+timeouts:
+  job:
+    seconds: $3
+  action:
+    seconds: $LAVA_BOOT_S
+  connections:
+    lava-test-monitor:
+      seconds: $4
+EOF
+}
+
+lava_qemu_job() {
+	local base=$1 words=$2 test_s=$3
+	lava_head qemu "$words" $((LAVA_DEPLOY_S + LAVA_BOOT_S + test_s)) "$test_s"
+	cat <<EOF
+context:
+  arch: amd64
+actions:
+- deploy:
+    to: tmpfs
+    timeout:
+      seconds: $LAVA_DEPLOY_S
+    images:
+      kernel:
+        url: $base/vmlinuz
+        image_arg: '-kernel {kernel} -append "console=ttyS0,115200 panic=-1 $words"'
+      initrd:
+        url: $base/$INITRAMFS
+        image_arg: '-initrd {initrd}'
+- boot:
+    method: qemu
+    media: tmpfs
+    timeout:
+      seconds: $LAVA_BOOT_S
+EOF
+	lava_monitors "$test_s"
+}
+
+# The kernel words go in through the device's extraargs (extra_kernel_args
+# of x86.jinja2, which the server renders from the job context).
+lava_ipxe_job() {
+	local base=$1 words=$2 test_s=$3
+	lava_head x86 "$words" $((LAVA_DEPLOY_S + 2 * LAVA_BOOT_S + test_s)) \
+		"$test_s"
+	cat <<EOF
+context:
+  extra_kernel_args: 'panic=-1 $words'
+actions:
+- deploy:
+    to: tftp
+    timeout:
+      seconds: $LAVA_DEPLOY_S
+    kernel:
+      url: $base/vmlinuz
+    ramdisk:
+      url: $base/$INITRAMFS
+      install_modules: false
+      install_overlay: false
+- boot:
+    method: ipxe
+    commands: ramdisk
+    timeout:
+      seconds: $((2 * LAVA_BOOT_S))
+EOF
+	lava_monitors "$test_s"
+}
+
+lava() {
+	local base=file://$OUT/pxe cpus=1 word words watchdog dir
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--url | --cpus)
+			[ $# -ge 2 ] || die "lava: $1 needs a value"
+			case $1 in
+			--url) base=${2%/} ;;
+			--cpus) cpus=$2 ;;
+			esac
+			shift 2
+			;;
+		*) break ;;
+		esac
+	done
+	case $cpus in
+	'' | *[!0-9]* | 0) die "lava: --cpus '$cpus': want a CPU count" ;;
+	esac
+	lava_check_word "$base"
+	words=wis.signals=lava
+	for word in "$@"; do
+		lava_check_word "$word"
+		words="$words $word"
+	done
+	[ -f "$OUT/MANIFEST" ] || die "lava: no image in $OUT: run ./build.sh first"
+	# shellcheck disable=SC2086 # one word a key
+	watchdog=$("$OUT/rootfs/bin/wis" sweep --timeout-for "$cpus" $words) ||
+		die "lava: 'wis sweep --timeout-for' failed"
+	dir=$OUT/lava
+	mkdir -p "$dir"
+	lava_qemu_job "$base" "$words" $((watchdog + LAVA_BOOT_S)) \
+		>"$dir/qemu.yaml"
+	lava_ipxe_job "$base" "$words" $((watchdog + LAVA_BOOT_S)) \
+		>"$dir/x86-ipxe.yaml"
+	note "lava: $dir/qemu.yaml and $dir/x86-ipxe.yaml, images from $base, sweep watchdog $watchdog s for $cpus CPUs"
+}
+
 # --- main ----------------------------------------------------------------
 
 main() {
@@ -555,7 +714,7 @@ main() {
 			;;
 		-h | --help | help) usage; exit 0 ;;
 		deps | build | asan | image | size | test | all) cmd=$1; shift ;;
-		run) cmd=run; shift; break ;;
+		run | lava) cmd=$1; shift; break ;;
 		*) usage >&2; die "unknown argument: $1" ;;
 		esac
 	done
@@ -567,9 +726,11 @@ main() {
 	image) image ;;
 	size) size_report ;;
 	run) run "$@" ;;
+	lava) lava "$@" ;;
 	all) deps; build; image ;;
 	test)
-		deps
+		# shellcheck disable=SC2086 # one word a package
+		deps $PACKAGES $TEST_PACKAGES
 		build
 		image
 		build_asan

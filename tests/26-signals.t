@@ -1,7 +1,8 @@
 #!/bin/sh
 # wis.signals: the KTAP lines of a real sweep checked against the KTAP
 # grammar (version line, plan, one result line per point numbered in
-# order, diagnostics starting "# "), and LAVA's test-case signals.
+# order, diagnostics starting "# "), and LAVA's test-case signals between
+# the start and end markers a LAVA monitors action waits for.
 set -eu
 cd "$(dirname "$0")/.."
 . tests/records.sh
@@ -38,8 +39,34 @@ rc=0
 check "lava: the sweep exits 0" test "$rc" = 0
 check "lava: one signal per point" test "$(grep -c '^<LAVA_SIGNAL_TESTCASE ' lava)" = 8
 check "lava: a measured point passes with its rate in ops/s" grep -Eqx \
-	'<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=getppid1\.processes\.1 RESULT=pass MEASUREMENT=[0-9]+ UNITS=ops/s>' lava
-check "lava: nothing but signals on stdout" test "$(grep -vc '^<LAVA_SIGNAL_TESTCASE ' lava)" = 0
+	'<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=getppid1_processes_1 RESULT=pass MEASUREMENT=[0-9]+ UNITS=ops/s>' lava
+is "lava: the start marker with the point count comes first" \
+	"<WIS_SWEEP_START POINTS=8>" "$(head -n 1 lava)"
+is "lava: the end marker comes last" "<WIS_SWEEP_END>" "$(tail -n 1 lava)"
+check "lava: nothing but signals and markers on stdout" \
+	test "$(grep -vc '^<LAVA_SIGNAL_TESTCASE \|^<WIS_SWEEP_' lava)" = 0
+
+# open4 on a path that cannot be created fails at every point.
+rc=0
+"$WIS" sweep wis.tests=open4,getppid1 wis.tasks=1 wis.samples=1 \
+	wis.warmup=0 wis.interval=50 wis.shared=/proc/wis-none \
+	wis.signals=lava wis.out=file:f.wis >fail 2>/dev/null || rc=$?
+check "lava: a sweep with a failed point exits 1" test "$rc" = 1
+check "lava: the failed point is a fail case" grep -qx \
+	'<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=open4_processes_1 RESULT=fail>' fail
+is "lava: the sweep ran every point: the end marker" "<WIS_SWEEP_END>" \
+	"$(tail -n 1 fail)"
+
+# A sweep stopped early leaves its points but no end marker.
+rc=0
+"$WIS" sweep wis.tests=getppid1 wis.mode=both wis.tasks=1 \
+	wis.samples=1 wis.warmup=0 wis.interval=1200 wis.timeout=1 \
+	wis.signals=lava wis.out=file:t.wis >stopped 2>/dev/null || rc=$?
+check "lava: a sweep stopped by wis.timeout exits 1" test "$rc" = 1
+check "lava: its finished points are there" grep -q \
+	'^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=getppid1_processes_1 RESULT=pass ' stopped
+check "lava: no end marker after a sweep stopped early" \
+	test "$(grep -c '^<WIS_SWEEP_END>' stopped)" = 0
 
 rc=0
 "$WIS" sweep wis.tests=getppid1 wis.signals=tap 2>err >/dev/null || rc=$?

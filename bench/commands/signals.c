@@ -2,18 +2,40 @@
 /*
  * wis.signals: KTAP ("KTAP version 1", the plan, "ok N NAME" or "not ok
  * N NAME", a "# " diagnostic with the rate before each result, "# SKIP"
- * for an unsupported point) or LAVA's <LAVA_SIGNAL_TESTCASE ...> lines.
- * A point's name is TEST.MODE.TASKS, free of spaces and '#'.
+ * for an unsupported point) or LAVA's <LAVA_SIGNAL_TESTCASE ...> lines
+ * between a start and an end marker.  A point's name is TEST.MODE.TASKS
+ * in KTAP and TEST_MODE_TASKS for LAVA: LAVA turns any other character
+ * than letters, digits and '_' of a test-case id into '_', so the case it
+ * records is the name printed, sorted by test, mode, then task count.
  */
+#include <termios.h>
+#include <unistd.h>
+
 #include "cli.h"
 #include "signals.h"
 
 void wis_signals_plan(FILE *f, enum wis_signals kind, int n)
 {
-	if (kind != WIS_SIGNALS_KTAP)
-		return;
-	fprintf(f, "KTAP version 1\n1..%d\n", n);
+	if (kind == WIS_SIGNALS_KTAP)
+		fprintf(f, "KTAP version 1\n1..%d\n", n);
+	else if (kind == WIS_SIGNALS_LAVA)
+		fprintf(f, "<WIS_SWEEP_START POINTS=%d>\n", n);
 	fflush(f);
+}
+
+/*
+ * Under PID 1 the machine powers off right after the sweep: the marker
+ * must have left the serial port by then, or LAVA sees the line close
+ * before it and fails the job.
+ */
+void wis_signals_end(FILE *f, enum wis_signals kind)
+{
+	if (kind != WIS_SIGNALS_LAVA)
+		return;
+	fputs("<WIS_SWEEP_END>\n", f);
+	fflush(f);
+	if (isatty(fileno(f)))
+		tcdrain(fileno(f));
 }
 
 static void ktap_point(FILE *f, int k, const char *name,
@@ -49,12 +71,13 @@ static void lava_point(FILE *f, const char *name, const struct wis_result *r)
 void wis_signals_point(FILE *f, enum wis_signals kind, int k,
 		       const struct wis_point *p, const struct wis_result *r)
 {
+	char sep = kind == WIS_SIGNALS_LAVA ? '_' : '.';
 	char name[128];
 
 	if (kind == WIS_SIGNALS_NONE)
 		return;
-	snprintf(name, sizeof(name), "%s.%s.%lu", p->test->name,
-		 p->threads ? "threads" : "processes", p->nr_tasks);
+	snprintf(name, sizeof(name), "%s%c%s%c%lu", p->test->name, sep,
+		 p->threads ? "threads" : "processes", sep, p->nr_tasks);
 	if (kind == WIS_SIGNALS_KTAP)
 		ktap_point(f, k, name, p, r);
 	else

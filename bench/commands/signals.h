@@ -11,8 +11,20 @@
 #include "cmdline.h"
 #include "harness.h"
 
-/* Before the first point: KTAP's version line and plan of n points. */
+/*
+ * Before the first point: KTAP's version line and plan of n points, or
+ * LAVA's start marker "<WIS_SWEEP_START POINTS=n>", after which a
+ * monitors action reads test cases.
+ */
 void wis_signals_plan(FILE *f, enum wis_signals kind, int n);
+
+/*
+ * After the end record of a sweep that ran every point: LAVA's end
+ * marker "<WIS_SWEEP_END>", where a monitors action ends cleanly, drained
+ * to the terminal.  A sweep stopped early never prints
+ * it, so LAVA keeps the points it has and fails the job.
+ */
+void wis_signals_end(FILE *f, enum wis_signals kind);
 
 /* Point k (from 1) of the sweep: its result, the rate as a measurement. */
 void wis_signals_point(FILE *f, enum wis_signals kind, int k,

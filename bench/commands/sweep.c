@@ -482,7 +482,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	struct wis_result *r = malloc(sizeof(*r));
 	sigset_t old_mask;
 	char err[512];
-	int ret;
+	int ret, stopped;
 
 	if (!s || !r) {
 		fprintf(stderr, "wis: out of memory\n");
@@ -514,11 +514,13 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 			 s->nr_tests * nr_modes(cfg) * s->nr_tasks);
 	if (opts->table)
 		wis_table_header(stdout);
-	ret = run_points(s, r) || stop_pending(s) || s->failed ||
-	      s->sink_failed ? 1 : 0;
+	stopped = run_points(s, r) || stop_pending(s);
+	ret = stopped || s->failed || s->sink_failed ? 1 : 0;
 	if (s->interrupted)
 		report_interrupt(s);
 	end_record(s, ret ? "error" : "ok");
+	if (!stopped)
+		wis_signals_end(stdout, cfg->signals);
 	if (s->sink_failed)
 		ret = 1;
 	/* One that came while the end record was written: the run is whole. */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Finding records in wis report's inputs: console logs, virtio captures,
- * pmem images and record files alike.  A frame may follow kernel messages
- * on its line; zero fill ends lines; torn or corrupt frames are counted.
+ * pmem images, record files and LAVA job logs alike.  A frame may follow
+ * kernel messages on its line; zero fill ends lines; torn or corrupt
+ * frames are counted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,12 +15,17 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "lava_log.h"
 #include "record.h"
 #include "table.h"
 
 #define READ_CHUNK (1 << 20)
-/* A frame can only start this close to the end of its line (\r slack). */
-#define LINE_KEEP (WIS_FRAME_MAX + 16)
+/*
+ * A frame can only start this close to the end of its line: in a LAVA
+ * log, escaped, each of its bytes takes up to 4 (" is \\\"), after the
+ * head of the entry (\r slack and more).
+ */
+#define LINE_KEEP (4 * WIS_FRAME_MAX + 256)
 #define LINE_CAP (2 * LINE_KEEP)
 
 static const char frame_magic[] = WIS_RECORD_MAGIC " ";
@@ -72,7 +78,8 @@ int inputs_init(struct inputs *in, FILE *diag)
 	memset(in, 0, sizeof(*in));
 	in->diag = diag;
 	in->line = malloc(LINE_CAP);
-	return in->line ? 0 : -1;
+	in->text = malloc(LINE_CAP);
+	return in->line && in->text ? 0 : -1;
 }
 
 void inputs_free(struct inputs *in)
@@ -87,6 +94,7 @@ void inputs_free(struct inputs *in)
 	free(in->fulls);
 	free(in->v);
 	free(in->line);
+	free(in->text);
 }
 
 static int seq_value(const struct record *rec, uint64_t *seq)
@@ -195,24 +203,59 @@ static void add_record(struct inputs *in, const char *payload, size_t len)
 /*
  * A frame runs to the end of its line but may start anywhere in it, after
  * kernel messages; a torn frame followed by a whole one shares its line.
+ * Returns 0 when a valid frame was found (and added).
  */
-static void scan_line(struct inputs *in, const char *line, size_t len)
+static int find_frame(struct inputs *in, const char *line, size_t len)
 {
 	const char *p, *payload;
 	size_t plen;
 
-	while (len && line[len - 1] == '\r')
-		len--;
 	p = memmem(line, len, frame_magic, MAGIC_LEN);
 	for (; p; p = memmem(p + 1, (size_t)(line + len - p - 1),
 			     frame_magic, MAGIC_LEN)) {
 		if (!wis_frame_check(p, (size_t)(line + len - p), &payload,
 				     &plen)) {
 			add_record(in, payload, plen);
-			return;
+			return 0;
 		}
-		in->line_bad_magic = 1;
 	}
+	return -1;
+}
+
+/*
+ * The console text of a LAVA log is looked at as it is, then with the \"
+ * that dispatchers up to 2023.01 wrote for every '"' undone: the CRC
+ * tells which, and rejects a frame broken either way.  The text is the
+ * unescaped "msg" of a log entry (n bytes in in->text), or, n < 0, the
+ * line itself, as `lavacli jobs logs` prints it without --raw.
+ */
+static int find_console_frame(struct inputs *in, const char *line,
+			      size_t len, long n)
+{
+	if (n < 0) {
+		if (!find_frame(in, line, len))
+			return 0;
+		if (!memchr(line, '\\', len))
+			return -1;
+		memcpy(in->text, line, len);
+		n = (long)len;
+	} else if (!find_frame(in, in->text, (size_t)n)) {
+		return 0;
+	}
+	return find_frame(in, in->text, wis_lava_unquote(in->text, (size_t)n));
+}
+
+static void scan_line(struct inputs *in, const char *line, size_t len)
+{
+	long n;
+
+	while (len && line[len - 1] == '\r')
+		len--;
+	n = wis_lava_target_text(line, len, in->text, LINE_CAP);
+	if (!find_console_frame(in, line, len, n))
+		return;
+	if (memmem(line, len, frame_magic, MAGIC_LEN))
+		in->line_bad_magic = 1;
 	if (in->line_bad_magic)
 		cur_input(in)->corrupt++;
 }

@@ -36,8 +36,8 @@ struct inputs {
 	size_t nr_recs, cap_recs, nr_fulls, cap_fulls;
 	size_t malformed;
 	int oom;
-	/* The line being scanned. */
-	char *line;
+	/* The line being scanned, and the console text of a LAVA log's. */
+	char *line, *text;
 	size_t line_len, line_no;
 	int line_bad_magic;	/* it has a magic that gave no record */
 };
