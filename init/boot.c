@@ -49,14 +49,6 @@ void say(const char *fmt, ...)
 	dprintf(STDERR_FILENO, "wis-init: %.*s", n, line);
 }
 
-double uptime(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void mount_one(const char *src, const char *dir, const char *type,
 		      unsigned long flags, const char *data)
 {

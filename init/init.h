@@ -9,13 +9,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "cmdline.h"
 
 /* One "wis-init: ..." line on stderr, which is the console. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Seconds since boot, the clock /proc/uptime shows. */
-double uptime(void);
 
 /*
  * PID 1: proc, sysfs, securityfs (if the kernel has it), devtmpfs, tmpfs

@@ -32,14 +32,6 @@ static void child_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-static double monotonic(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * exec errors come back through a close-on-exec pipe, so a missing
  * binary is told apart from a sweep that exits 127.
@@ -148,12 +140,12 @@ static void stop(pid_t pid, double *deadline, int *killed)
 {
 	kill(-pid, SIGKILL);
 	*killed = 1;
-	*deadline = monotonic() + KILL_WAIT_S;
+	*deadline = wis_clock_s(CLOCK_MONOTONIC) + KILL_WAIT_S;
 }
 
 void supervise(char *const argv[], unsigned limit_s, struct sweep_outcome *o)
 {
-	double deadline = monotonic() + limit_s;
+	double deadline = wis_clock_s(CLOCK_MONOTONIC) + limit_s;
 	int status = 0, done = 0, killed = 0, sig, err;
 	struct timespec wait;
 	sigset_t set;
@@ -172,7 +164,7 @@ void supervise(char *const argv[], unsigned limit_s, struct sweep_outcome *o)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	while (!done) {
-		double left = deadline - monotonic();
+		double left = deadline - wis_clock_s(CLOCK_MONOTONIC);
 
 		if (left <= 0 && killed) {
 			say("the sweep survives SIGKILL; going on without it");

@@ -165,7 +165,7 @@ static _Noreturn void pid1_main(struct init *in)
 	int unreadable;
 
 	mount_pid1();
-	in->t_mounts = uptime();
+	in->t_mounts = wis_clock_s(CLOCK_BOOTTIME);
 	console_fds();
 	loopback_up();
 	name_host(HOSTNAME_FILE);
@@ -175,7 +175,7 @@ static _Noreturn void pid1_main(struct init *in)
 	parse(in, unreadable);
 	load_modules(MODULE_LIST);
 	settle_devices();
-	in->t_modules = uptime();
+	in->t_modules = wis_clock_s(CLOCK_BOOTTIME);
 	snprintf(in->out, sizeof(in->out), "%s",
 		 out_or(&in->cfg, "console", 1));
 	if (in->bad) {
@@ -184,7 +184,7 @@ static _Noreturn void pid1_main(struct init *in)
 	}
 	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f modules=%.6f "
 		 "exec=%.6f", in->t_start, in->t_mounts, in->t_modules,
-		 uptime());
+		 wis_clock_s(CLOCK_BOOTTIME));
 	run_sweep(in, STATE_PID1, boot, NULL, &o);
 	done_pid1(in->cfg.done);
 }
@@ -259,7 +259,7 @@ static int kerf_main(struct init *in)
 	mount_kerf();
 	loopback_up();
 	name_host(HOSTNAME_FILE);
-	in->t_mounts = uptime();
+	in->t_mounts = wis_clock_s(CLOCK_BOOTTIME);
 	parse(in, 0);
 	if (mkdir(RESULTS_DIR, 0755) && errno != EEXIST)
 		say("mkdir " RESULTS_DIR ": %s", strerror(errno));
@@ -271,7 +271,7 @@ static int kerf_main(struct init *in)
 		return done_kerf(in->cfg.done, 2);
 	}
 	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f exec=%.6f",
-		 in->t_start, in->t_mounts, uptime());
+		 in->t_start, in->t_mounts, wis_clock_s(CLOCK_BOOTTIME));
 	run_sweep(in, STATE_KERF, boot, in->out, &o);
 	write_marker(in->cfg.id, outcome_status(&o));
 	return done_kerf(in->cfg.done, outcome_exit_code(&o));
@@ -297,7 +297,7 @@ int main(void)
 	const char *bin = getenv("WIS_BIN");
 	const char *cmdline = getenv("WIS_CMDLINE_FILE");
 
-	in.t_start = uptime();
+	in.t_start = wis_clock_s(CLOCK_BOOTTIME);
 	in.bin = bin && *bin ? bin : "/bin/wis";
 	in.cmdline_path = cmdline && *cmdline ? cmdline : "/proc/cmdline";
 	/*

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "file.h"
 #include "sweep.h"
 
@@ -32,14 +33,6 @@ struct interval_error {
 	double sum, max;
 	int n;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 enum { BATCH = 100000 };
 
@@ -70,10 +63,10 @@ static double bare_rate(void (*batch)(volatile uint64_t *),
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	*counter = 0;
-	start = now_s();
+	start = wis_clock_s(CLOCK_MONOTONIC);
 	do {
 		batch(counter);
-		elapsed = now_s() - start;
+		elapsed = wis_clock_s(CLOCK_MONOTONIC) - start;
 	} while (elapsed < seconds);
 	sched_setaffinity(0, sizeof(old), &old);
 	return *counter / elapsed;

@@ -16,6 +16,7 @@
 #endif
 
 #include "audit.h"
+#include "clock.h"
 #include "file.h"
 #include "topology.h"
 
@@ -261,7 +262,6 @@ static void audit_tmp(struct wis_json *j)
  */
 static void audit_boot(struct wis_json *j, const char *boot)
 {
-	struct timespec ts;
 	char key[80], word[64];
 
 	for (const char *p = boot; p && *p; p += strspn(p, " ")) {
@@ -277,8 +277,7 @@ static void audit_boot(struct wis_json *j, const char *boot)
 		snprintf(key, sizeof(key), "boot_%s", word);
 		wis_json_f64(j, key, strtod(eq + 1, NULL));
 	}
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	wis_json_f64(j, "boot_sweep", ts.tv_sec + ts.tv_nsec / 1e9);
+	wis_json_f64(j, "boot_sweep", wis_clock_s(CLOCK_BOOTTIME));
 }
 
 void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask,

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "file.h"
 #include "harness.h"
 #include "topology.h"
@@ -323,14 +324,6 @@ static void *task_thread(void *p)
 	return NULL;
 }
 
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static void add_ns(struct timespec *ts, uint64_t ns)
 {
 	ns += ts->tv_nsec;
@@ -446,13 +439,13 @@ static int task_died(struct point_state *s)
 
 static int wait_ready(struct point_state *s)
 {
-	uint64_t deadline = now_ns(CLOCK_MONOTONIC) + SETUP_TIMEOUT_S * 1000000000ULL;
+	uint64_t deadline = wis_clock_ns(CLOCK_MONOTONIC) + SETUP_TIMEOUT_S * 1000000000ULL;
 	const struct timespec tick = { 0, 1000000 };
 
 	while (atomic_load(&ctl->ready) < (int)s->p->nr_tasks) {
 		if (atomic_load(&ctl->failed) || task_died(s))
 			return -1;
-		if (now_ns(CLOCK_MONOTONIC) > deadline)
+		if (wis_clock_ns(CLOCK_MONOTONIC) > deadline)
 			return wis_fail(NULL, "tasks not ready after %d s",
 					SETUP_TIMEOUT_S);
 		nanosleep(&tick, NULL);
@@ -540,7 +533,7 @@ static uint64_t sleep_to(struct timespec *deadline, uint64_t interval,
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline,
 			       NULL) == EINTR)
 		;
-	now = now_ns(CLOCK_MONOTONIC);
+	now = wis_clock_ns(CLOCK_MONOTONIC);
 	if (now - ts_ns(deadline) > interval / 100) {
 		deadline->tv_sec = now / 1000000000ULL;
 		deadline->tv_nsec = now % 1000000000ULL;
@@ -561,7 +554,7 @@ static void sample_loop(struct point_state *s)
 	last = ts_ns(&deadline);
 	atomic_store(&ctl->go, 1);
 	futex(&ctl->go, FUTEX_WAKE, 1 << 30);
-	s->r->first_sample_uptime = now_ns(CLOCK_BOOTTIME) / 1e9;
+	s->r->first_sample_uptime = wis_clock_ns(CLOCK_BOOTTIME) / 1e9;
 	if (p->on_start)
 		p->on_start(p, s->r->cpus);
 	for (int k = 0; !p->samples || k < p->warmup + p->samples; k++) {
