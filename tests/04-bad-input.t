@@ -32,7 +32,7 @@ fails "bad CPU list" "1-x" run getppid1 --cpus 1-x
 fails "interval of 0" "wis.interval" run getppid1 --interval 0
 fails "unknown option" "unknown option '--bogus'" run getppid1 --bogus
 fails "unknown command" "unknown command 'frobnicate'" frobnicate
-fails "wis bench: a run count of 0" "bad argument '--runs'" bench --runs 0
+fails "wis bench: a run count of 0" "--runs: bad value '0'" bench --runs 0
 
 # root may raise a hard limit, so drop privilege where we have it; the
 # run's pid names its point files in /tmp.

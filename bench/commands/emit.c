@@ -4,12 +4,14 @@
  * only values the record reader accepts.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "file.h"
 #include "json.h"
 #include "recorder.h"
 
@@ -73,17 +75,6 @@ static int emit_field(struct wis_json *j, char **argv, int first, int i)
 	return 0;
 }
 
-static int parse_seq(const char *s, uint64_t *seq)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*seq = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
 /* The next seq of this run, when a state file tracks it. */
 static int state_seq(const char *path, const char *run, uint64_t *seq)
 {
@@ -130,44 +121,62 @@ static int emit_write(const char *spec, const char *state, const char *run,
 	return ret;
 }
 
+static const struct option emit_options[] = {
+	{ "out", required_argument, NULL, 'o' },
+	{ "run", required_argument, NULL, 'r' },
+	{ "seq", required_argument, NULL, 'q' },
+	{ "state", required_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int wis_emit_main(int argc, char **argv)
 {
 	const char *out = NULL, *run = NULL, *seq_arg = NULL, *type = NULL;
 	const char *state = NULL;
+	unsigned long long n;
 	struct wis_json j;
 	uint64_t seq;
-	int i, first, ret = 2;
+	int i, first, opt, ret = 2;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	/* "+": the record's KEY=VALUE words after TYPE are not options. */
+	while ((opt = getopt_long(argc, argv, "+h", emit_options, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'r':
+			run = optarg;
+			break;
+		case 'q':
+			seq_arg = optarg;
+			break;
+		case 's':
+			state = optarg;
+			break;
+		case 'h':
 			fputs(emit_usage, stdout);
 			return 0;
+		default:
+			fputs(emit_usage, stderr);
+			return 2;
 		}
-		if (i + 1 == argc)
-			break;
-		if (!strcmp(argv[i], "--out"))
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--run"))
-			run = argv[++i];
-		else if (!strcmp(argv[i], "--seq"))
-			seq_arg = argv[++i];
-		else if (!strcmp(argv[i], "--state"))
-			state = argv[++i];
-		else
-			break;
 	}
+	i = optind;
 	if (i < argc)
 		type = argv[i++];
 	if (!out || !run || !*run || !type || !*type || type[0] == '-') {
 		fputs(emit_usage, stderr);
 		return 2;
 	}
-	if (seq_arg ? parse_seq(seq_arg, &seq) : state_seq(state, run, &seq)) {
-		if (seq_arg)
-			fprintf(stderr, "wis emit: --seq %s: not a number\n",
-				seq_arg);
+	if (seq_arg && wis_parse_uint(seq_arg, UINT64_MAX, &n)) {
+		fprintf(stderr, "wis emit: --seq %s: not a number\n", seq_arg);
 		return 2;
 	}
+	if (seq_arg)
+		seq = n;
+	else if (state_seq(state, run, &seq))
+		return 2;
 	wis_json_init(&j);
 	for (first = i; i < argc; i++)
 		if (emit_field(&j, argv, first, i))

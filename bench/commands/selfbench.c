@@ -13,6 +13,7 @@
  * page walk a call whoever runs the loop; that is the method's cost,
  * not the harness's.  The first shows how much it is on this machine.
  */
+#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -111,24 +112,41 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static int bench_usage(const char *flag, const char *bad)
+{
+	fprintf(stderr, "wis bench: %s '%s' (--runs 1..%d, "
+		"--interval %d..%d ms)\n", flag, bad, MAX_RUNS,
+		WIS_INTERVAL_MIN_MS, WIS_INTERVAL_MAX_MS);
+	return -1;
+}
+
+static const struct option bench_options[] = {
+	{ "runs", required_argument, NULL, 'r' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 {
-	for (int i = 1; i < argc; i++) {
-		unsigned long long v = 0;
-		int bad = i + 1 >= argc || wis_parse_uint(argv[i + 1], 100000, &v);
+	unsigned long long v;
+	int opt;
 
-		if (!strcmp(argv[i], "--runs") && !bad && v > 0 && v <= MAX_RUNS)
+	while ((opt = getopt_long(argc, argv, ":", bench_options, NULL)) != -1) {
+		if (opt == 'r' && !wis_parse_uint(optarg, MAX_RUNS, &v) && v)
 			*runs = v;
-		else if (!strcmp(argv[i], "--interval") && !bad &&
+		else if (opt == 'i' &&
+			 !wis_parse_uint(optarg, WIS_INTERVAL_MAX_MS, &v) &&
 			 v >= WIS_INTERVAL_MIN_MS)
 			*interval = v;
-		else {
-			fprintf(stderr, "wis bench: bad argument '%s' (--runs 1..%d, "
-				"--interval MS)\n", argv[i], MAX_RUNS);
-			return -1;
-		}
-		i++;
+		else if (opt == 'r' || opt == 'i')
+			return bench_usage(opt == 'r' ? "--runs: bad value" :
+					   "--interval: bad value", optarg);
+		else
+			return bench_usage(opt == ':' ? "missing value for" :
+					   "unknown option", argv[optind - 1]);
 	}
+	if (optind < argc)
+		return bench_usage("unexpected argument", argv[optind]);
 	return 0;
 }
 
