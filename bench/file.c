@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -59,5 +61,74 @@ int wis_parse_uint(const char *s, unsigned long long max,
 		v = v * 10 + digit;
 	}
 	*out = v;
+	return 0;
+}
+
+static int owner_ok(const struct stat *st, char *why, size_t len)
+{
+	if (st->st_uid == geteuid() || st->st_uid == 0)
+		return 0;
+	snprintf(why, len, "owned by uid %u, not by this user or root",
+		 (unsigned)st->st_uid);
+	return -1;
+}
+
+/* What the descriptor shows, with O_TRUNC applied once it passed. */
+static int check_owned(int fd, int flags, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	if (owner_ok(&st, why, len))
+		return -1;
+	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+		snprintf(why, len, "has %lu hard links (refused: it may be another file's)",
+			 (unsigned long)st.st_nlink);
+		return -1;
+	}
+	if ((flags & O_TRUNC) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
+		snprintf(why, len, "truncate: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
+		   char *why, size_t len)
+{
+	int fd;
+
+	fd = openat(dirfd, path, (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC,
+		    mode);
+	if (fd < 0) {
+		snprintf(why, len, "%s", errno == ELOOP ?
+			 "is a symbolic link (refused)" : strerror(errno));
+		return -1;
+	}
+	if (check_owned(fd, flags, why, len)) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
+int wis_dir_owned(int dirfd, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstat(dirfd, &st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	if (owner_ok(&st, why, len))
+		return -1;
+	if (st.st_mode & S_IWOTH) {
+		snprintf(why, len, "writable by every user (give a directory of your own)");
+		return -1;
+	}
 	return 0;
 }
