@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -131,4 +132,33 @@ int wis_dir_owned(int dirfd, char *why, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int wis_is_dax(const struct stat *st)
+{
+	unsigned maj = major(st->st_rdev), min = minor(st->st_rdev);
+	char path[128], link[256], flag[8];
+	ssize_t n;
+
+	if (S_ISCHR(st->st_mode)) {
+		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/subsystem",
+			 maj, min);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			return 0;
+		link[n] = '\0';
+		return !strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 :
+			       link, "dax");
+	}
+	if (!S_ISBLK(st->st_mode))
+		return 0;
+	/* A partition's queue is its disk's, one directory up. */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/dax", maj, min);
+	if (wis_read_line(path, flag, sizeof(flag))) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/dax",
+			 maj, min);
+		if (wis_read_line(path, flag, sizeof(flag)))
+			return 0;
+	}
+	return !strcmp(flag, "1");
 }

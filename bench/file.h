@@ -43,4 +43,13 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
  */
 int wis_dir_owned(int dirfd, char *why, size_t len);
 
+struct stat;
+
+/*
+ * st is a persistent-memory device: a device-dax character device, or a
+ * block device whose queue does DAX (pmem, virtio-pmem).  Such a device
+ * is a region of its own; /dev/zero and disks are not.
+ */
+int wis_is_dax(const struct stat *st);
+
 #endif
