@@ -105,8 +105,16 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
 	fd = openat(dirfd, path, (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC,
 		    mode);
 	if (fd < 0) {
-		snprintf(why, len, "%s", errno == ELOOP ?
-			 "is a symbolic link (refused)" : strerror(errno));
+		/* A link in a sticky directory may give EACCES before ELOOP. */
+		int err = errno;
+		struct stat st;
+
+		if (!fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISLNK(st.st_mode))
+			snprintf(why, len, "is a symbolic link (refused)");
+		else
+			snprintf(why, len, "%s", strerror(err));
+		errno = err;
 		return -1;
 	}
 	if (check_owned(fd, flags, why, len)) {
