@@ -386,33 +386,33 @@ static int write_runtest(const struct model *m, const char *dir,
 {
 	char shown[4096 + WIS_SAFE_NAME_MAX + 2];
 	const char **ids = calloc(m->nr_runs + 1, sizeof(*ids));
-	int dirfd, sub, ret = -1;
+	int top, sub, ret = -1;
 	size_t i;
 
-	for (i = 0; ids && i < m->nr_runs; i++)
-		ids[i] = m->runs[i].id;
-	if (!ids || names_clash(ids, m->nr_runs, "runs", diag)) {
-		free(ids);
+	if (!ids) {
+		report_diag(diag, "out of memory");
 		return -1;
 	}
+	for (i = 0; i < m->nr_runs; i++)
+		ids[i] = m->runs[i].id;
+	top = names_clash(ids, m->nr_runs, "runs", diag) ? -1 :
+	      out_dir(dir, diag);
 	free(ids);
-	dirfd = out_dir(dir, diag);
-	for (i = 0; dirfd >= 0 && i < m->nr_runs; i++) {
-		sub = m->nr_runs > 1 ? run_dir(dirfd, dir, &m->runs[i], shown,
-					       sizeof(shown), diag) : dirfd;
+	if (top < 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "%s", dir);
+	for (i = 0, ret = 0; !ret && i < m->nr_runs; i++) {
+		sub = m->nr_runs > 1 ? run_dir(top, dir, &m->runs[i], shown,
+					       sizeof(shown), diag) : top;
 		if (sub < 0)
-			break;
-		if (m->nr_runs == 1)
-			snprintf(shown, sizeof(shown), "%s", dir);
-		ret = write_run(sub, shown, &m->runs[i], describe, diag);
-		if (sub != dirfd)
+			ret = -1;
+		else
+			ret = write_run(sub, shown, &m->runs[i], describe, diag);
+		if (sub >= 0 && sub != top)
 			close(sub);
-		if (ret)
-			break;
 	}
-	if (dirfd >= 0)
-		close(dirfd);
-	return i == m->nr_runs ? 0 : -1;
+	close(top);
+	return ret;
 }
 
 /* The plots into path, made if missing; 0, or -1 named on diag. */
