@@ -209,7 +209,9 @@ static void write_marker(const char *id, const char *status)
 
 	snprintf(path, sizeof(path), RESULTS_DIR "/%s.done", id);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0) {
 		say("%s: %s", tmp, strerror(errno));
 		return;

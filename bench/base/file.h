@@ -5,6 +5,7 @@
 #define WIS_FILE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * The whole of a small file, NUL-terminated; returns its length, or -1
@@ -22,5 +23,33 @@ int wis_read_line(const char *path, char *buf, size_t len);
  */
 int wis_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out);
+
+/*
+ * Files in places other users can write to (/tmp, a shared mount): open
+ * path (relative to dirfd, or AT_FDCWD) with flags plus O_NOFOLLOW and
+ * O_CLOEXEC, then refuse what the descriptor shows is not ours: a file
+ * owned by a user other than this one or root, or a regular file with
+ * more than one link (a hard link to someone's file).  O_TRUNC in flags
+ * is applied only after those checks.  Returns the descriptor, or -1
+ * with the reason in why ("is a symbolic link", "owned by uid N", ...).
+ */
+int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
+		   char *why, size_t len);
+
+/*
+ * A directory wis writes files into (report outputs): owned by this user
+ * or root and not writable by every user, so nobody else can swap its
+ * entries.  0, or -1 with the reason in why.
+ */
+int wis_dir_owned(int dirfd, char *why, size_t len);
+
+struct stat;
+
+/*
+ * st is a persistent-memory device: a device-dax character device, or a
+ * block device whose queue does DAX (pmem, virtio-pmem).  Such a device
+ * is a region of its own; /dev/zero and disks are not.
+ */
+int wis_is_dax(const struct stat *st);
 
 #endif

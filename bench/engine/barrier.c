@@ -76,6 +76,7 @@ struct wis_barrier {
 	size_t map_len;
 	struct region *r;
 	uint32_t tag;
+	uint32_t created;	/* the tag of the campaign this one installed */
 	pthread_t heart;
 	int heart_running;
 	atomic_int stop;
@@ -183,27 +184,55 @@ static int map_fd(struct wis_barrier *b, int fd, uint64_t offset,
  * A regular file, created and sized on first use.  Shared between kernels
  * only on a filesystem whose mappings are the storage itself (DAXFS).
  */
+/*
+ * A file that is empty, or of the region's size starting with wis's magic
+ * or still zero (an instance has just sized it), is a barrier file;
+ * anything else is somebody's file given by mistake.
+ */
+static int file_is_region(const struct wis_barrier *b, const struct stat *st)
+{
+	uint64_t magic;
+
+	if (!st->st_size)
+		return 1;
+	if (st->st_size != WIS_BARRIER_REGION_SIZE)
+		return 0;
+	memcpy(&magic, (const void *)&b->r->h.magic, sizeof(magic));
+	return magic == MAGIC || !magic;
+}
+
+/*
+ * A regular file, created and sized on first use.  Shared between kernels
+ * only on a filesystem whose mappings are the storage itself (DAXFS).
+ */
 static int open_file(struct wis_barrier *b, const char *path,
 		     char *err, size_t len)
 {
 	struct stat st;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), ret;
+	char why[128];
+	int fd, ret;
 
+	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0644, why,
+			    sizeof(why));
 	if (fd < 0)
-		return fail(err, len, "wis.barrier: %s: %s", path,
-			    strerror(errno));
+		return fail(err, len, "wis.barrier: %s: %s", path, why);
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return fail(err, len, "wis.barrier: %s: not a regular file "
 			    "(pmem:DEV for a device)", path);
 	}
-	if (st.st_size < WIS_BARRIER_REGION_SIZE &&
-	    ftruncate(fd, WIS_BARRIER_REGION_SIZE)) {
+	if (st.st_size > WIS_BARRIER_REGION_SIZE) {
 		close(fd);
-		return fail(err, len, "wis.barrier: %s: cannot size it: %s",
-			    path, strerror(errno));
+		return fail(err, len, "wis.barrier: %s: %lld bytes, not a barrier file: left untouched",
+			    path, (long long)st.st_size);
 	}
 	ret = map_fd(b, fd, 0, err, len);
+	if (!ret && !file_is_region(b, &st))
+		ret = fail(err, len, "wis.barrier: %s: not a barrier file (no wis magic): left untouched",
+			   path);
+	if (!ret && !st.st_size && ftruncate(fd, WIS_BARRIER_REGION_SIZE))
+		ret = fail(err, len, "wis.barrier: %s: cannot size it: %s",
+			   path, strerror(errno));
 	close(fd);
 	return ret;
 }
@@ -216,7 +245,7 @@ static int open_file(struct wis_barrier *b, const char *path,
 static int open_device(struct wis_barrier *b, const char *arg,
 		       char *err, size_t len)
 {
-	char dev[256];
+	char dev[256], why[128];
 	const char *colon = strrchr(arg, ':');
 	unsigned long long offset = 0;
 	struct stat st;
@@ -228,15 +257,18 @@ static int open_device(struct wis_barrier *b, const char *arg,
 		dev[colon - arg] = '\0';
 		offset = strtoull(colon + 1, NULL, 10);
 	}
-	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (offset % SLOT_SIZE)
+		return fail(err, len, "wis.barrier: %s: offset %llu is not a "
+			    "multiple of %d", arg, offset, SLOT_SIZE);
+	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, why, sizeof(why));
 	if (fd < 0)
-		return fail(err, len, "wis.barrier: %s: %s", dev,
-			    strerror(errno));
-	if (fstat(fd, &st) || S_ISBLK(st.st_mode) || !S_ISCHR(st.st_mode)) {
+		return fail(err, len, "wis.barrier: %s: %s", dev, why);
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) || !wis_is_dax(&st)) {
 		close(fd);
 		return fail(err, len, "wis.barrier: %s: want a device-dax "
 			    "character device (a block device's mapping is "
-			    "page cache, private to this kernel)", dev);
+			    "page cache, private to this kernel; /dev/zero "
+			    "and the like share nothing)", dev);
 	}
 	ret = map_fd(b, fd, offset, err, len);
 	close(fd);
@@ -283,6 +315,9 @@ static int open_ivshmem(struct wis_barrier *b, const char *arg,
 	char addr[256], path[512];
 	int fd, ret;
 
+	if (*arg && (strchr(arg, '/') || !is_ivshmem(arg)))
+		return fail(err, len, "wis.barrier: %.64s: not an ivshmem PCI "
+			    "device (1af4:1110)", arg);
 	if (*arg)
 		snprintf(addr, sizeof(addr), "%s", arg);
 	else if (find_ivshmem(addr, sizeof(addr)))
@@ -318,6 +353,24 @@ static int map_region(struct wis_barrier *b, char *err, size_t len)
 
 /* ---- the campaign ---------------------------------------------------- */
 
+/*
+ * A label another instance wrote, for a message: the region is anybody's
+ * to scribble on, so it is read once, bounded, NUL forced, and every byte
+ * outside printable ASCII, or that a console parser takes for markup
+ * (LAVA's <...>), is a '?'.  buf holds LABEL_MAX bytes.
+ */
+static const char *peer_label(const char *label, char *buf)
+{
+	const volatile char *src = label;
+	size_t i;
+	char c;
+
+	for (i = 0; i < LABEL_MAX - 1 && (c = src[i]); i++)
+		buf[i] = c < 0x20 || c > 0x7e || c == '<' || c == '>' ? '?' : c;
+	buf[i] = '\0';
+	return buf;
+}
+
 static struct slot *my_slot(struct wis_barrier *b)
 {
 	return &b->r->slots[b->p.instance];
@@ -348,6 +401,7 @@ static void create(struct wis_barrier *b, uint64_t old)
 	if (!atomic_compare_exchange_strong(&r->h.state, &old,
 					    pack(tag, PHASE_INIT)))
 		return;
+	b->created = tag;
 	r->h.magic = MAGIC;
 	r->h.version = VERSION;
 	r->h.instances = b->p.instances;
@@ -442,22 +496,26 @@ static int check_match(struct wis_barrier *b, uint32_t tag, char *err,
 		       size_t len)
 {
 	struct header *h = &b->r->h;
+	uint32_t instances = h->instances;
+	uint64_t hash = h->sweep_hash;
+	char creator[LABEL_MAX];
 
-	if (h->instances != b->p.instances) {
-		if (b->p.instance < h->instances)
+	peer_label(h->creator, creator);
+	if (instances != b->p.instances) {
+		if (b->p.instance < instances)
 			refuse(b, tag);
 		return fail(err, len, "wis.instances: this instance says %u, "
 			    "the campaign in %s (started by '%s') says %u",
-			    b->p.instances, b->spec, h->creator, h->instances);
+			    b->p.instances, b->spec, creator, instances);
 	}
-	if (h->sweep_hash != b->p.sweep_hash) {
+	if (hash != b->p.sweep_hash) {
 		refuse(b, tag);
 		return fail(err, len, "wis.barrier: sweep mismatch: this "
 			    "instance's sweep_hash %016llx differs from the "
 			    "campaign's %016llx (started by '%s'): every "
 			    "instance must run the same points in the same "
 			    "order", (unsigned long long)b->p.sweep_hash,
-			    (unsigned long long)h->sweep_hash, h->creator);
+			    (unsigned long long)hash, creator);
 	}
 	return 0;
 }
@@ -487,7 +545,19 @@ static int enter(struct wis_barrier *b, uint64_t state, char *err, size_t len)
 
 enum verdict { REPLACE, WAIT, JOIN, TAKEN };
 
-/* What to do with the region's campaign in state. */
+static int nobody_joined(struct region *r, uint32_t tag)
+{
+	for (int i = 0; i < WIS_BARRIER_MAX_INSTANCES; i++)
+		if (joined(&r->slots[i], tag))
+			return 0;
+	return 1;
+}
+
+/*
+ * What to do with the region's campaign in state.  A campaign nobody
+ * joined is one whose creator is about to enter, or was killed before
+ * it did: waited on like a header being written, then replaced.
+ */
 static enum verdict judge(struct wis_barrier *b, uint64_t state)
 {
 	struct region *r = b->r;
@@ -498,8 +568,11 @@ static enum verdict judge(struct wis_barrier *b, uint64_t state)
 	if (phase_of(state) == PHASE_INIT)
 		return WAIT;
 	if (phase_of(state) != PHASE_OPEN || r->h.magic != MAGIC ||
-	    r->h.version != VERSION || has_ended(r, tag))
+	    r->h.version != VERSION || !r->h.instances ||
+	    r->h.instances > WIS_BARRIER_MAX_INSTANCES || has_ended(r, tag))
 		return REPLACE;
+	if (tag != b->created && nobody_joined(r, tag))
+		return WAIT;
 	if (find_dead(b, tag) >= 0)
 		return REPLACE;
 	return joined(my_slot(b), tag) ? TAKEN : JOIN;
@@ -514,6 +587,7 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 {
 	uint64_t deadline = now_ns() + (uint64_t)b->p.timeout_s * NS;
 	uint64_t waited = 0, waiting_on = 0;
+	char label[LABEL_MAX];
 
 	while (now_ns() < deadline) {
 		uint64_t state = atomic_load(&b->r->h.state);
@@ -539,7 +613,7 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 			return fail(err, len, "wis.instance: %u is already taken "
 				    "in %s by running instance '%s'",
 				    b->p.instance, b->spec,
-				    my_slot(b)->label);
+				    peer_label(my_slot(b)->label, label));
 		case JOIN:
 			ret = enter(b, state, err, len);
 			if (ret <= 0)
@@ -625,20 +699,22 @@ static void describe_missing(struct wis_barrier *b, unsigned i, uint64_t gen,
 {
 	struct slot *s = &b->r->slots[i];
 	uint64_t w = atomic_load(&s->word);
+	char label[LABEL_MAX];
 
+	peer_label(s->label, label);
 	if (tag_of(w) != b->tag) {
 		fail(err, len, "wis.barrier: instance %u never joined (waited "
 		     "%u s at point %llu in %s)", i, b->p.timeout_s,
 		     (unsigned long long)gen, b->spec);
 	} else if (phase_of(w) == PHASE_REFUSED) {
 		fail(err, len, "wis.barrier: instance %u ('%s') refused the "
-		     "campaign: its sweep or wis.instances differs", i, s->label);
+		     "campaign: its sweep or wis.instances differs", i, label);
 	} else if (phase_of(w) == PHASE_DONE) {
 		fail(err, len, "wis.barrier: instance %u ('%s') ended before "
-		     "point %llu", i, s->label, (unsigned long long)gen);
+		     "point %llu", i, label, (unsigned long long)gen);
 	} else {
 		fail(err, len, "wis.barrier: instance %u ('%s') did not %s "
-		     "point %llu within %u s", i, s->label,
+		     "point %llu within %u s", i, label,
 		     left ? "leave" : "arrive at", (unsigned long long)gen,
 		     b->p.timeout_s);
 	}

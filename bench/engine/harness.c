@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -138,7 +137,8 @@ const char *wis_path(char buf[WIS_PATH_MAX], const char *prefix,
 int wis_make_file(const char *path, size_t len)
 {
 	static const char zero[4096];
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600);
 
 	if (fd < 0)
 		return -1;
@@ -696,16 +696,6 @@ static void point_main(const struct wis_point *p, struct wis_result *r,
 	_exit(0);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* A barrier waits twice (arrive, leave), each up to its timeout. */
 static uint64_t watchdog_ns(const struct wis_point *p)
 {
@@ -787,25 +777,71 @@ static void classify_exit(struct wis_result *r, int killed, int status)
 	}
 }
 
+/* Deeper than any tree a test makes (open2's dir/file). */
+#define REMOVE_DEPTH 4
+
+static void remove_owned(int at, const char *name, int depth);
+
+/*
+ * The entries of directory name under at, through descriptors only:
+ * a link swapped in for a component while this runs leads nowhere.
+ */
+static void empty_owned_dir(int at, const char *name, int depth)
+{
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || !(dir = fdopendir(fd))) {
+		close(fd);
+		return;
+	}
+	while ((d = readdir(dir)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+			remove_owned(dirfd(dir), d->d_name, depth + 1);
+	closedir(dir);
+}
+
+/*
+ * Remove name under at, a whole tree, if this user owns it: entries
+ * of other users, and anything below them, are left alone, and no link
+ * is ever followed.
+ */
+static void remove_owned(int at, const char *name, int depth)
+{
+	struct stat st;
+
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) ||
+	    st.st_uid != geteuid())
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlinkat(at, name, 0);
+		return;
+	}
+	if (depth < REMOVE_DEPTH)
+		empty_owned_dir(at, name, depth);
+	unlinkat(at, name, AT_REMOVEDIR);
+}
+
 /*
  * Remove the entries of /tmp whose name starts with "wis.PID." for which
- * match() says yes, whole trees included.
+ * match() says yes, whole trees of ours included.
  */
 static void remove_tmp_entries(int (*match)(const char *name, const void *arg),
 			       const void *arg)
 {
 	struct dirent *d;
 	DIR *dir = opendir("/tmp");
-	char path[sizeof(d->d_name) + 8];
 
 	if (!dir)
 		return;
-	while ((d = readdir(dir))) {
-		if (!match(d->d_name, arg))
-			continue;
-		snprintf(path, sizeof(path), "/tmp/%s", d->d_name);
-		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	}
+	while ((d = readdir(dir)))
+		if (match(d->d_name, arg))
+			remove_owned(dirfd(dir), d->d_name, 0);
 	closedir(dir);
 }
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "testlib.h"
 
 /* close() that leaves errno to the failure being reported. */
@@ -39,9 +40,9 @@ int wis_open_unlinked_sparse_file(struct wis_task *t, const char *name,
 	int fd;
 
 	wis_path(path, t->tmp_prefix, name, t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
+		return wis_fail(t, "create %s: %s", path, strerror(errno));
 	if (ftruncate(fd, len)) {
 		close_keep_errno(fd);
 		return wis_fail(t, "ftruncate %s: %s", path, strerror(errno));
@@ -61,17 +62,13 @@ int wis_prepare_shared_file(const struct wis_point_env *env, const char *name,
 	return 0;
 }
 
-static int fill_short_file(int fd, size_t len)
+/* Zeros from the end of a file shorter than len; what it holds stays. */
+static int fill_short_file(int fd, const struct stat *st, size_t len)
 {
 	static const char zeros[4096];
-	struct stat st;
 	size_t n;
 
-	if (fstat(fd, &st))
-		return -1;
-	if ((size_t)st.st_size >= len)
-		return 0;
-	for (size_t done = 0; done < len; done += n) {
+	for (size_t done = (size_t)st->st_size; done < len; done += n) {
 		n = len - done < sizeof(zeros) ? len - done : sizeof(zeros);
 		if (pwrite(fd, zeros, n, done) != (ssize_t)n)
 			return -1;
@@ -79,15 +76,26 @@ static int fill_short_file(int fd, size_t len)
 	return 0;
 }
 
+/*
+ * The path is fixed and often in /tmp, so it is opened as a file others
+ * may have put there: a link, or a file of another user, is refused.
+ */
 int wis_prepare_fixed_file(const struct wis_point_env *env, size_t len)
 {
 	const char *path = env->shared_path;
+	struct stat st;
+	char why[128];
 	int fd, ret;
 
-	fd = open(path, O_RDWR | O_CREAT, 0666);
+	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0666, why,
+			    sizeof(why));
 	if (fd < 0)
-		return wis_fail(NULL, "open %s: %s", path, strerror(errno));
-	ret = fill_short_file(fd, len);
+		return wis_fail(NULL, "wis.shared %s: %s", path, why);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return wis_fail(NULL, "wis.shared %s: not a regular file", path);
+	}
+	ret = fill_short_file(fd, &st, len);
 	if (ret)
 		wis_fail(NULL, "fill %s: %s", path, strerror(errno));
 	close(fd);

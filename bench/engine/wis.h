@@ -100,7 +100,11 @@ int wis_spawn_partner(struct wis_task *t, void (*fn)(void *arg), void *arg);
 const char *wis_path(char buf[WIS_PATH_MAX], const char *prefix,
 		     const char *name, long id);
 
-/* Create a file of len bytes (zeros) at path; 0 or -1 with errno. */
+/*
+ * Create a new file of len bytes (zeros) at path; 0 or -1 with errno.
+ * /tmp is shared: anything already at path, a link included, is another
+ * user's, and fails with EEXIST rather than being followed or truncated.
+ */
 int wis_make_file(const char *path, size_t len);
 
 #endif

@@ -217,6 +217,7 @@ static void point_values(struct point *p, const struct record *rec)
 	p->min = array_mean(rec, "min");
 	p->max = array_mean(rec, "max");
 	p->wrapped = rec_num(rec, "wrapped");
+	p->repeat = rec_num(rec, "repeat");
 	p->scaling = NAN;
 }
 
@@ -243,10 +244,6 @@ static void add_point(struct model *m, struct run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
-	if (!strcmp(p->status, "unsupported"))
-		run->unsupported++;
-	else if (strcmp(p->status, "ok"))
-		run->failed++;
 	run->nr_points++;
 }
 
@@ -290,17 +287,81 @@ static int number_tests(struct run *run)
 	return 0;
 }
 
-static int cmp_point(const void *a, const void *b)
+/* A point's repeat, when its record has one; those without come first. */
+static int cmp_repeat(const struct point *x, const struct point *y)
 {
-	const struct point *x = a, *y = b;
+	int nx = isnan(x->repeat), ny = isnan(y->repeat);
 
+	if (nx || ny)
+		return ny - nx;
+	return (x->repeat > y->repeat) - (x->repeat < y->repeat);
+}
+
+/* What makes a point one measurement: test, task count, mode, repeat. */
+static int cmp_key(const struct point *x, const struct point *y)
+{
 	if (x->test_order != y->test_order)
 		return x->test_order < y->test_order ? -1 : 1;
 	if (x->tasks != y->tasks)
 		return x->tasks < y->tasks ? -1 : 1;
 	if (x->threads != y->threads)
 		return x->threads - y->threads;
+	return cmp_repeat(x, y);
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+	int c = cmp_key(x, y);
+
+	if (c)
+		return c;
 	return x->rec->seq < y->rec->seq ? -1 : x->rec->seq > y->rec->seq;
+}
+
+/*
+ * Two points of one test, mode and task count are one measurement taken
+ * twice, unless a "repeat" field tells them apart: the second is an
+ * error naming both records, and is left out.
+ */
+static void drop_duplicates(struct model *m, struct run *run)
+{
+	struct point *p, *kept;
+	size_t i, n = 0;
+
+	for (i = 0; i < run->nr_points; i++) {
+		p = &run->points[i];
+		kept = n ? &run->points[n - 1] : NULL;
+		if (!kept || cmp_key(kept, p)) {
+			run->points[n++] = *p;
+			continue;
+		}
+		report_diag(m->in.diag, "run %s: point %s %s %lu tasks twice: seq %" PRIu64
+			    " (%s:%zu) and seq %" PRIu64 " (%s:%zu); keeping the first",
+			    run->id, p->test, point_mode(p), p->tasks,
+			    kept->rec->seq, m->in.v[kept->rec->input].name,
+			    kept->rec->line, p->rec->seq,
+			    m->in.v[p->rec->input].name, p->rec->line);
+		run->errors++;
+		free(p->test);
+		free(p->status);
+		free(p->message);
+	}
+	run->nr_points = n;
+}
+
+static void count_failed(struct run *run)
+{
+	const struct point *p;
+	size_t i;
+
+	for (i = 0; i < run->nr_points; i++) {
+		p = &run->points[i];
+		if (!strcmp(p->status, "unsupported"))
+			run->unsupported++;
+		else if (strcmp(p->status, "ok"))
+			run->failed++;
+	}
 }
 
 size_t run_test_end(const struct run *run, size_t from)
@@ -381,6 +442,8 @@ static int check_run(struct model *m, struct run *run)
 	if (number_tests(run))
 		return -1;
 	qsort(run->points, run->nr_points, sizeof(*run->points), cmp_point);
+	drop_duplicates(m, run);
+	count_failed(run);
 	compute_scaling(run);
 	check_end(m, run);
 	return 0;

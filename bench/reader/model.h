@@ -22,6 +22,7 @@ struct point {
 	double min, max;	/* per task, mean over the samples */
 	double scaling;		/* against the same test and mode at 1 task */
 	double wrapped;
+	double repeat;		/* NaN when the record has none */
 };
 
 struct run {

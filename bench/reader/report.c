@@ -5,13 +5,17 @@
  * go into directories.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compare.h"
+#include "file.h"
 #include "model.h"
 #include "report.h"
+#include "safename.h"
 #include "view.h"
 
 static const char report_usage[] =
@@ -241,13 +245,50 @@ static int make_dirs(const char *path, FILE *diag)
 	return 0;
 }
 
-static int write_file(const char *path, const struct run *run, size_t from,
-		      size_t to, const char *title, FILE *diag)
+/*
+ * The directory name (under dirfd) that files are written into, checked
+ * once it is open: every file is then made through the descriptor, so
+ * swapping a path component afterwards redirects nothing.
+ */
+static int open_out_dir(int dirfd, const char *name, const char *shown,
+			FILE *diag)
 {
-	FILE *f = fopen(path, "w");
+	char why[128];
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+			(dirfd == AT_FDCWD ? 0 : O_NOFOLLOW));
+
+	if (fd < 0) {
+		report_diag(diag, "cannot open %s: %s", shown, strerror(errno));
+		return -1;
+	}
+	if (wis_dir_owned(fd, why, sizeof(why))) {
+		report_diag(diag, "refusing to write into %s: %s", shown, why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int out_dir(const char *path, FILE *diag)
+{
+	return make_dirs(path, diag) ? -1 :
+	       open_out_dir(AT_FDCWD, path, path, diag);
+}
+
+static int write_file(int dirfd, const char *name, const char *shown,
+		      const struct run *run, size_t from, size_t to,
+		      const char *title, FILE *diag)
+{
+	char why[128];
+	int fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC,
+				0644, why, sizeof(why));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
 	if (!f) {
-		report_diag(diag, "cannot write %s: %s", path, strerror(errno));
+		report_diag(diag, "cannot write %s/%s: %s", shown, name,
+			    fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	if (title)
@@ -255,42 +296,136 @@ static int write_file(const char *path, const struct run *run, size_t from,
 	else
 		view_runtest(f, run, from, to);
 	if (fclose(f)) {
-		report_diag(diag, "cannot write %s: %s", path, strerror(errno));
+		report_diag(diag, "cannot write %s/%s: %s", shown, name,
+			    strerror(errno));
 		return -1;
 	}
 	return 0;
+}
+
+/* Names that would share a file: an error naming both. */
+static int names_clash(const char **names, size_t n, const char *what,
+		       FILE *diag)
+{
+	size_t a, b;
+	int ret = wis_safe_names_clash(names, n, &a, &b);
+
+	if (ret < 0)
+		report_diag(diag, "out of memory");
+	else if (ret)
+		report_diag(diag, "%s '%s' and '%s' map to the same file name; nothing written",
+			    what, names[a], names[b]);
+	return ret ? -1 : 0;
+}
+
+/* The tests of run, for names_clash(); NULL out of memory. */
+static const char **run_tests(const struct run *run, size_t *n)
+{
+	const char **v = calloc(run->nr_points + 1, sizeof(*v));
+	size_t k;
+
+	*n = 0;
+	for (k = 0; v && k < run->nr_points; k = run_test_end(run, k))
+		v[(*n)++] = run->points[k].test;
+	return v;
+}
+
+/* One run's TEST.csv and TEST.title files into dirfd. */
+static int write_run(int dirfd, const char *shown, const struct run *run,
+		     const char *(*describe)(const char *), FILE *diag)
+{
+	char name[WIS_SAFE_NAME_MAX + 1], file[WIS_SAFE_NAME_MAX + 8];
+	const char *title, **tests;
+	size_t k, end, n;
+	int ret = -1;
+
+	tests = run_tests(run, &n);
+	if (!tests) {
+		report_diag(diag, "out of memory");
+		return -1;
+	}
+	if (names_clash(tests, n, "tests", diag))
+		goto out;
+	for (k = 0; k < run->nr_points; k = end) {
+		end = run_test_end(run, k);
+		wis_safe_name(name, run->points[k].test);
+		title = describe ? describe(run->points[k].test) : NULL;
+		snprintf(file, sizeof(file), "%s.csv", name);
+		if (write_file(dirfd, file, shown, run, k, end, NULL, diag))
+			goto out;
+		snprintf(file, sizeof(file), "%s.title", name);
+		if (write_file(dirfd, file, shown, run, k, end,
+			       title ? title : run->points[k].test, diag))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(tests);
+	return ret;
+}
+
+/* A run's own directory under dirfd, when there are several runs. */
+static int run_dir(int dirfd, const char *dir, const struct run *run,
+		   char *shown, size_t len, FILE *diag)
+{
+	char name[WIS_SAFE_NAME_MAX + 1];
+
+	wis_safe_name(name, run->id);
+	snprintf(shown, len, "%s/%s", dir, name);
+	if (mkdirat(dirfd, name, 0777) && errno != EEXIST) {
+		report_diag(diag, "cannot create %s: %s", shown,
+			    strerror(errno));
+		return -1;
+	}
+	return open_out_dir(dirfd, name, shown, diag);
 }
 
 /* runtest.py's TEST.csv and TEST.title; with several runs, one dir each. */
 static int write_runtest(const struct model *m, const char *dir,
 			 const char *(*describe)(const char *), FILE *diag)
 {
-	char sub[4096], path[4096 + 256 + 16], name[256];
-	const struct run *run;
-	const char *title;
-	size_t i, k, end;
+	char shown[4096 + WIS_SAFE_NAME_MAX + 2];
+	const char **ids = calloc(m->nr_runs + 1, sizeof(*ids));
+	int top, sub, ret = -1;
+	size_t i;
 
-	for (i = 0; i < m->nr_runs; i++) {
-		run = &m->runs[i];
-		path_component(name, sizeof(name), run->id);
-		snprintf(sub, sizeof(sub), "%s%s%s", dir,
-			 m->nr_runs > 1 ? "/" : "", m->nr_runs > 1 ? name : "");
-		if (make_dirs(sub, diag))
-			return -1;
-		for (k = 0; k < run->nr_points; k = end) {
-			end = run_test_end(run, k);
-			path_component(name, sizeof(name), run->points[k].test);
-			title = describe ? describe(run->points[k].test) : NULL;
-			snprintf(path, sizeof(path), "%s/%s.csv", sub, name);
-			if (write_file(path, run, k, end, NULL, diag))
-				return -1;
-			snprintf(path, sizeof(path), "%s/%s.title", sub, name);
-			if (write_file(path, run, k, end,
-				       title ? title : run->points[k].test, diag))
-				return -1;
-		}
+	if (!ids) {
+		report_diag(diag, "out of memory");
+		return -1;
 	}
-	return 0;
+	for (i = 0; i < m->nr_runs; i++)
+		ids[i] = m->runs[i].id;
+	top = names_clash(ids, m->nr_runs, "runs", diag) ? -1 :
+	      out_dir(dir, diag);
+	free(ids);
+	if (top < 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "%s", dir);
+	for (i = 0, ret = 0; !ret && i < m->nr_runs; i++) {
+		sub = m->nr_runs > 1 ? run_dir(top, dir, &m->runs[i], shown,
+					       sizeof(shown), diag) : top;
+		if (sub < 0)
+			ret = -1;
+		else
+			ret = write_run(sub, shown, &m->runs[i], describe, diag);
+		if (sub >= 0 && sub != top)
+			close(sub);
+	}
+	close(top);
+	return ret;
+}
+
+/* The plots into path, made if missing; 0, or -1 named on diag. */
+static int write_plots(const struct model *m, const struct cmp_table *t,
+		       const char *path, FILE *diag)
+{
+	int dirfd = out_dir(path, diag), ret;
+
+	if (dirfd < 0)
+		return -1;
+	ret = view_plot(m, t, dirfd, path, diag);
+	close(dirfd);
+	return ret;
 }
 
 static void print_stdout(FILE *out, const struct model *m,
@@ -320,8 +455,7 @@ static int compare_and_print(FILE *out, const struct model *m,
 				    c->nr_news, &c->o);
 	/* A comparison whose checks failed (3) is still worth a picture. */
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
-	    (make_dirs(c->o.plot_dir, m->in.diag) ||
-	     view_plot(m, &t, c->o.plot_dir, m->in.diag)))
+	    write_plots(m, &t, c->o.plot_dir, m->in.diag))
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
@@ -350,8 +484,7 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 					  c->o.plot_dir, c->o.describe,
 					  m->in.diag))
 		return 2;
-	if (c->o.plot_dir && (make_dirs(c->o.plot_dir, m->in.diag) ||
-			      view_plot(m, NULL, c->o.plot_dir, m->in.diag)))
+	if (c->o.plot_dir && write_plots(m, NULL, c->o.plot_dir, m->in.diag))
 		return 2;
 	return ret;
 }
@@ -382,10 +515,6 @@ static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
 	if (!read_all(&m, c))
 		ret = report_outputs(stdout, &m, c, 1);
 	model_free(&m);
-	if (fflush(stdout) || ferror(stdout)) {
-		perror("wis report: stdout");
-		ret = 2;
-	}
 out:
 	free(c->files);
 	free(c->news);

@@ -63,16 +63,16 @@ void analysis_differences(FILE *out, const struct run *a,
 struct cmp_table;
 
 /*
- * Into dir: per test of every run (or of a comparison, when t is not
- * NULL) TEST.svg and TEST.png drawn by gnuplot, and index.html showing
- * them with each run's environment audit.  Returns 0, or -1 with the
- * reason on diag (gnuplot missing, a file that cannot be written).
+ * Into the directory dirfd (dir names it in messages): per test of every
+ * run (or of a comparison, when t is not NULL) NAME.svg and NAME.png
+ * drawn by gnuplot, NAME being the test (or "RUN TEST") through
+ * wis_safe_name(), and index.html showing them with each run's
+ * environment audit.  Returns 0, or -1 with the reason on diag (gnuplot
+ * missing, a file that cannot be written, two tests that would share a
+ * file name).
  */
-int view_plot(const struct model *m, const struct cmp_table *t,
+int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
 	      const char *dir, FILE *diag);
-
-/* A test or run name as one safe file name component. */
-void path_component(char *buf, size_t len, const char *name);
 
 /* Efficiency of a point: NaN when there is no 1-task rate. */
 double point_efficiency(const struct point *p);

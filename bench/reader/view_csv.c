@@ -10,15 +10,32 @@
 
 #include "view.h"
 
+/*
+ * A spreadsheet takes a cell beginning with one of these as a formula
+ * (=HYPERLINK(...)); a leading quote makes it text, as spreadsheet
+ * programs' own CSV exports do.
+ */
+static int formula_start(const char *s)
+{
+	return *s && strchr("=+-@\t\r", *s);
+}
+
 void csv_str(FILE *out, const char *s)
 {
+	int neutral;
+
 	if (!s)
 		return;
+	neutral = formula_start(s);
 	if (!strpbrk(s, ",\"\r\n")) {
+		if (neutral)
+			fputc('\'', out);
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (neutral)
+		fputc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', out);
@@ -82,9 +99,33 @@ void view_csv(FILE *out, const struct model *m)
 }
 
 /* runtest.py prints whole ops/s (upstream's average: line) and -1 for none. */
-static long long runtest_rate(const struct point *p)
+static double runtest_rate(const struct point *p)
 {
-	return p && point_ok(p) ? llround(p->average) : -1;
+	return p && point_ok(p) ? p->average : -1;
+}
+
+/*
+ * v as a whole number: llround()'s rounding where it fits a long long,
+ * else the double's own digits (rates past 2^63 are whole already).
+ */
+static void runtest_int(FILE *out, double v)
+{
+	if (v > -0x1p63 && v < 0x1p63)
+		fprintf(out, ",%lld", llround(v));
+	else
+		fprintf(out, ",%.0f", v);
+}
+
+/* base times tasks, exact while it fits a long long. */
+static void runtest_linear(FILE *out, double base, unsigned long tasks)
+{
+	long long product;
+
+	if (base > -0x1p63 && base < 0x1p63 &&
+	    !__builtin_mul_overflow(llround(base), (long long)tasks, &product))
+		fprintf(out, ",%lld\n", product);
+	else
+		fprintf(out, ",%.0f\n", round(base) * (double)tasks);
 }
 
 static void runtest_idle(FILE *out, const struct point *p)
@@ -102,7 +143,7 @@ static void runtest_idle(FILE *out, const struct point *p)
 void view_runtest(FILE *out, const struct run *run, size_t from, size_t to)
 {
 	const struct point *cells[2];
-	long long linear = 0, p, t;
+	double linear = 0, p, t;
 	size_t i, next;
 
 	fputs("tasks,processes,processes_idle,threads,threads_idle,linear\n"
@@ -118,10 +159,11 @@ void view_runtest(FILE *out, const struct run *run, size_t from, size_t to)
 		t = runtest_rate(cells[1]);
 		if (run->points[i].tasks == 1)
 			linear = p > t ? p : t;
-		fprintf(out, "%lu,%lld", run->points[i].tasks, p);
+		fprintf(out, "%lu", run->points[i].tasks);
+		runtest_int(out, p);
 		runtest_idle(out, cells[0]);
-		fprintf(out, ",%lld", t);
+		runtest_int(out, t);
 		runtest_idle(out, cells[1]);
-		fprintf(out, ",%lld\n", linear * (long long)run->points[i].tasks);
+		runtest_linear(out, linear, run->points[i].tasks);
 	}
 }

@@ -46,23 +46,25 @@ static void lkp_row(FILE *out, char *line, char **names, struct lkp_sums *s)
 {
 	char *f[RUNTEST_COLUMNS];
 	size_t n = split(line, f, RUNTEST_COLUMNS), i;
-	long long tasks = atoll(f[0]), processes, threads, linear;
+	double tasks, processes, threads, linear;
 
 	if (n != RUNTEST_COLUMNS || !strcmp(f[0], "0"))
 		return;
-	processes = atoll(f[1]);
-	threads = atoll(f[3]);
-	if (!processes && !threads)
+	/* Doubles: rates past 2^63 come as whole numbers too long for atoll. */
+	tasks = strtod(f[0], NULL);
+	processes = strtod(f[1], NULL);
+	threads = strtod(f[3], NULL);
+	if (processes == 0 && threads == 0)
 		return;
-	linear = atoll(f[5]);
-	if (linear && strcmp(f[0], "1")) {
-		s->scalability = strtod(f[1], NULL) / (double)linear;
+	linear = strtod(f[5], NULL);
+	if (linear != 0 && strcmp(f[0], "1")) {
+		s->scalability = processes / linear;
 		s->has_scalability = 1;
 	}
-	s->per_process += (double)processes / (double)tasks;
-	s->per_thread += (double)threads / (double)tasks;
-	s->workload += (double)processes;
-	s->workload += (double)threads;
+	s->per_process += processes / tasks;
+	s->per_thread += threads / tasks;
+	s->workload += processes;
+	s->workload += threads;
 	s->n++;
 	for (i = 1; i < RUNTEST_COLUMNS; i++)
 		fprintf(out, "%s.%s: %s\n", f[0], names[i], f[i]);

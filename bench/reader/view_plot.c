@@ -8,6 +8,7 @@
  * nothing from the network.  Data and script stay in DIR for reuse.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,28 +17,25 @@
 
 #include "cpuset.h"
 #include "compare.h"
+#include "file.h"
+#include "safename.h"
 #include "view.h"
 
 #define MAX_LINES 64
-#define NAME_MAX_LEN 256
+#define TITLE_MAX 512
 
+/*
+ * No record string is ever a file name to gnuplot: data goes through
+ * dN.dat, numbered here, and plots are named by wis_safe_name().
+ */
 struct plot {
 	FILE *gp, *html;
+	int dirfd;
 	const char *dir;
 	FILE *diag;
+	size_t nr_data;
 	int failed;
 };
-
-void path_component(char *buf, size_t len, const char *name)
-{
-	size_t i;
-
-	snprintf(buf, len, "%s", name);
-	for (i = 0; buf[i]; i++)
-		if (buf[i] == '/' || (unsigned char)buf[i] <= 0x20 ||
-		    buf[i] == '\'' || (!i && buf[i] == '.'))
-			buf[i] = '_';
-}
 
 static void html_text(FILE *f, const char *s, size_t n)
 {
@@ -66,24 +64,47 @@ static void gp_str(FILE *f, const char *s)
 	for (; *s; s++) {
 		if (*s == '\'')
 			fputc('\'', f);
-		fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 	}
 	fputc('\'', f);
 }
 
 static FILE *open_in(struct plot *pl, const char *name, const char *ext)
 {
-	char path[4096 + NAME_MAX_LEN];
-	FILE *f;
+	char file[WIS_SAFE_NAME_MAX + 8], why[128];
+	FILE *f = NULL;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s.%s", pl->dir, name, ext);
-	f = fopen(path, "w");
+	snprintf(file, sizeof(file), "%s.%s", name, ext);
+	fd = wis_open_owned(pl->dirfd, file, O_WRONLY | O_CREAT | O_TRUNC,
+			    0644, why, sizeof(why));
+	if (fd >= 0 && !(f = fdopen(fd, "w"))) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+		close(fd);
+	}
 	if (!f) {
-		report_diag(pl->diag, "cannot write %s: %s", path,
-			    strerror(errno));
+		report_diag(pl->diag, "cannot write %s/%s: %s", pl->dir, file,
+			    why);
 		pl->failed = 1;
 	}
 	return f;
+}
+
+/*
+ * gnuplot's outputs, made here as files of ours first: gnuplot opens
+ * them by name, following whatever a name might have become.
+ */
+static void make_outputs(struct plot *pl, const char *name)
+{
+	static const char *const exts[] = { "svg", "png" };
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		f = open_in(pl, name, exts[i]);
+		if (f)
+			fclose(f);
+	}
 }
 
 static void close_file(struct plot *pl, FILE *f, const char *name)
@@ -103,10 +124,35 @@ static void dat_num(FILE *f, double v)
 		fputs(" NaN", f);
 }
 
-/* The plot command that follows draws the SVG; gp_png() redraws it. */
+/*
+ * The next data file, dN.dat: its number in *nr (for gp_data()), or NULL
+ * named on diag.
+ */
+static FILE *open_data(struct plot *pl, size_t *nr)
+{
+	char name[32];
+
+	*nr = pl->nr_data++;
+	snprintf(name, sizeof(name), "d%zu", *nr);
+	return open_in(pl, name, "dat");
+}
+
+static void close_data(struct plot *pl, FILE *dat, size_t nr)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "d%zu.dat", nr);
+	close_file(pl, dat, name);
+}
+
+/*
+ * The plot command that follows draws the SVG; gp_png() redraws it.
+ * name is a wis_safe_name(), and enhanced text stays off in every
+ * terminal, so a title is shown as written ('_' is no subscript).
+ */
 static void gp_svg(FILE *gp, const char *name)
 {
-	fputs("set terminal svg size 900,540 dynamic font 'sans,11' background '#ffffff'\n"
+	fputs("set terminal svg size 900,540 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 	      "set output ", gp);
 	gp_str(gp, name);
 	fputs(".'.svg'\n", gp);
@@ -114,10 +160,18 @@ static void gp_svg(FILE *gp, const char *name)
 
 static void gp_png(FILE *gp, const char *name)
 {
-	fputs("set terminal pngcairo size 900,540 font 'sans,10' background '#ffffff'\n"
+	fputs("set terminal pngcairo size 900,540 noenhanced font 'sans,10' background '#ffffff'\n"
 	      "set output ", gp);
 	gp_str(gp, name);
 	fputs(".'.png'\nreplot\nunset output\n", gp);
+}
+
+/* Headroom above the highest rate, which may be near DBL_MAX. */
+static double top_of(double ymax)
+{
+	if (!(ymax > 0))
+		return 1;
+	return isfinite(ymax * 1.15) ? ymax * 1.15 : ymax;
 }
 
 static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
@@ -128,7 +182,7 @@ static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
 	      "set grid ytics\nset ytics nomirror\nset y2tics\nset format y '%.1s%c'\n",
 	      gp);
 	fprintf(gp, "set xrange [0:%.15g]\nset yrange [0:%.15g]\n",
-		xmax > 1 ? xmax : 2, ymax > 0 ? ymax * 1.15 : 1);
+		xmax > 1 ? xmax : 2, top_of(ymax));
 }
 
 /* Hardware threads a task stands for: one per core with core affinity. */
@@ -232,24 +286,26 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 {
 	static const char *const modes[] = { "processes", "threads" };
 	double base[2], ymax = 0, xmax = run->points[to - 1].tasks;
-	FILE *dat = open_in(pl, name, "dat");
 	const char *sep = "plot ";
+	size_t nr;
+	FILE *dat = open_data(pl, &nr);
 	int m;
 
 	if (!dat)
 		return;
 	run_data(dat, run, from, to, base, &ymax);
-	close_file(pl, dat, name);
+	close_data(pl, dat, nr);
 	gp_start(pl->gp, title, xmax, ymax);
 	fputs("set y2label 'idle %'\nset y2range [0:100]\n", pl->gp);
 	gp_boundaries(pl->gp, run, xmax);
+	make_outputs(pl, name);
 	gp_svg(pl->gp, name);
 	for (m = 0; m < 2; m++) {
 		if (!has_mode(run, from, to, m))
 			continue;
-		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title '%s', \\\n"
+		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title '%s', \\\n"
 			"  '' index %d using 1:3 axes x1y2 with lines dt 2 lc %d title '%s idle %%'",
-			sep, name, m, m + 1, modes[m], m, m + 1, modes[m]);
+			sep, nr, m, m + 1, modes[m], m, m + 1, modes[m]);
 		if (isfinite(base[m]))
 			fprintf(pl->gp, ", \\\n  %.15g*x with lines dt 3 lw 2 lc %d title '%s linear'",
 				base[m], m + 1, modes[m]);
@@ -259,16 +315,17 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 	gp_png(pl->gp, name);
 }
 
+/* Links are relative ("./"), so no name can be read as a scheme. */
 static void html_figure(FILE *html, const char *name, const char *title)
 {
-	fputs("<figure><img src=\"", html);
-	html_str(html, name);
+	fputs("<figure><img src=\"./", html);
+	wis_url_segment(html, name);
 	fputs(".svg\" alt=\"", html);
 	html_str(html, title);
 	fputs("\"><figcaption>", html);
 	html_str(html, title);
-	fputs(" &middot; <a href=\"", html);
-	html_str(html, name);
+	fputs(" &middot; <a href=\"./", html);
+	wis_url_segment(html, name);
 	fputs(".png\">PNG</a></figcaption></figure>\n", html);
 }
 
@@ -298,28 +355,92 @@ static void html_audit(FILE *html, const struct run *run)
 	fputs("</table></details>\n", html);
 }
 
+/*
+ * Plots are named after their titles: two titles that wis_safe_name()
+ * maps to one name would overwrite each other, so that is an error.
+ */
+static int check_names(struct plot *pl, const char *const *titles, size_t n)
+{
+	size_t a, b;
+	int ret = wis_safe_names_clash(titles, n, &a, &b);
+
+	if (!ret)
+		return 0;
+	if (ret < 0)
+		report_diag(pl->diag, "--plot: out of memory");
+	else
+		report_diag(pl->diag, "--plot: '%s' and '%s' map to the same file name; no plots drawn",
+			    titles[a], titles[b]);
+	pl->failed = 1;
+	return -1;
+}
+
+static void free_titles(char **titles, size_t n)
+{
+	size_t i;
+
+	for (i = 0; titles && i < n; i++)
+		free(titles[i]);
+	free(titles);
+}
+
+/* Each test of each run: "TEST", or "RUN TEST" when there are several. */
+static char **run_titles(const struct model *m, size_t *n)
+{
+	const struct run *run;
+	size_t i, k, cap = 1;
+	char **titles;
+
+	for (i = 0; i < m->nr_runs; i++)
+		cap += m->runs[i].nr_points;
+	titles = calloc(cap, sizeof(*titles));
+	*n = 0;
+	for (i = 0; titles && i < m->nr_runs; i++) {
+		run = &m->runs[i];
+		for (k = 0; k < run->nr_points; k = run_test_end(run, k)) {
+			if (asprintf(&titles[*n], "%s%s%s",
+				     m->nr_runs > 1 ? run->id : "",
+				     m->nr_runs > 1 ? " " : "",
+				     run->points[k].test) < 0) {
+				free_titles(titles, *n);
+				return NULL;
+			}
+			++*n;
+		}
+	}
+	return titles;
+}
+
 static void plot_runs(struct plot *pl, const struct model *m)
 {
-	char name[NAME_MAX_LEN], title[2 * NAME_MAX_LEN];
+	char name[WIS_SAFE_NAME_MAX + 1];
 	const struct run *run;
-	size_t i, k, end;
+	size_t i, k, end, n, t = 0;
+	char **titles = run_titles(m, &n);
 
+	if (!titles) {
+		report_diag(pl->diag, "--plot: out of memory");
+		pl->failed = 1;
+		return;
+	}
+	if (check_names(pl, (const char *const *)titles, n)) {
+		free_titles(titles, n);
+		return;
+	}
 	for (i = 0; i < m->nr_runs; i++) {
 		run = &m->runs[i];
 		fputs("<h2>run ", pl->html);
 		html_str(pl->html, run->id);
 		fputs("</h2>\n", pl->html);
 		html_audit(pl->html, run);
-		for (k = 0; k < run->nr_points; k = end) {
+		for (k = 0; k < run->nr_points; k = end, t++) {
 			end = run_test_end(run, k);
-			snprintf(title, sizeof(title), "%s%s%s",
-				 m->nr_runs > 1 ? run->id : "",
-				 m->nr_runs > 1 ? " " : "", run->points[k].test);
-			path_component(name, sizeof(name), title);
-			run_plot(pl, run, k, end, name, title);
-			html_figure(pl->html, name, title);
+			wis_safe_name(name, titles[t]);
+			run_plot(pl, run, k, end, name, titles[t]);
+			html_figure(pl->html, name, titles[t]);
 		}
 	}
+	free_titles(titles, n);
 }
 
 /* Rows [from, to) share a test: per mode, tasks A B B/A. */
@@ -354,10 +475,10 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 {
 	static const char *const modes[] = { "processes", "threads" };
 	double ymax = 0, xmax = 0;
-	FILE *dat = open_in(pl, name, "dat");
 	const char *sep = "plot ";
 	int present[2] = { 0, 0 }, m;
-	size_t i;
+	size_t i, nr;
+	FILE *dat = open_data(pl, &nr);
 
 	if (!dat)
 		return;
@@ -367,18 +488,19 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 			xmax = t->rows[i].tasks;
 	}
 	cmp_data(dat, t, from, to, &ymax);
-	close_file(pl, dat, name);
+	close_data(pl, dat, nr);
 	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
 	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
 	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
+	make_outputs(pl, name);
 	gp_svg(pl->gp, name);
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
-		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
+		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
 			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s', \\\n"
 			"  '' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
-			sep, name, m, m + 1, modes[m], m, m + 1, modes[m], m,
+			sep, nr, m, m + 1, modes[m], m, m + 1, modes[m], m,
 			m + 3, modes[m]);
 		sep = ", \\\n  ";
 	}
@@ -386,26 +508,44 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 	gp_png(pl->gp, name);
 }
 
+/* The row after the last of the test of row i. */
+static size_t cmp_test_end(const struct cmp_table *t, size_t i)
+{
+	size_t end = i;
+
+	while (end < t->nr && t->rows[end].rank == t->rows[i].rank)
+		end++;
+	return end;
+}
+
 static void plot_compare(struct plot *pl, const struct cmp_table *t)
 {
-	char name[NAME_MAX_LEN];
-	size_t i, end, s, k;
+	char name[WIS_SAFE_NAME_MAX + 1];
+	const char **titles = calloc(t->nr + 1, sizeof(*titles));
+	size_t i, n = 0, s, k;
 
-	for (i = 0; i < t->nr; i = end) {
-		for (end = i; end < t->nr && t->rows[end].rank == t->rows[i].rank;
-		     end++)
-			;
-		path_component(name, sizeof(name), t->rows[i].test);
-		cmp_plot(pl, t, i, end, name);
+	for (i = 0; titles && i < t->nr; i = cmp_test_end(t, i))
+		titles[n++] = t->rows[i].test;
+	if (!titles || check_names(pl, titles, n)) {
+		if (!titles)
+			report_diag(pl->diag, "--plot: out of memory");
+		pl->failed = 1;
+		free(titles);
+		return;
+	}
+	for (i = 0; i < t->nr; i = cmp_test_end(t, i)) {
+		wis_safe_name(name, t->rows[i].test);
+		cmp_plot(pl, t, i, cmp_test_end(t, i), name);
 		html_figure(pl->html, name, t->rows[i].test);
 	}
+	free(titles);
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < t->side[s].nr; k++)
 			html_audit(pl->html, t->side[s].runs[k]);
 }
 
 /* gnuplot plots.gp in dir; 0, or -1 named on diag. */
-static int run_gnuplot(const char *dir, FILE *diag)
+static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 {
 	int status;
 	pid_t pid;
@@ -417,7 +557,7 @@ static int run_gnuplot(const char *dir, FILE *diag)
 		return -1;
 	}
 	if (!pid) {
-		if (chdir(dir))
+		if (fchdir(dirfd))
 			_exit(126);
 		execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
 		_exit(errno == ENOENT ? 127 : 126);
@@ -451,10 +591,10 @@ static const char html_head[] =
 	"tasks fill a NUMA node or a package.  In a comparison the right axis "
 	"is B/A.</p>\n";
 
-int view_plot(const struct model *m, const struct cmp_table *t,
+int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
 	      const char *dir, FILE *diag)
 {
-	struct plot pl = { NULL, NULL, dir, diag, 0 };
+	struct plot pl = { NULL, NULL, dirfd, dir, diag, 0, 0 };
 
 	pl.gp = open_in(&pl, "plots", "gp");
 	pl.html = pl.gp ? open_in(&pl, "index", "html") : NULL;
@@ -470,5 +610,5 @@ int view_plot(const struct model *m, const struct cmp_table *t,
 	close_file(&pl, pl.gp, "plots.gp");
 	if (pl.failed)
 		return -1;
-	return run_gnuplot(dir, diag);
+	return run_gnuplot(dirfd, dir, diag);
 }

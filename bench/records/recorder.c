@@ -42,7 +42,10 @@ int wis_state_write(const char *path, const char *run, uint64_t next_seq)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A stale one of ours goes; one put back in its place is refused. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0)
 		return -1;
 	n = dprintf(fd, "%s %" PRIu64 "\n", run, next_seq);

@@ -146,13 +146,15 @@ static int open_console(struct wis_sinks *s, int optional,
 static int open_file(struct wis_sinks *s, const char *name, const char *path,
 		     char *err, size_t errlen)
 {
+	char why[128];
 	int fd, added;
 
 	if (!*path)
 		return sink_error(err, errlen, name, "no path given");
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = wis_open_owned(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT,
+			    0644, why, sizeof(why));
 	if (fd < 0)
-		return sink_error(err, errlen, name, "%s", strerror(errno));
+		return sink_error(err, errlen, name, "%s", why);
 	return add_sink(s, name, fd, &added, err, errlen) ? 0 : -1;
 }
 
@@ -300,10 +302,32 @@ static int pmem_find_end(struct sink *k)
 	return 0;
 }
 
+/*
+ * A region wis may write over: a pmem device, or one whose start holds a
+ * frame (an earlier run) or zeros (a fresh image).  Anything else is
+ * somebody's file given by mistake, and stays untouched.
+ */
+static int region_is_ours(int fd, const struct stat *st)
+{
+	static const char magic[] = WIS_RECORD_MAGIC " ";
+	char head[4096];
+	size_t got, i;
+
+	if (wis_is_dax(st))
+		return 1;
+	if (pread_full(fd, head, sizeof(head), 0, &got))
+		return 0;
+	if (got >= sizeof(magic) - 1 && !memcmp(head, magic, sizeof(magic) - 1))
+		return 1;
+	for (i = 0; i < got && !head[i]; i++)
+		;
+	return i == got;
+}
+
 static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
 		     char *err, size_t errlen)
 {
-	char name[SINK_NAME_MAX], found[PATH_MAX];
+	char name[SINK_NAME_MAX], found[PATH_MAX], why[128];
 	struct sink *k;
 	struct stat st;
 	int fd, added;
@@ -319,13 +343,18 @@ static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
 		dev = found;
 	}
 	snprintf(name, sizeof(name), "pmem:%s", dev);
-	fd = open(dev, O_RDWR | O_CLOEXEC);
+	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, why, sizeof(why));
 	if (fd < 0)
-		return sink_error(err, errlen, name, "%s", strerror(errno));
+		return sink_error(err, errlen, name, "%s", why);
 	if (fstat(fd, &st) || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
 		close(fd);
 		return sink_error(err, errlen, name,
 				  "not a block device or a regular file");
+	}
+	if (!region_is_ours(fd, &st)) {
+		close(fd);
+		return sink_error(err, errlen, name,
+				  "starts with neither records nor zeros, and is no pmem device: left untouched");
 	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size <= 0) {

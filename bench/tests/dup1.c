@@ -12,7 +12,7 @@ static int dup1_run(struct wis_task *t, uint64_t *iterations)
 	int fd, fd2;
 
 	wis_path(path, t->tmp_prefix, "dup1", t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return wis_fail(t, "open %s: %s", path, strerror(errno));
 

@@ -27,7 +27,7 @@ static int fallocate2_open(struct wis_task *t)
 	int fd;
 
 	wis_path(path, t->tmp_prefix, "fallocate2", t->id);
-	fd = open(path, O_RDWR | O_CREAT, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
 	unlink(path);

@@ -14,7 +14,7 @@ static int poll1_run(struct wis_task *t, uint64_t *iterations)
 	int fd;
 
 	wis_path(path, t->tmp_prefix, "poll1", t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return wis_fail(t, "open %s: %s", path, strerror(errno));
 	unlink(path);

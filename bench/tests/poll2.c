@@ -19,7 +19,8 @@ static int poll2_run(struct wis_task *t, uint64_t *iterations)
 	/* One name is enough: each file is unlinked as soon as it is open. */
 	wis_path(path, t->tmp_prefix, "poll2", t->id);
 	for (i = 0; i < POLL2_NR_FILES; i++) {
-		fds[i] = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		fds[i] = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW,
+			      0600);
 		if (fds[i] < 0)
 			return wis_fail(t, "open %s: %s", path, strerror(errno));
 		unlink(path);

@@ -38,7 +38,8 @@ static int read3_open(struct wis_task *t, char path[WIS_PATH_MAX])
 	int fd;
 
 	wis_path(path, t->tmp_prefix, "read3", t->id);
-	fd = open(path, O_RDWR | O_CREAT | O_DIRECT, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_DIRECT,
+		  0600);
 	if (fd < 0)
 		return wis_direct_io_fail(t, "open", path, errno);
 	unlink(path);

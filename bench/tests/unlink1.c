@@ -12,7 +12,7 @@ static int unlink1_run(struct wis_task *t, uint64_t *iterations)
 	int fd;
 
 	wis_path(path, t->tmp_prefix, "unlink1", t->id);
-	fd = open(path, O_RDWR | O_CREAT, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return wis_fail(t, "create %s: %s", path, strerror(errno));
 	close(fd);
@@ -20,8 +20,15 @@ static int unlink1_run(struct wis_task *t, uint64_t *iterations)
 		return wis_fail(t, "unlink %s: %s", path, strerror(errno));
 
 	wis_ready(t);
+	/*
+	 * Upstream's flags, O_EXCL left out: it skips the lookup this open
+	 * makes first.  The name is free between unlink and open, so another
+	 * user may put a link there: O_NOFOLLOW refuses it (and costs
+	 * nothing on the path), and no O_TRUNC or write touches what the
+	 * name may hold.
+	 */
 	for (;;) {
-		fd = open(path, O_RDWR | O_CREAT, 0600);
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
 		if (fd < 0)
 			wis_die(t, "create: %s", strerrorname_np(errno));
 		close(fd);
