@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "barrier.h"
+#include "clock.h"
 #include "file.h"
 
 #define MAGIC 0x3152414253495755ULL	/* "UWISBAR1" read little-endian */
@@ -81,14 +82,6 @@ struct wis_barrier {
 	int heart_running;
 	atomic_int stop;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_ns(uint64_t ns)
 {
@@ -381,7 +374,7 @@ static uint32_t fresh_tag(uint32_t old)
 	uint32_t tag = 0;
 
 	if (getrandom(&tag, sizeof(tag), GRND_NONBLOCK) != sizeof(tag))
-		tag = (uint32_t)(now_ns() * 2654435761ULL) ^
+		tag = (uint32_t)(wis_clock_ns(CLOCK_MONOTONIC) * 2654435761ULL) ^
 		      (uint32_t)getpid() << 16;
 	while (!tag || tag == old)
 		tag = tag * 1103515245U + 12345U;
@@ -424,7 +417,7 @@ static int joined(const struct slot *s, uint32_t tag)
 static int find_dead(struct wis_barrier *b, uint32_t tag)
 {
 	uint64_t seen[WIS_BARRIER_MAX_INSTANCES], pending = 0;
-	uint64_t deadline = now_ns() + WIS_BARRIER_STALE_S * NS;
+	uint64_t deadline = wis_clock_ns(CLOCK_MONOTONIC) + WIS_BARRIER_STALE_S * NS;
 	struct region *r = b->r;
 
 	for (unsigned i = 0; i < WIS_BARRIER_MAX_INSTANCES; i++) {
@@ -433,7 +426,7 @@ static int find_dead(struct wis_barrier *b, uint32_t tag)
 		seen[i] = atomic_load(&r->slots[i].heartbeat);
 		pending |= 1ULL << i;
 	}
-	while (pending && now_ns() < deadline) {
+	while (pending && wis_clock_ns(CLOCK_MONOTONIC) < deadline) {
 		sleep_ns(HEARTBEAT_NS / 4);
 		for (unsigned i = 0; i < WIS_BARRIER_MAX_INSTANCES; i++)
 			if ((pending >> i & 1) &&
@@ -585,11 +578,11 @@ static enum verdict judge(struct wis_barrier *b, uint64_t state)
  */
 static int join(struct wis_barrier *b, char *err, size_t len)
 {
-	uint64_t deadline = now_ns() + (uint64_t)b->p.timeout_s * NS;
+	uint64_t deadline = wis_clock_ns(CLOCK_MONOTONIC) + (uint64_t)b->p.timeout_s * NS;
 	uint64_t waited = 0, waiting_on = 0;
 	char label[LABEL_MAX];
 
-	while (now_ns() < deadline) {
+	while (wis_clock_ns(CLOCK_MONOTONIC) < deadline) {
 		uint64_t state = atomic_load(&b->r->h.state);
 		int ret;
 
@@ -603,8 +596,8 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 		case WAIT:
 			if (state != waiting_on) {
 				waiting_on = state;
-				waited = now_ns();
-			} else if (now_ns() - waited > WIS_BARRIER_STALE_S * NS) {
+				waited = wis_clock_ns(CLOCK_MONOTONIC);
+			} else if (wis_clock_ns(CLOCK_MONOTONIC) - waited > WIS_BARRIER_STALE_S * NS) {
 				create(b, state);
 			}
 			sleep_ns(POLL_MAX_NS);
@@ -743,7 +736,7 @@ static int first_behind(struct wis_barrier *b, uint32_t phase, int *ended)
 static int wait_all(struct wis_barrier *b, uint32_t phase, uint64_t gen,
 		    char *err, size_t len)
 {
-	uint64_t deadline = now_ns() + (uint64_t)b->p.timeout_s * NS;
+	uint64_t deadline = wis_clock_ns(CLOCK_MONOTONIC) + (uint64_t)b->p.timeout_s * NS;
 	struct backoff bo = { 0, 0 };
 	int behind, ended = 0;
 
@@ -752,7 +745,7 @@ static int wait_all(struct wis_barrier *b, uint32_t phase, uint64_t gen,
 			return fail(err, len, "wis.barrier: interrupted while "
 				    "waiting at point %llu",
 				    (unsigned long long)gen);
-		if (ended || now_ns() > deadline) {
+		if (ended || wis_clock_ns(CLOCK_MONOTONIC) > deadline) {
 			describe_missing(b, (unsigned)behind, gen, !(phase & 1),
 					 err, len);
 			return -1;
@@ -784,12 +777,12 @@ int wis_barrier_pass(struct wis_barrier *b, uint64_t gen,
 	if (advance(b, arrive, err, errlen) ||
 	    wait_all(b, arrive, gen, err, errlen))
 		return -1;
-	all_arrived = now_ns();
+	all_arrived = wis_clock_ns(CLOCK_MONOTONIC);
 	if (advance(b, leave, err, errlen) ||
 	    wait_all(b, leave, gen, err, errlen))
 		return -1;
 	out->gen = gen;
-	out->release_ns = now_ns();
+	out->release_ns = wis_clock_ns(CLOCK_MONOTONIC);
 	out->skew_ns = out->release_ns - all_arrived;
 	return 0;
 }
