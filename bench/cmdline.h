@@ -30,6 +30,7 @@
 #define WIS_INTERVAL_MIN_MS 10
 #define WIS_INTERVAL_MAX_MS 3600000
 #define WIS_TIMEOUT_MAX_S (30 * 24 * 3600)
+#define WIS_MAX_REPEATS 1000
 
 enum wis_mode_set { WIS_MODE_PROCESSES = 1, WIS_MODE_THREADS = 2 };
 enum wis_done {
@@ -46,6 +47,7 @@ struct wis_sweep_cfg {
 	int modes;			/* WIS_MODE_* bits */
 	char tasks[128];		/* raw; "auto", "all" resolved later */
 	int samples, warmup;
+	unsigned repeats;		/* the whole sweep, this many times */
 	unsigned interval_ms;
 	int have_cpus;
 	struct wis_cpuset cpus;
