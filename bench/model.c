@@ -14,6 +14,7 @@
 #include "table.h"
 
 #define MAX_TASKS 1000000
+#define MAX_REPEAT 1000000
 
 int model_init(struct model *m, FILE *diag)
 {
@@ -196,19 +197,30 @@ static double array_mean(const struct record *rec, const char *key)
 	return sum / n;
 }
 
+/* Records written before wis.repeat existed have no repeat: it is 0. */
+static double point_repeat(const struct record *rec)
+{
+	struct wis_jval v;
+
+	return rec_get(rec, "repeat", &v) ? 0 : rec_num(rec, "repeat");
+}
+
 static int valid_point(const struct point *p, const struct record *rec,
 		       const char *mode)
 {
 	double tasks = rec_num(rec, "tasks");
+	double repeat = point_repeat(rec);
 
 	return p->test && *p->test && p->status && mode &&
 	       (!strcmp(mode, "processes") || !strcmp(mode, "threads")) &&
-	       tasks >= 1 && tasks <= MAX_TASKS && tasks == floor(tasks);
+	       tasks >= 1 && tasks <= MAX_TASKS && tasks == floor(tasks) &&
+	       repeat >= 0 && repeat < MAX_REPEAT && repeat == floor(repeat);
 }
 
 static void point_values(struct point *p, const struct record *rec)
 {
 	p->tasks = (unsigned long)rec_num(rec, "tasks");
+	p->repeat = (unsigned)point_repeat(rec);
 	p->message = rec_strdup(rec, "message");
 	p->average = rec_num(rec, "average");
 	p->per_task = rec_num(rec, "per_task");
@@ -232,7 +244,7 @@ static void add_point(struct model *m, struct run *run,
 	p->status = rec_strdup(rec, "status");
 	if (!valid_point(p, rec, mode)) {
 		report_diag(m->in.diag, "run %s seq %" PRIu64
-			    ": point without a valid test, mode, tasks and status",
+			    ": point without a valid test, mode, tasks, repeat and status",
 			    run->id, rec->seq);
 		run->errors++;
 		free(p->test);
@@ -243,6 +255,8 @@ static void add_point(struct model *m, struct run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
+	if (p->repeat >= run->repeats)
+		run->repeats = p->repeat + 1;
 	if (!strcmp(p->status, "unsupported"))
 		run->unsupported++;
 	else if (strcmp(p->status, "ok"))
@@ -300,6 +314,8 @@ static int cmp_point(const void *a, const void *b)
 		return x->tasks < y->tasks ? -1 : 1;
 	if (x->threads != y->threads)
 		return x->threads - y->threads;
+	if (x->repeat != y->repeat)
+		return x->repeat < y->repeat ? -1 : 1;
 	return x->rec->seq < y->rec->seq ? -1 : x->rec->seq > y->rec->seq;
 }
 
@@ -313,26 +329,36 @@ size_t run_test_end(const struct run *run, size_t from)
 	return i;
 }
 
-/* Against the first good 1-task point of the same test and mode. */
+/* The first good 1-task point of [from, to) in p's mode and repeat. */
+static const struct point *scaling_base(const struct run *run, size_t from,
+					size_t to, const struct point *p)
+{
+	const struct point *q;
+	size_t k;
+
+	for (k = from; k < to && run->points[k].tasks == 1; k++) {
+		q = &run->points[k];
+		if (q->threads == p->threads && q->repeat == p->repeat &&
+		    point_ok(q) && q->average > 0)
+			return q;
+	}
+	return NULL;
+}
+
+/* Against the 1-task point of the same test, mode and repeat. */
 static void compute_scaling(struct run *run)
 {
-	const struct point *base[2];
+	const struct point *base;
 	struct point *p;
 	size_t i, k, end;
 
 	for (i = 0; i < run->nr_points; i = end) {
 		end = run_test_end(run, i);
-		base[0] = base[1] = NULL;
-		for (k = i; k < end && run->points[k].tasks == 1; k++) {
-			p = &run->points[k];
-			if (!base[p->threads] && point_ok(p) && p->average > 0)
-				base[p->threads] = p;
-		}
 		for (k = i; k < end; k++) {
 			p = &run->points[k];
-			if (point_ok(p) && base[p->threads])
-				p->scaling = p->average /
-					     base[p->threads]->average;
+			base = scaling_base(run, i, end, p);
+			if (point_ok(p) && base)
+				p->scaling = p->average / base->average;
 		}
 	}
 }
