@@ -71,6 +71,15 @@ struct cmp_table;
 int view_plot(const struct model *m, const struct cmp_table *t,
 	      const char *dir, FILE *diag);
 
+struct rep_table;
+
+/*
+ * The same for a repeats comparison: per test each side's median rate
+ * against tasks, with min-max bars over its repeats.
+ */
+int view_plot_repeats(const struct model *m, const struct rep_table *t,
+		      const char *dir, FILE *diag);
+
 /* A test or run name as one safe file name component. */
 void path_component(char *buf, size_t len, const char *name);
 
