@@ -44,7 +44,7 @@ static size_t trim(const struct verdict_rule *r, size_t n, size_t *first)
 	return n - 2 * margin;
 }
 
-static void summarise(double *v, size_t n, struct side_summary *s)
+void side_summarise(double *v, size_t n, struct side_summary *s)
 {
 	double mean = 0, var = 0;
 	size_t i;
@@ -89,8 +89,8 @@ int verdict_judge(const struct verdict_rule *r, double *a, size_t na,
 	median_of(b, nb);
 	ka = trim(r, na, &fa);
 	kb = trim(r, nb, &fb);
-	summarise(a + fa, ka, &v->a);
-	summarise(b + fb, kb, &v->b);
+	side_summarise(a + fa, ka, &v->a);
+	side_summarise(b + fb, kb, &v->b);
 	v->ratio = v->a.median > 0 ? v->b.median / v->a.median : NAN;
 	v->separated = separated(&v->a, &v->b);
 	v->lo = v->hi = NAN;

@@ -52,6 +52,9 @@ struct point_verdict {
 
 void verdict_rule_defaults(struct verdict_rule *r);
 
+/* Sort v[0..n) and summarise it whole (no trimming). */
+void side_summarise(double *v, size_t n, struct side_summary *s);
+
 /*
  * Judge rates a[0..na) against b[0..nb) (both sorted in place); failed
  * says a repeat of either side failed, control_off that a control moved.

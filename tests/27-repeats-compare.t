@@ -160,6 +160,22 @@ is(wis('compare', '--bisect', 'brk1/processes', $a, '--', $failed), 125, '--bise
 is(wis('compare', '--bisect', 'nosuch', $a, '--', $b), 128, '--bisect of no such test: exit 128');
 like($err, qr/--bisect nosuch: no such point/, '... named');
 
+is(wis('report', $fixture), 0, 'wis report of the repeats: exit 0');
+like($out, qr/^repeats: 5 passes over the sweep/m, '... the spreads are shown');
+like($out, qr/^brk1 +processes +1 +5 +$median{brk1} +[0-9.]+% +\d+-\d+$/m,
+     "... brk1's median, spread and range");
+like($out, qr/^analysis: /m, '... the analysis of the median curve');
+my $noisy = derive('noisy', 'n-1', sub {
+	my ($t, $r, $p) = @_;
+	$p = tight('', 1)->($t, $r, $p);
+	return $t eq 'open1' && $r == 1 ? set_rate($p, $median{open1} / 2) : $p;
+});
+wis('report', $noisy);
+like($out, qr/^open1 .*  !$/m, "... an open1 repeat at half the rate: marked above the controls' spread");
+unlike($out, qr/^brk1 .*  !$/m, '... the tight brk1 is not');
+wis('report', '--csv', $fixture);
+like($out, qr/^rep-[^,]+,rep,brk1,processes,1,4,core,/m, '--csv: a row per repeat, with its repeat');
+
 # git bisect run over commits that switch between the recorded runs:
 # c1 good (the base), c2 good, c3 a failed repeat (skipped), c4 good,
 # c5 the first regressed, c6 regressed.
