@@ -17,7 +17,7 @@ clean() {	# clean LOG: no sanitizer report in it
 	! grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$1"
 }
 
-tests="04-bad-input 20-records 21-report-reader 22-report-output 23-fuzz-reader"
+tests="04-bad-input 20-records 21-report-reader 22-report-output 23-fuzz-reader 27-repeats-compare"
 plan $(($(echo "$tests" | wc -w) * 2 + 3))
 for t in $tests; do
 	rc=0
