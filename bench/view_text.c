@@ -175,7 +175,7 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
 			  unsigned repeats)
 {
 	const char *ctl = NULL;
-	double floor = control_spread(v, n, &ctl);
+	double noise = control_spread(v, n, &ctl);
 	char sd[32], mm[64];
 	size_t i;
 
@@ -185,7 +185,7 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
 		fputs(", '!' where the spread is above the largest control's (",
 		      out);
 		puts_clean(out, ctl);
-		fprintf(out, " +-%.1f%%)\n", floor);
+		fprintf(out, " +-%.1f%%)\n", noise);
 	} else {
 		fputs("; no control measured to compare spreads with\n", out);
 	}
@@ -201,7 +201,7 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
 			pad(v[i].median.test, 16), "",
 			point_mode(&v[i].median), v[i].median.tasks, v[i].s.n,
 			v[i].s.median, sd, mm,
-			ctl && v[i].s.stddev_pct > floor ? "  !" : "",
+			ctl && v[i].s.stddev_pct > noise ? "  !" : "",
 			v[i].failed ? "  (a repeat failed)" : "");
 	}
 }
