@@ -451,6 +451,7 @@ static void rep_plot(struct plot *pl, const struct rep_table *t, size_t from,
 	rep_data(dat, t, from, to, &ymax);
 	close_file(pl, dat, name);
 	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
+	fputs("unset y2tics\n", pl->gp);
 	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
 	gp_svg(pl->gp, name);
 	for (m = 0; m < 2; m++) {

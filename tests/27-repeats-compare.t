@@ -154,6 +154,13 @@ is(wis('compare', '--json', $a, '--', $b), 0, '--json: exit 0');
 like($out, qr/\{"test":"brk1","mode":"processes","tasks":1,"a_n":5,.*"verdict":"regressed","why":""\}/,
      '... brk1 regressed');
 
+SKIP: {
+	skip('no gnuplot', 2) if system('command -v gnuplot >/dev/null') != 0;
+	is(wis('compare', '--plot', "$tmp/plot", $a, '--', $b), 0, '--plot: exit 0');
+	like(slurp("$tmp/plot/brk1.dat"), qr/^1(?: [0-9.]+){6}$/m,
+	     "... brk1's data: tasks, each side's median, min and max");
+}
+
 is(wis('compare', '--bisect', 'brk1', $a, '--', $b), 1, '--bisect brk1: regressed, exit 1');
 is(wis('compare', '--bisect', 'brk1/processes/1', $a, '--', $a2), 0, '--bisect brk1/processes/1 unchanged: exit 0');
 is(wis('compare', '--bisect', 'brk1/processes', $a, '--', $failed), 125, '--bisect over a failed repeat: exit 125');
