@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 67
+plan 68
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -129,6 +129,8 @@ bad "samples negative" "wis.samples: bad value '-1': want a sample count from 1 
 	wis.samples=-1
 bad "samples with a suffix" "wis.samples: bad value '5s': want a sample count from 1 to 1000" \
 	wis.samples=5s
+bad "repeat 0" "wis.repeat: bad value '0': want a count from 1 to 1000" \
+	wis.repeat=0
 bad "warmup overflowing" \
 	"wis.warmup: bad value '99999999999999999999999': want a sample count from 0 to 1000" \
 	wis.warmup=99999999999999999999999
@@ -155,7 +157,7 @@ bad "a test name that cannot be one" "wis.tests: bad value 'Open1': 'Open1' is n
 bad "empty value" "wis.mode: bad value '': empty value" wis.mode=
 bad "no value" "wis.mode: missing value (write wis.mode=VALUE)" wis.mode
 bad "unknown key, with the known ones" \
-	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.signals" \
+	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.signals" \
 	wis.bogus=1
 bad "a word that is no wis.* key (argv)" "'tasks=4': not a wis.KEY=VALUE word" \
 	tasks=4

@@ -29,10 +29,10 @@ run_into() {	# run_into FILE RUN RATE TASKS...: unlink1 at RATE per task
 run_into one.rec one 1000 1 2
 report --csv one.rec
 check "csv: the stable header" test "$(head -n 1 out)" = \
-	'run,id,test,mode,tasks,affinity,wrapped,status,average,per_task,scaling,idle_pct,sys_us_per_op,samples,interval_ms,message'
+	'run,id,test,mode,tasks,repeat,affinity,wrapped,status,average,per_task,scaling,idle_pct,sys_us_per_op,samples,interval_ms,message'
 check "csv: one row per point" test "$(wc -l <out)" = 4
 check "csv: a point's row" grep -qx \
-	'one,one,unlink1,processes,2,core,0,ok,2000,1000,2,,,5,100,' out
+	'one,one,unlink1,processes,2,0,core,0,ok,2000,1000,2,,,5,100,' out
 check "csv: strings with commas quoted" grep -q \
 	',error,,,,,,,,"open: No space left, on device"$' out
 

@@ -18,6 +18,7 @@
 #define WIS_INTERVAL_MIN_MS 10
 #define WIS_INTERVAL_MAX_MS 3600000
 #define WIS_TIMEOUT_MAX_S (30 * 24 * 3600)
+#define WIS_MAX_REPEATS 1000
 
 #define WIS_BARRIER_MAX_INSTANCES 64
 /* A joined instance whose heartbeat stands still this long is gone. */

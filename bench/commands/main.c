@@ -25,6 +25,7 @@ static int usage(FILE *f)
 		"  sweep KEY=VALUE ...     a sweep described by wis.* keys\n"
 		"  sweep --cmdline         the same keys, from /proc/cmdline\n"
 		"  report FILE ...         tables, CSV, LKP keys, plots from result records\n"
+		"  compare A... -- B...    per point: medians, spreads, interval, verdict\n"
 		"  compare BASE NEW ...    B/A of runs, instances added up, controls checked\n"
 		"  emit --out SINKS ...    write one result record\n"
 		"  bench                   harness cost and sampling accuracy\n"

@@ -121,6 +121,7 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_str(j, "test", p->test->name);
 	wis_json_str(j, "mode", p->threads ? "threads" : "processes");
 	wis_json_u64(j, "tasks", p->nr_tasks);
+	wis_json_u64(j, "repeat", p->repeat);
 	wis_json_str(j, "affinity", wis_affinity_names[p->affinity]);
 	cpus_array(j, p, r);
 	wis_json_u64(j, "wrapped", r->wrapped);

@@ -19,6 +19,7 @@ static int run_usage(FILE *f)
 		"  -t, --tasks LIST       task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all (1)\n"
 		"  -s, --samples N        measured samples (5)\n"
 		"      --warmup N         discarded samples first (1)\n"
+		"      --repeat N         the whole sweep N times, pass after pass (1)\n"
 		"      --interval MS      sample length (1000)\n"
 		"      --mode M           processes, threads or both (processes)\n"
 		"      --affinity A       core, pu or none (core)\n"
@@ -32,6 +33,7 @@ static const struct option run_options[] = {
 	{ "tasks", required_argument, NULL, 't' },
 	{ "samples", required_argument, NULL, 's' },
 	{ "warmup", required_argument, NULL, 'w' },
+	{ "repeat", required_argument, NULL, 'R' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "mode", required_argument, NULL, 'm' },
 	{ "affinity", required_argument, NULL, 'a' },

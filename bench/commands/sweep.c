@@ -116,6 +116,18 @@ static int nr_modes(const struct wis_sweep_cfg *c)
 	return !!(c->modes & WIS_MODE_PROCESSES) + !!(c->modes & WIS_MODE_THREADS);
 }
 
+static unsigned nr_repeats(const struct wis_sweep_cfg *c)
+{
+	return c->repeats ? c->repeats : 1;
+}
+
+/* Every point of the sweep, all repeats. */
+static int nr_points(const struct sweep *s)
+{
+	return s->nr_tests * nr_modes(s->cfg) * s->nr_tasks *
+	       (int)nr_repeats(s->cfg);
+}
+
 /* FNV-1a, 64 bits. */
 static uint64_t hash_str(uint64_t h, const char *str)
 {
@@ -136,8 +148,8 @@ static uint64_t sweep_hash(const struct sweep *s)
 	uint64_t h = 0xcbf29ce484222325ULL;
 	char item[128];
 
-	snprintf(item, sizeof(item), "%d %d %u\n", c->warmup, c->samples,
-		 c->interval_ms);
+	snprintf(item, sizeof(item), "%d %d %u %u\n", c->warmup, c->samples,
+		 c->interval_ms, nr_repeats(c));
 	h = hash_str(h, item);
 	for (int t = 0; t < s->nr_tests; t++)
 		for (int mode = 0; mode < 2; mode++)
@@ -235,8 +247,7 @@ static void run_record(struct sweep *s)
 	wis_json_str(&j, "id", s->cfg->id);
 	if (wis_cfg_format(s->cfg, sweep, sizeof(sweep)) >= 0)
 		wis_json_str(&j, "sweep", sweep);
-	wis_json_u64(&j, "nr_points", (uint64_t)s->nr_tests * nr_modes(s->cfg) *
-		     s->nr_tasks);
+	wis_json_u64(&j, "nr_points", (uint64_t)nr_points(s));
 	barrier_fields(s, &j);
 	wis_audit_json(&j, &s->mask, s->opts->boot);
 	wis_json_str(&j, "sampler", wis_sampler_name(wis_sampler_probe()));
@@ -375,10 +386,11 @@ static int timed_out(struct sweep *s, time_t start)
 	return 1;
 }
 
-static int run_points(struct sweep *s, struct wis_result *r)
+/* One pass over every test, mode and task count. */
+static int run_pass(struct sweep *s, struct wis_result *r, unsigned repeat,
+		    int *k, time_t start)
 {
-	int n = s->nr_tests * nr_modes(s->cfg) * s->nr_tasks, k = 0;
-	time_t start = time(NULL);
+	int n = nr_points(s);
 
 	for (int t = 0; t < s->nr_tests; t++) {
 		for (int mode = 0; mode < 2; mode++) {
@@ -391,21 +403,37 @@ static int run_points(struct sweep *s, struct wis_result *r)
 				struct wis_point p = {
 					.test = s->tests[t], .threads = mode,
 					.nr_tasks = s->tasks[i],
+					.repeat = repeat,
 					.affinity = s->cfg->affinity, .mask = &s->mask,
 					.interval_ms = s->cfg->interval_ms,
 					.warmup = s->cfg->warmup,
 					.samples = s->cfg->samples,
 					.shared_path = s->cfg->shared,
 					.barrier = s->barrier,
-					.barrier_gen = (uint64_t)k + 1,
+					.barrier_gen = (uint64_t)*k + 1,
 				};
 
 				if (stop_pending(s) || timed_out(s, start) ||
-				    run_point(s, &p, r, ++k, n, &base))
+				    run_point(s, &p, r, ++*k, n, &base))
 					return -1;
 			}
 		}
 	}
+	return 0;
+}
+
+/*
+ * Repeats run whole passes, not a point N times in a row, so a drift of
+ * the machine spreads over every test instead of landing on one.
+ */
+static int run_points(struct sweep *s, struct wis_result *r)
+{
+	time_t start = time(NULL);
+	int k = 0;
+
+	for (unsigned repeat = 0; repeat < nr_repeats(s->cfg); repeat++)
+		if (run_pass(s, r, repeat, &k, start))
+			return -1;
 	return 0;
 }
 
@@ -510,8 +538,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	}
 	run_record(s);
 	warn_committed_batch(s);
-	wis_signals_plan(stdout, cfg->signals,
-			 s->nr_tests * nr_modes(cfg) * s->nr_tasks);
+	wis_signals_plan(stdout, cfg->signals, nr_points(s));
 	if (opts->table)
 		wis_table_header(stdout);
 	stopped = run_points(s, r) || stop_pending(s);

@@ -51,6 +51,7 @@ struct wis_point {
 	const struct wis_test *test;
 	int threads;
 	unsigned long nr_tasks;
+	unsigned repeat;		/* which pass of the sweep, from 0 */
 	enum wis_affinity affinity;
 	const struct wis_cpuset *mask;	/* CPUs the point may use */
 	unsigned interval_ms;

@@ -357,6 +357,11 @@ static const struct key keys[] = {
 	{ UINT_KEY("wis.warmup", warmup, 0, WIS_MAX_SAMPLES,
 		   "a sample count"), .def = "1",
 	  .help = "discarded samples before the measured ones" },
+	{ UINT_KEY("wis.repeat", repeats, 1, WIS_MAX_REPEATS, "a count"),
+	  .def = "1",
+	  .help = "measure the whole sweep this many times: every point once, "
+		  "then every point again; point records carry `repeat`, from "
+		  "0" },
 	{ UINT_KEY("wis.interval", interval_ms, WIS_INTERVAL_MIN_MS,
 		   WIS_INTERVAL_MAX_MS, "milliseconds"), .def = "1000",
 	  .help = "sample length, ms" },
@@ -375,7 +380,7 @@ static const struct key keys[] = {
 	{ TEXT_KEY("wis.id", id, check_id), .def_doc = "hostname",
 	  .help = "instance label, kept in every record and in run ids" },
 	{ UINT_KEY("wis.timeout", timeout_s, 1, WIS_TIMEOUT_MAX_S, "seconds"),
-	  .def_doc = "points × ((warmup + samples) × interval + 1 s) + 30 s, "
+	  .def_doc = "points × repeats × ((warmup + samples) × interval + 1 s) + 30 s, "
 		     "plus `wis.barrier_timeout` + 5 s with a barrier",
 	  .help = "whole-run watchdog, seconds" },
 	{ NAME_KEY("wis.done", done, done_names),

@@ -39,6 +39,7 @@ struct wis_sweep_cfg {
 	int modes;			/* WIS_MODE_* bits */
 	char tasks[128];		/* raw; "auto", "all" resolved later */
 	int samples, warmup;
+	unsigned repeats;		/* the whole sweep, this many times */
 	unsigned interval_ms;
 	int have_cpus;
 	struct wis_cpuset cpus;

@@ -104,7 +104,8 @@ unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 	if (ntasks < 1)
 		ntasks = 1;
 	points = (uint64_t)c->nr_tests * (uint64_t)ntasks *
-		 (uint64_t)__builtin_popcount((unsigned)c->modes);
+		 (uint64_t)__builtin_popcount((unsigned)c->modes) *
+		 (uint64_t)(c->repeats ? c->repeats : 1);
 	ms = points * ((uint64_t)(c->warmup + c->samples) * c->interval_ms +
 		       POINT_SETUP_MS);
 	ms = ms / 1000 + TIMEOUT_MARGIN_S;

@@ -29,7 +29,7 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 
 /*
  * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task
- * counts x ((warmup + samples) x interval + 1 s of set-up per point),
+ * counts x repeats x ((warmup + samples) x interval + 1 s of set-up per point),
  * plus 30 s, plus with a barrier one barrier timeout and the time to
  * outwait a stale campaign.
  */

@@ -11,8 +11,6 @@
 
 #include "compare.h"
 
-#define CONTROL_TOLERANCE 0.03
-
 static const char *const controls[] = { "getppid1", "futex4", "poll2" };
 #define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
 
@@ -63,9 +61,8 @@ static int resolve_label(struct cmp_side *s, const struct model *m,
 	return found;
 }
 
-static int resolve_side(struct cmp_side *s, const struct model *m,
-			const struct cmp_label *labels, size_t nr, int sum,
-			FILE *diag)
+int compare_side(struct cmp_side *s, const struct model *m,
+		 const struct cmp_label *labels, size_t nr, int sum, FILE *diag)
 {
 	size_t i;
 
@@ -217,7 +214,7 @@ static double side_rate(struct cmp_row *row, const struct cmp_side *side,
 	return sum;
 }
 
-static size_t control_rank(const char *test)
+size_t cmp_control_rank(const char *test)
 {
 	size_t i;
 
@@ -231,12 +228,12 @@ static void check_control(struct cmp_row *row)
 {
 	double r = cmp_ratio(row);
 
-	if (row->check == CMP_NO_OVERLAP || control_rank(row->test) ==
+	if (row->check == CMP_NO_OVERLAP || cmp_control_rank(row->test) ==
 	    NR_CONTROLS)
 		return;
 	if (!isfinite(r))
 		return;
-	if (fabs(r - 1) > CONTROL_TOLERANCE + 1e-9)
+	if (fabs(r - 1) > CMP_CONTROL_TOLERANCE + 1e-9)
 		row->check = CMP_CONTROL_OFF;
 	else
 		row->check = CMP_CONTROL_OK;
@@ -275,7 +272,7 @@ static void rank_tests(struct cmp_table *t)
 		for (end = first; end < t->nr &&
 		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
 			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = control_rank(t->rows[first].test);
+		i = cmp_control_rank(t->rows[first].test);
 		for (k = first; k < end; k++)
 			t->rows[k].rank = i < NR_CONTROLS ? i : NR_CONTROLS + min;
 	}
@@ -327,9 +324,9 @@ int compare_build(struct cmp_table *t, const struct model *m,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = resolve_side(&t->side[0], m, base, 1, o->sum, diag);
+	ret = compare_side(&t->side[0], m, base, 1, o->sum, diag);
 	if (!ret)
-		ret = resolve_side(&t->side[1], m, news, nr_news, o->sum, diag);
+		ret = compare_side(&t->side[1], m, news, nr_news, o->sum, diag);
 	if (ret)
 		return ret;
 	if (build_rows(t, o->force)) {

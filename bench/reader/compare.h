@@ -14,6 +14,9 @@
 #include "model.h"
 #include "view.h"
 
+/* A control is off when B/A leaves 1.00 +/- this. */
+#define CMP_CONTROL_TOLERANCE 0.03
+
 /* No input: a side named by run id. */
 #define CMP_NO_INPUT ((size_t)-1)
 
@@ -55,6 +58,17 @@ int compare_build(struct cmp_table *t, const struct model *m,
 		  const struct cmp_label *base, const struct cmp_label *news,
 		  size_t nr_news, const struct wis_report_opts *o, FILE *diag);
 void compare_free(struct cmp_table *t);
+
+/*
+ * The runs that labels name (files read as inputs, or run ids) into s;
+ * more than one only when sum is set.  Returns 0, or 2 with the reason
+ * on diag.
+ */
+int compare_side(struct cmp_side *s, const struct model *m,
+		 const struct cmp_label *labels, size_t nr, int sum, FILE *diag);
+
+/* A control's place among the controls (getppid1, futex4, poll2), or 3. */
+size_t cmp_control_rank(const char *test);
 
 /* B/A, NaN when unknown. */
 double cmp_ratio(const struct cmp_row *row);

@@ -14,6 +14,7 @@
 #include "table.h"
 
 #define MAX_TASKS 1000000
+#define MAX_REPEAT 1000000
 
 int model_init(struct model *m, FILE *diag)
 {
@@ -196,19 +197,30 @@ static double array_mean(const struct record *rec, const char *key)
 	return sum / n;
 }
 
+/* Records written before wis.repeat existed have no repeat: it is 0. */
+static double point_repeat(const struct record *rec)
+{
+	struct wis_jval v;
+
+	return rec_get(rec, "repeat", &v) ? 0 : rec_num(rec, "repeat");
+}
+
 static int valid_point(const struct point *p, const struct record *rec,
 		       const char *mode)
 {
 	double tasks = rec_num(rec, "tasks");
+	double repeat = point_repeat(rec);
 
 	return p->test && *p->test && p->status && mode &&
 	       (!strcmp(mode, "processes") || !strcmp(mode, "threads")) &&
-	       tasks >= 1 && tasks <= MAX_TASKS && tasks == floor(tasks);
+	       tasks >= 1 && tasks <= MAX_TASKS && tasks == floor(tasks) &&
+	       repeat >= 0 && repeat < MAX_REPEAT && repeat == floor(repeat);
 }
 
 static void point_values(struct point *p, const struct record *rec)
 {
 	p->tasks = (unsigned long)rec_num(rec, "tasks");
+	p->repeat = (unsigned)point_repeat(rec);
 	p->message = rec_strdup(rec, "message");
 	p->average = rec_num(rec, "average");
 	p->per_task = rec_num(rec, "per_task");
@@ -217,7 +229,6 @@ static void point_values(struct point *p, const struct record *rec)
 	p->min = array_mean(rec, "min");
 	p->max = array_mean(rec, "max");
 	p->wrapped = rec_num(rec, "wrapped");
-	p->repeat = rec_num(rec, "repeat");
 	p->scaling = NAN;
 }
 
@@ -233,7 +244,7 @@ static void add_point(struct model *m, struct run *run,
 	p->status = rec_strdup(rec, "status");
 	if (!valid_point(p, rec, mode)) {
 		report_diag(m->in.diag, "run %s seq %" PRIu64
-			    ": point without a valid test, mode, tasks and status",
+			    ": point without a valid test, mode, tasks, repeat and status",
 			    run->id, rec->seq);
 		run->errors++;
 		free(p->test);
@@ -244,6 +255,8 @@ static void add_point(struct model *m, struct run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
+	if (p->repeat >= run->repeats)
+		run->repeats = p->repeat + 1;
 	run->nr_points++;
 }
 
@@ -287,16 +300,6 @@ static int number_tests(struct run *run)
 	return 0;
 }
 
-/* A point's repeat, when its record has one; those without come first. */
-static int cmp_repeat(const struct point *x, const struct point *y)
-{
-	int nx = isnan(x->repeat), ny = isnan(y->repeat);
-
-	if (nx || ny)
-		return ny - nx;
-	return (x->repeat > y->repeat) - (x->repeat < y->repeat);
-}
-
 /* What makes a point one measurement: test, task count, mode, repeat. */
 static int cmp_key(const struct point *x, const struct point *y)
 {
@@ -306,7 +309,7 @@ static int cmp_key(const struct point *x, const struct point *y)
 		return x->tasks < y->tasks ? -1 : 1;
 	if (x->threads != y->threads)
 		return x->threads - y->threads;
-	return cmp_repeat(x, y);
+	return (x->repeat > y->repeat) - (x->repeat < y->repeat);
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -320,9 +323,9 @@ static int cmp_point(const void *a, const void *b)
 }
 
 /*
- * Two points of one test, mode and task count are one measurement taken
- * twice, unless a "repeat" field tells them apart: the second is an
- * error naming both records, and is left out.
+ * Two points of one test, mode, task count and repeat are one
+ * measurement taken twice: the second is an error naming both records,
+ * and is left out.
  */
 static void drop_duplicates(struct model *m, struct run *run)
 {
@@ -374,26 +377,36 @@ size_t run_test_end(const struct run *run, size_t from)
 	return i;
 }
 
-/* Against the first good 1-task point of the same test and mode. */
+/* The first good 1-task point of [from, to) in p's mode and repeat. */
+static const struct point *scaling_base(const struct run *run, size_t from,
+					size_t to, const struct point *p)
+{
+	const struct point *q;
+	size_t k;
+
+	for (k = from; k < to && run->points[k].tasks == 1; k++) {
+		q = &run->points[k];
+		if (q->threads == p->threads && q->repeat == p->repeat &&
+		    point_ok(q) && q->average > 0)
+			return q;
+	}
+	return NULL;
+}
+
+/* Against the 1-task point of the same test, mode and repeat. */
 static void compute_scaling(struct run *run)
 {
-	const struct point *base[2];
+	const struct point *base;
 	struct point *p;
 	size_t i, k, end;
 
 	for (i = 0; i < run->nr_points; i = end) {
 		end = run_test_end(run, i);
-		base[0] = base[1] = NULL;
-		for (k = i; k < end && run->points[k].tasks == 1; k++) {
-			p = &run->points[k];
-			if (!base[p->threads] && point_ok(p) && p->average > 0)
-				base[p->threads] = p;
-		}
 		for (k = i; k < end; k++) {
 			p = &run->points[k];
-			if (point_ok(p) && base[p->threads])
-				p->scaling = p->average /
-					     base[p->threads]->average;
+			base = scaling_base(run, i, end, p);
+			if (point_ok(p) && base)
+				p->scaling = p->average / base->average;
 		}
 	}
 }

@@ -17,12 +17,12 @@ struct point {
 	char *test, *status, *message;
 	int threads;
 	unsigned long tasks;
+	unsigned repeat;	/* which pass of the sweep, from 0 */
 	size_t test_order;	/* points of one test share it */
 	double average, per_task, idle_pct, sys_us;
 	double min, max;	/* per task, mean over the samples */
 	double scaling;		/* against the same test and mode at 1 task */
 	double wrapped;
-	double repeat;		/* NaN when the record has none */
 };
 
 struct run {
@@ -30,7 +30,8 @@ struct run {
 	struct record **recs;	/* merged: one per seq, ascending */
 	size_t nr;
 	const struct record *head, *end;
-	struct point *points;	/* by test, task count, mode */
+	struct point *points;	/* by test, task count, mode, repeat */
+	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
 	size_t nr_points, failed, unsupported;
 	uint64_t missing;
 	int errors;	/* error records, conflicts, bad points, a bad end */

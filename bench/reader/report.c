@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,9 +16,13 @@
 #include "compare.h"
 #include "file.h"
 #include "model.h"
+#include "repeats.h"
 #include "report.h"
 #include "safename.h"
 #include "view.h"
+
+/* git bisect run stops on an exit status above 127: a broken comparison. */
+#define BISECT_ABORT 128
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp] [--out DIR] [--plot DIR]\n"
@@ -36,13 +42,41 @@ static const char report_usage[] =
 	"  --force        add up points whose windows did not overlap\n";
 
 static const char compare_usage[] =
-	"usage: wis compare [--csv | --json] [--force] [--plot DIR] BASE NEW... [-- FILE...]\n"
-	"B/A per test, mode and total task count: BASE and each NEW are files\n"
-	"or run ids (found in the files named); the runs of NEW, instances\n"
-	"that ran at once, are added up.  Controls (getppid1, futex4, poll2)\n"
-	"come first and must stay within 1.00 +/- 0.03; summed points must\n"
-	"come from overlapping barrier windows (else left out, unless --force).\n"
-	"Exit 3 when a control is off or windows did not overlap.\n";
+	"usage: wis compare [OPTIONS] A... -- B...\n"
+	"       wis compare [--csv | --json] [--force] [--plot DIR] [--in FILE]... BASE NEW...\n"
+	"A and B (each a file or a run id found in an --in FILE) are runs of\n"
+	"two kernels; every run of a side and every repeat of a run (wis.repeat)\n"
+	"is one repeat of that side.  Per test, mode and task count: each side's\n"
+	"median rate, its spread (+-% stddev, min-max), %change of the medians,\n"
+	"a bootstrap interval of B/A (fixed seed: the same runs give the same\n"
+	"output) and a verdict.  The rule (LKP's, lkp-tests lib/changed_stat.rb,\n"
+	"and the interval): each side sorted and trimmed by n >> SHIFT repeats\n"
+	"(at most MAX) from each end; changed when each side keeps >= N repeats,\n"
+	"min_b > median_a and median_b > max_a (or the mirror), B/A is beyond\n"
+	"RATIO (or below 1/RATIO), and the interval excludes 1.00: improved\n"
+	"when B is faster, regressed when slower, else no change.  A failed\n"
+	"point or too few repeats is undecided.  A control (getppid1, futex4,\n"
+	"poll2) is off when its medians differ by more than 3 % and the rule\n"
+	"calls it changed; then every verdict is undecided, said on the first\n"
+	"line.  Samples within a repeat are never taken as repeats.\n"
+	"  --min-repeats N      repeats each side needs (3)\n"
+	"  --min-ratio RATIO    the smallest change of the medians (1.01)\n"
+	"  --trim-shift SHIFT   trim n >> SHIFT repeats from each end (5)\n"
+	"  --trim-max MAX       ... at most MAX (3)\n"
+	"  --level L            the bootstrap interval's level (0.95)\n"
+	"  --rounds R           bootstrap resamples (10000)\n"
+	"  --bisect TEST[/MODE[/TASKS]]\n"
+	"                       exit for git bisect run: 0 when no point of TEST\n"
+	"                       (MODE, TASKS) regressed, 1 when one did, 125 when\n"
+	"                       one is undecided, 128 when the comparison cannot\n"
+	"                       be made\n"
+	"Exit 3 when a control is off.\n"
+	"The second form (no --) is the split experiment: the runs of NEW,\n"
+	"instances that ran at once, are added up against BASE, B/A per test,\n"
+	"mode and total task count; controls must stay within 1.00 +/- 0.03 and\n"
+	"summed points must come from overlapping barrier windows (else left\n"
+	"out, unless --force).  Exit 3 when a control is off or windows did not\n"
+	"overlap.\n";
 
 struct cli {
 	struct wis_report_opts o;
@@ -50,6 +84,12 @@ struct cli {
 	size_t nr_files;
 	struct cmp_label base, *news;
 	size_t nr_news;
+	/* wis compare A... -- B...: the two sides' labels. */
+	int repeats;
+	struct cmp_label *side[2];
+	size_t nr_side[2];
+	const char *bisect;
+	struct verdict_rule rule;
 };
 
 static int set_format(struct wis_report_opts *o, enum wis_report_format f)
@@ -139,42 +179,109 @@ usage:
 	return 2;
 }
 
+/* "--min-ratio 1.02" and the like: 1 taken, -1 bad, 0 not one. */
+static int rule_option(struct verdict_rule *r, int argc, char **argv, int *i)
+{
+	static const struct {
+		const char *name;
+		unsigned long long max;
+		size_t offset;
+	} uints[] = {
+		{ "--min-repeats", 1000000, offsetof(struct verdict_rule, min_repeats) },
+		{ "--trim-shift", 63, offsetof(struct verdict_rule, margin_shift) },
+		{ "--trim-max", 1000000, offsetof(struct verdict_rule, max_margin) },
+		{ "--rounds", 10000000, offsetof(struct verdict_rule, rounds) },
+	};
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	unsigned long long n;
+	char *end;
+	double d;
+	size_t k;
+
+	for (k = 0; k < sizeof(uints) / sizeof(uints[0]); k++) {
+		if (strcmp(a, uints[k].name))
+			continue;
+		if (!v || wis_parse_uint(v, uints[k].max, &n) ||
+		    (!n && strcmp(a, "--trim-max")))
+			return -1;
+		*(unsigned *)((char *)r + uints[k].offset) = (unsigned)n;
+		++*i;
+		return 1;
+	}
+	if (strcmp(a, "--min-ratio") && strcmp(a, "--level"))
+		return 0;
+	d = v ? strtod(v, &end) : NAN;
+	if (!v || *end || !isfinite(d) || (!strcmp(a, "--level") ?
+					    d <= 0 || d >= 1 : d < 1))
+		return -1;
+	*(!strcmp(a, "--level") ? &r->level : &r->min_ratio) = d;
+	++*i;
+	return 1;
+}
+
+static int compare_option(struct cli *c, int argc, char **argv, int *i)
+{
+	int ret = common_option(c, argc, argv, i);
+
+	if (ret)
+		return ret;
+	if (!strcmp(argv[*i], "--in") && *i + 1 < argc) {
+		c->files[c->nr_files++] = argv[++*i];
+		return 1;
+	}
+	if (!strcmp(argv[*i], "--bisect") && *i + 1 < argc) {
+		c->bisect = argv[++*i];
+		return 1;
+	}
+	ret = rule_option(&c->rule, argc, argv, i);
+	if (ret < 0)
+		fprintf(stderr, "wis compare: bad value for %s\n", argv[*i]);
+	return ret;
+}
+
+/* A label of either form: BASE, NEW..., or a side of A... -- B.... */
+static void compare_label(struct cli *c, const char *label, int after)
+{
+	if (c->repeats)
+		c->side[after][c->nr_side[after]++].label = label;
+	else if (!c->base.label)
+		c->base.label = label;
+	else
+		c->news[c->nr_news++].label = label;
+}
+
 static int compare_args(struct cli *c, int argc, char **argv)
 {
-	int i, options = 1, ret;
-	size_t sides = 0;
+	int i, after = 0, ret;
 
 	c->o.sum = 1;
+	verdict_rule_defaults(&c->rule);
+	for (i = 1; i < argc; i++)
+		c->repeats |= !strcmp(argv[i], "--");
 	for (i = 1; i < argc; i++) {
-		if (!options || argv[i][0] != '-' || !argv[i][1]) {
-			if (options && !sides++)
-				c->base.label = argv[i];
-			else if (options)
-				c->news[c->nr_news++].label = argv[i];
-			else
-				c->files[c->nr_files++] = argv[i];
+		if (argv[i][0] != '-' || !argv[i][1]) {
+			compare_label(c, argv[i], after);
 			continue;
 		}
-		if (!strcmp(argv[i], "--")) {
-			options = 0;
+		if (!strcmp(argv[i], "--") && !after++)
 			continue;
-		}
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(compare_usage, stdout);
 			return 0;
 		}
-		ret = common_option(c, argc, argv, &i);
+		ret = compare_option(c, argc, argv, &i);
 		if (ret > 0)
 			continue;
 		if (!ret)
 			fprintf(stderr, "wis compare: bad option %s\n", argv[i]);
 		goto usage;
 	}
-	if (c->nr_news)
+	if (c->repeats ? c->nr_side[0] && c->nr_side[1] && !c->o.force :
+	    c->nr_news && !c->bisect)
 		return -1;
 usage:
 	fputs(compare_usage, stderr);
-	return 2;
+	return c->bisect ? BISECT_ABORT : 2;
 }
 
 static int is_file(const char *path)
@@ -205,11 +312,15 @@ static int read_label(struct model *m, struct cmp_label *l)
 
 static int read_all(struct model *m, struct cli *c)
 {
-	size_t i;
+	size_t i, s;
 
 	for (i = 0; i < c->nr_files; i++)
 		if (inputs_read(&m->in, c->files[i]))
 			return -1;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < c->nr_side[s]; i++)
+			if (read_label(m, &c->side[s][i]))
+				return -1;
 	if (!c->base.label)
 		return 0;
 	if (read_label(m, &c->base))
@@ -415,15 +526,19 @@ static int write_runtest(const struct model *m, const char *dir,
 	return ret;
 }
 
-/* The plots into path, made if missing; 0, or -1 named on diag. */
+/*
+ * The plots into path, made if missing: of the runs, of a comparison (t)
+ * or of a repeats comparison (r); 0, or -1 named on diag.
+ */
 static int write_plots(const struct model *m, const struct cmp_table *t,
-		       const char *path, FILE *diag)
+		       const struct rep_table *r, const char *path, FILE *diag)
 {
 	int dirfd = out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;
-	ret = view_plot(m, t, dirfd, path, diag);
+	ret = r ? view_plot_repeats(m, r, dirfd, path, diag) :
+	      view_plot(m, t, dirfd, path, diag);
 	close(dirfd);
 	return ret;
 }
@@ -455,13 +570,49 @@ static int compare_and_print(FILE *out, const struct model *m,
 				    c->nr_news, &c->o);
 	/* A comparison whose checks failed (3) is still worth a picture. */
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
-	    write_plots(m, &t, c->o.plot_dir, m->in.diag))
+	    write_plots(m, &t, NULL, c->o.plot_dir, m->in.diag))
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
 			if (run_bad(t.side[i].runs[k]))
 				ret = 1;
 	compare_free(&t);
+	return ret;
+}
+
+/*
+ * The repeats comparison: its output, or with --bisect only the exit
+ * status git bisect run reads.
+ */
+static int judge_and_print(FILE *out, const struct model *m,
+			   const struct cli *c, int files)
+{
+	struct rep_table t;
+	size_t i, k;
+	int ret;
+
+	ret = repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
+			    c->nr_side[1], &c->rule, m->in.diag);
+	if (!ret)
+		ret = repeats_print(out, m->in.diag, &t, c->o.format);
+	if ((!ret || ret == 3) && files && c->o.plot_dir &&
+	    write_plots(m, NULL, &t, c->o.plot_dir, m->in.diag))
+		ret = 2;
+	for (i = 0; !ret && i < 2; i++)
+		for (k = 0; k < t.side[i].nr; k++)
+			if (run_bad(t.side[i].runs[k]))
+				ret = 1;
+	if (c->bisect && ret != 2) {
+		ret = repeats_bisect(&t, c->bisect);
+		if (ret < 0) {
+			report_diag(m->in.diag, "--bisect %s: no such point in "
+				    "the runs (TEST[/MODE[/TASKS]])", c->bisect);
+			ret = BISECT_ABORT;
+		}
+	} else if (c->bisect) {
+		ret = BISECT_ABORT;
+	}
+	repeats_free(&t);
 	return ret;
 }
 
@@ -472,7 +623,9 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 	int ret = model_build(m), cmp;
 
 	if (ret == 2)
-		return ret;
+		return c->bisect ? BISECT_ABORT : ret;
+	if (c->repeats)
+		return judge_and_print(out, m, c, files);
 	if (c->base.label) {
 		cmp = compare_and_print(out, m, c, files);
 		return cmp ? cmp : ret;
@@ -484,7 +637,7 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 					  c->o.plot_dir, c->o.describe,
 					  m->in.diag))
 		return 2;
-	if (c->o.plot_dir && write_plots(m, NULL, c->o.plot_dir, m->in.diag))
+	if (c->o.plot_dir && write_plots(m, NULL, NULL, c->o.plot_dir, m->in.diag))
 		return 2;
 	return ret;
 }
@@ -497,8 +650,10 @@ static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	c->news = calloc((size_t)argc + 1, sizeof(*c->news));
+	c->side[0] = calloc((size_t)argc + 1, sizeof(*c->side[0]));
+	c->side[1] = calloc((size_t)argc + 1, sizeof(*c->side[1]));
 	c->o.describe = describe;
-	if (!c->files || !c->news) {
+	if (!c->files || !c->news || !c->side[0] || !c->side[1]) {
 		perror("wis report");
 		ret = 2;
 		goto out;
@@ -507,7 +662,7 @@ static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
 	      report_args(c, argc, argv);
 	if (ret >= 0)
 		goto out;
-	ret = 2;
+	ret = c->bisect ? BISECT_ABORT : 2;
 	if (model_init(&m, stderr)) {
 		perror("wis report");
 		goto out;
@@ -518,6 +673,8 @@ static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
 out:
 	free(c->files);
 	free(c->news);
+	free(c->side[0]);
+	free(c->side[1]);
 	return ret;
 }
 

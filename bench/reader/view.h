@@ -74,6 +74,15 @@ struct cmp_table;
 int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
 	      const char *dir, FILE *diag);
 
+struct rep_table;
+
+/*
+ * The same for a repeats comparison: per test each side's median rate
+ * against tasks, with min-max bars over its repeats.
+ */
+int view_plot_repeats(const struct model *m, const struct rep_table *t,
+		      int dirfd, const char *dir, FILE *diag);
+
 /* Efficiency of a point: NaN when there is no 1-task rate. */
 double point_efficiency(const struct point *p);
 

@@ -66,7 +66,7 @@ static void csv_point(FILE *out, const struct run *run, const struct point *p)
 	csv_field(out, run->head, "id");
 	fputc(',', out);
 	csv_str(out, p->test);
-	fprintf(out, ",%s,%lu,", point_mode(p), p->tasks);
+	fprintf(out, ",%s,%lu,%u,", point_mode(p), p->tasks, p->repeat);
 	csv_field(out, p->rec, "affinity");
 	csv_num(out, p->wrapped);
 	fputc(',', out);
@@ -88,7 +88,7 @@ void view_csv(FILE *out, const struct model *m)
 	const struct run *run;
 	size_t i, k;
 
-	fputs("run,id,test,mode,tasks,affinity,wrapped,status,average,"
+	fputs("run,id,test,mode,tasks,repeat,affinity,wrapped,status,average,"
 	      "per_task,scaling,idle_pct,sys_us_per_op,samples,interval_ms,"
 	      "message\n", out);
 	for (i = 0; i < m->nr_runs; i++) {

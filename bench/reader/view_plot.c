@@ -18,6 +18,7 @@
 #include "cpuset.h"
 #include "compare.h"
 #include "file.h"
+#include "repeats.h"
 #include "safename.h"
 #include "view.h"
 
@@ -544,6 +545,105 @@ static void plot_compare(struct plot *pl, const struct cmp_table *t)
 			html_audit(pl->html, t->side[s].runs[k]);
 }
 
+/* Rows [from, to) share a test: per mode, tasks and each side's median, min, max. */
+static void rep_data(FILE *dat, const struct rep_table *t, size_t from,
+		     size_t to, double *ymax)
+{
+	const struct rep_row *row;
+	size_t i;
+	int m;
+
+	for (m = 0; m < 2; m++) {
+		for (i = from; i < to; i++) {
+			row = &t->rows[i];
+			if (row->threads != m)
+				continue;
+			fprintf(dat, "%lu", row->tasks);
+			dat_num(dat, row->v.a.median);
+			dat_num(dat, row->v.a.min);
+			dat_num(dat, row->v.a.max);
+			dat_num(dat, row->v.b.median);
+			dat_num(dat, row->v.b.min);
+			dat_num(dat, row->v.b.max);
+			fputc('\n', dat);
+			*ymax = fmax(*ymax, fmax(row->v.a.max, row->v.b.max));
+		}
+		fputs("\n\n", dat);
+	}
+}
+
+static void rep_plot(struct plot *pl, const struct rep_table *t, size_t from,
+		     size_t to, const char *name)
+{
+	static const char *const modes[] = { "processes", "threads" };
+	double ymax = 0, xmax = 0;
+	const char *sep = "plot ";
+	int present[2] = { 0, 0 }, m;
+	size_t i, nr;
+	FILE *dat = open_data(pl, &nr);
+
+	if (!dat)
+		return;
+	for (i = from; i < to; i++) {
+		present[t->rows[i].threads] = 1;
+		xmax = fmax(xmax, (double)t->rows[i].tasks);
+	}
+	rep_data(dat, t, from, to, &ymax);
+	close_data(pl, dat, nr);
+	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
+	fputs("unset y2tics\n", pl->gp);
+	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
+	make_outputs(pl, name);
+	gp_svg(pl->gp, name);
+	for (m = 0; m < 2; m++) {
+		if (!present[m])
+			continue;
+		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2:3:4 with yerrorlines lw 2 pt 7 lc %d title 'A %s, min-max', \\\n"
+			"  '' index %d using 1:5:6:7 with yerrorlines lw 2 pt 5 dt 4 lc %d title 'B %s, min-max'",
+			sep, nr, m, 2 * m + 1, modes[m], m, 2 * m + 2,
+			modes[m]);
+		sep = ", \\\n  ";
+	}
+	fputc('\n', pl->gp);
+	gp_png(pl->gp, name);
+}
+
+/* The row after the last of the test of row i. */
+static size_t rep_test_end(const struct rep_table *t, size_t i)
+{
+	size_t end = i;
+
+	while (end < t->nr && t->rows[end].rank == t->rows[i].rank)
+		end++;
+	return end;
+}
+
+static void plot_repeats(struct plot *pl, const struct rep_table *t)
+{
+	char name[WIS_SAFE_NAME_MAX + 1];
+	const char **titles = calloc(t->nr + 1, sizeof(*titles));
+	size_t i, n = 0, s, k;
+
+	for (i = 0; titles && i < t->nr; i = rep_test_end(t, i))
+		titles[n++] = t->rows[i].test;
+	if (!titles || check_names(pl, titles, n)) {
+		if (!titles)
+			report_diag(pl->diag, "--plot: out of memory");
+		pl->failed = 1;
+		free(titles);
+		return;
+	}
+	for (i = 0; i < t->nr; i = rep_test_end(t, i)) {
+		wis_safe_name(name, t->rows[i].test);
+		rep_plot(pl, t, i, rep_test_end(t, i), name);
+		html_figure(pl->html, name, t->rows[i].test);
+	}
+	free(titles);
+	for (s = 0; s < 2; s++)
+		for (k = 0; k < t->side[s].nr; k++)
+			html_audit(pl->html, t->side[s].runs[k]);
+}
+
 /* gnuplot plots.gp in dir; 0, or -1 named on diag. */
 static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 {
@@ -589,10 +689,12 @@ static const char html_head[] =
 	"line is linear scaling from the 1-task rate and a dashed one the idle "
 	"share of CPU time (right axis).  Vertical lines mark where the "
 	"tasks fill a NUMA node or a package.  In a comparison the right axis "
-	"is B/A.</p>\n";
+	"is B/A; comparing repeats, bars span each side's min-max.</p>\n";
 
-int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
-	      const char *dir, FILE *diag)
+/* One of the three kinds of plots into dir, then gnuplot. */
+static int plot_into(const struct model *m, const struct cmp_table *t,
+		     const struct rep_table *r, int dirfd, const char *dir,
+		     FILE *diag)
 {
 	struct plot pl = { NULL, NULL, dirfd, dir, diag, 0, 0 };
 
@@ -600,7 +702,9 @@ int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
 	pl.html = pl.gp ? open_in(&pl, "index", "html") : NULL;
 	if (pl.html) {
 		fputs(html_head, pl.html);
-		if (t)
+		if (r)
+			plot_repeats(&pl, r);
+		else if (t)
 			plot_compare(&pl, t);
 		else
 			plot_runs(&pl, m);
@@ -611,4 +715,16 @@ int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
 	if (pl.failed)
 		return -1;
 	return run_gnuplot(dirfd, dir, diag);
+}
+
+int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
+	      const char *dir, FILE *diag)
+{
+	return plot_into(m, t, NULL, dirfd, dir, diag);
+}
+
+int view_plot_repeats(const struct model *m, const struct rep_table *t,
+		      int dirfd, const char *dir, FILE *diag)
+{
+	return plot_into(m, NULL, t, dirfd, dir, diag);
 }

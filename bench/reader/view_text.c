@@ -2,9 +2,12 @@
 /* wis report's text: per run a header, its notes, the table, analysis. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "table.h"
+#include "verdict.h"
 #include "view.h"
 
 static void print_header(FILE *out, const struct run *run)
@@ -78,6 +81,165 @@ static void print_point(FILE *out, const struct point *p)
 	wis_table_row(out, &row);
 }
 
+/* One test, mode and task count over its repeats. */
+struct spread {
+	struct point median;	/* the median repeat's point */
+	struct side_summary s;
+	int failed;		/* a repeat did not measure */
+};
+
+static int same_point(const struct point *x, const struct point *y)
+{
+	return x->test_order == y->test_order && x->tasks == y->tasks &&
+	       x->threads == y->threads;
+}
+
+/* Points [from, to) are one point's repeats. */
+static void spread_of(const struct point *pts, size_t from, size_t to,
+		      double *rates, struct spread *sp)
+{
+	size_t i, n = 0;
+
+	sp->median = pts[from];
+	sp->failed = 0;
+	for (i = from; i < to; i++) {
+		if (point_ok(&pts[i]))
+			rates[n++] = pts[i].average;
+		else
+			sp->failed = 1;
+	}
+	side_summarise(rates, n, &sp->s);
+	for (i = from; i < to; i++)
+		if (point_ok(&pts[i]) && pts[i].average == sp->s.median)
+			sp->median = pts[i];
+}
+
+/* Each point's spread, in the run's order; the count, or 0 out of memory. */
+static size_t spreads(const struct run *run, struct spread *v, double *rates)
+{
+	size_t i, end, n = 0;
+
+	for (i = 0; i < run->nr_points; i = end) {
+		for (end = i + 1; end < run->nr_points &&
+		     same_point(&run->points[i], &run->points[end]); end++)
+			;
+		spread_of(run->points, i, end, rates, &v[n++]);
+	}
+	return n;
+}
+
+/* Scaling of the medians, against the same test and mode at 1 task. */
+static void median_scaling(struct spread *v, size_t n)
+{
+	const struct point *base;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		base = NULL;
+		for (k = 0; k < n && !base; k++)
+			if (v[k].median.test_order == v[i].median.test_order &&
+			    v[k].median.threads == v[i].median.threads &&
+			    v[k].median.tasks == 1 && v[k].s.median > 0)
+				base = &v[k].median;
+		v[i].median.scaling = base && v[i].s.n ?
+				      v[i].s.median / base->average : NAN;
+	}
+}
+
+/* The largest spread of a control that measured: the run's noise floor. */
+static double control_spread(const struct spread *v, size_t n,
+			     const char **which)
+{
+	double most = NAN;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (cmp_control_rank(v[i].median.test) >= 3 || v[i].failed ||
+		    !isfinite(v[i].s.stddev_pct) || v[i].s.stddev_pct <= most)
+			continue;
+		most = v[i].s.stddev_pct;
+		*which = v[i].median.test;
+	}
+	return most;
+}
+
+/* Spaces after name to fill width. */
+static int pad(const char *name, size_t width)
+{
+	size_t n = strlen(name);
+
+	return n < width ? (int)(width - n) : 0;
+}
+
+static void print_spreads(FILE *out, const struct spread *v, size_t n,
+			  unsigned repeats)
+{
+	const char *ctl = NULL;
+	double noise = control_spread(v, n, &ctl);
+	char sd[32], mm[64];
+	size_t i;
+
+	fprintf(out, "\nrepeats: %u passes over the sweep; each point's rate "
+		"over them", repeats);
+	if (ctl) {
+		fputs(", '!' where the spread is above the largest control's (",
+		      out);
+		puts_clean(out, ctl);
+		fprintf(out, " +-%.1f%%)\n", noise);
+	} else {
+		fputs("; no control measured to compare spreads with\n", out);
+	}
+	fprintf(out, "%-16s %-9s %5s %3s %14s %7s %27s\n", "test", "mode",
+		"tasks", "n", "median ops/s", "+-", "min-max");
+	for (i = 0; i < n; i++) {
+		snprintf(sd, sizeof(sd), isfinite(v[i].s.stddev_pct) ?
+			 "%.1f%%" : "-", v[i].s.stddev_pct);
+		snprintf(mm, sizeof(mm), v[i].s.n ? "%.0f-%.0f" : "-",
+			 v[i].s.min, v[i].s.max);
+		puts_clean(out, v[i].median.test);
+		fprintf(out, "%*s %-9s %5lu %3zu %14.0f %7s %27s%s%s\n",
+			pad(v[i].median.test, 16), "",
+			point_mode(&v[i].median), v[i].median.tasks, v[i].s.n,
+			v[i].s.median, sd, mm,
+			ctl && v[i].s.stddev_pct > noise ? "  !" : "",
+			v[i].failed ? "  (a repeat failed)" : "");
+	}
+}
+
+/*
+ * A run with repeats: the table of each point's median repeat, the
+ * spreads, and the analysis of the median curve.
+ */
+static void view_repeats(FILE *out, const struct run *run)
+{
+	struct spread *v = calloc(run->nr_points + 1, sizeof(*v));
+	double *rates = calloc(run->nr_points + 1, sizeof(*rates));
+	struct point *medians = calloc(run->nr_points + 1, sizeof(*medians));
+	struct run med = *run;
+	size_t i, n;
+
+	if (!v || !rates || !medians) {
+		fputs("out of memory\n", out);
+		goto out;
+	}
+	n = spreads(run, v, rates);
+	median_scaling(v, n);
+	fputs("each point's median repeat:\n", out);
+	wis_table_header(out);
+	for (i = 0; i < n; i++) {
+		medians[i] = v[i].median;
+		print_point(out, &medians[i]);
+	}
+	print_spreads(out, v, n, run->repeats);
+	med.points = medians;
+	med.nr_points = n;
+	analysis_curves(out, &med);
+out:
+	free(v);
+	free(rates);
+	free(medians);
+}
+
 void view_text(FILE *out, const struct model *m)
 {
 	const struct run *run;
@@ -93,6 +255,10 @@ void view_text(FILE *out, const struct model *m)
 		if (!run->nr_points)
 			continue;
 		fputc('\n', out);
+		if (run->repeats > 1) {
+			view_repeats(out, run);
+			continue;
+		}
 		wis_table_header(out);
 		for (k = 0; k < run->nr_points; k++)
 			print_point(out, &run->points[k]);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A percentile bootstrap interval for the ratio of two medians, drawn
+ * from a fixed-seed generator so the same rates always give the same
+ * interval.
+ */
+#ifndef WIS_BOOTSTRAP_H
+#define WIS_BOOTSTRAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Sort v[0..n) and return LKP's median, the value at n / 2 (the upper
+ * middle one when n is even); NaN when n is 0.
+ */
+double median_of(double *v, size_t n);
+
+/* A seed for the generator from a text, e.g. the point's test/mode/tasks. */
+uint64_t bootstrap_seed(const char *text);
+
+/*
+ * The central level (0.95) interval of median(b*) / median(a*) over
+ * rounds resamples of a and b, each drawn with replacement at its own
+ * size; a resample whose A median is 0 counts as an infinite ratio.
+ * Returns 0, or -1 (out of memory, an empty side) with *lo and *hi NaN.
+ */
+int bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+		    unsigned rounds, double level, uint64_t seed,
+		    double *lo, double *hi);
+
+#endif

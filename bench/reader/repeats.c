@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The repeats comparison: rows built by sorting every point of both
+ * sides once, as compare.c does, then each row judged on its repeats.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootstrap.h"
+#include "repeats.h"
+
+struct entry {
+	const struct point *p;
+	int side;
+	size_t arrival;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->p->test, y->p->test);
+
+	if (c)
+		return c;
+	if (x->p->threads != y->p->threads)
+		return x->p->threads - y->p->threads;
+	if (x->p->tasks != y->p->tasks)
+		return x->p->tasks < y->p->tasks ? -1 : 1;
+	if (x->side != y->side)
+		return x->side - y->side;
+	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
+}
+
+static int same_row(const struct entry *x, const struct entry *y)
+{
+	return !strcmp(x->p->test, y->p->test) &&
+	       x->p->threads == y->p->threads && x->p->tasks == y->p->tasks;
+}
+
+static struct entry *collect(const struct rep_table *t, size_t *n)
+{
+	const struct run *run;
+	struct entry *v;
+	size_t total = 0, s, r, k;
+
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < t->side[s].nr; r++)
+			total += t->side[s].runs[r]->nr_points;
+	v = malloc((total + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	*n = 0;
+	for (s = 0; s < 2; s++) {
+		for (r = 0; r < t->side[s].nr; r++) {
+			run = t->side[s].runs[r];
+			for (k = 0; k < run->nr_points; k++, (*n)++)
+				v[*n] = (struct entry){ &run->points[k],
+							(int)s, *n };
+		}
+	}
+	qsort(v, *n, sizeof(*v), cmp_entry);
+	return v;
+}
+
+/* The ok repeats' rates of a row's entries into rates, side by side. */
+static void fill_rates(struct rep_row *row, const struct entry *e, size_t n,
+		       double *rates)
+{
+	size_t i;
+
+	memset(row, 0, sizeof(*row));
+	row->test = e[0].p->test;
+	row->threads = e[0].p->threads;
+	row->tasks = e[0].p->tasks;
+	row->rank = e[0].arrival;
+	row->rates[0] = rates;
+	for (i = 0; i < n && e[i].side == 0; i++) {
+		if (point_ok(e[i].p))
+			rates[row->n[0]++] = e[i].p->average;
+		else
+			row->failed = 1;
+	}
+	row->rates[1] = rates + row->n[0];
+	for (; i < n; i++) {
+		if (point_ok(e[i].p))
+			row->rates[1][row->n[1]++] = e[i].p->average;
+		else
+			row->failed = 1;
+	}
+}
+
+static int judge(struct rep_table *t, struct rep_row *row)
+{
+	char key[256];
+
+	snprintf(key, sizeof(key), "%s/%s/%lu", row->test,
+		 row->threads ? "threads" : "processes", row->tasks);
+	if (verdict_judge(&t->rule, row->rates[0], row->n[0], row->rates[1],
+			  row->n[1], row->failed, 0, bootstrap_seed(key),
+			  &row->v))
+		return -1;
+	row->control_off = cmp_control_rank(row->test) < 3 &&
+			   fabs(row->v.ratio - 1) > CMP_CONTROL_TOLERANCE + 1e-9 &&
+			   (row->v.verdict == VERDICT_IMPROVED ||
+			    row->v.verdict == VERDICT_REGRESSED);
+	t->controls_off += row->control_off;
+	return 0;
+}
+
+/* Controls first; then each test where its first point arrived. */
+static void rank_tests(struct rep_table *t)
+{
+	size_t i, k, first, end, min;
+
+	for (first = 0; first < t->nr; first = end) {
+		min = SIZE_MAX;
+		for (end = first; end < t->nr &&
+		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
+			min = t->rows[end].rank < min ? t->rows[end].rank : min;
+		i = cmp_control_rank(t->rows[first].test);
+		for (k = first; k < end; k++)
+			t->rows[k].rank = i < 3 ? i : 3 + min;
+	}
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rep_row *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->threads != y->threads)
+		return x->threads - y->threads;
+	return x->tasks < y->tasks ? -1 : x->tasks > y->tasks;
+}
+
+/* A control off: no verdict can be trusted, whatever the rule said. */
+static void controls_first(struct rep_table *t)
+{
+	size_t i;
+
+	for (i = 0; t->controls_off && i < t->nr; i++) {
+		t->rows[i].v.verdict = VERDICT_UNDECIDED;
+		if (t->rows[i].v.why == WHY_NONE)
+			t->rows[i].v.why = WHY_CONTROL_OFF;
+	}
+}
+
+static int build_rows(struct rep_table *t)
+{
+	struct entry *e;
+	size_t n, i, end;
+	int ret = -1;
+
+	e = collect(t, &n);
+	t->rows = e ? calloc(n + 1, sizeof(*t->rows)) : NULL;
+	t->store = t->rows ? calloc(n + 1, sizeof(*t->store)) : NULL;
+	if (!t->store)
+		goto out;
+	for (i = 0; i < n; i = end) {
+		for (end = i + 1; end < n && same_row(&e[i], &e[end]); end++)
+			;
+		fill_rates(&t->rows[t->nr], e + i, end - i, t->store + i);
+		if (judge(t, &t->rows[t->nr++]))
+			goto out;
+	}
+	rank_tests(t);
+	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
+	controls_first(t);
+	ret = 0;
+out:
+	free(e);
+	return ret;
+}
+
+int repeats_build(struct rep_table *t, const struct model *m,
+		  const struct cmp_label *a, size_t na,
+		  const struct cmp_label *b, size_t nb,
+		  const struct verdict_rule *rule, FILE *diag)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->rule = *rule;
+	ret = compare_side(&t->side[0], m, a, na, 1, diag);
+	if (!ret)
+		ret = compare_side(&t->side[1], m, b, nb, 1, diag);
+	if (ret)
+		return ret;
+	if (build_rows(t)) {
+		report_diag(diag, "out of memory");
+		return 2;
+	}
+	return 0;
+}
+
+void repeats_free(struct rep_table *t)
+{
+	free(t->side[0].runs);
+	free(t->side[1].runs);
+	free(t->rows);
+	free(t->store);
+}
+
+/* Whether row is one of TEST[/MODE[/TASKS]]; -1 when spec is malformed. */
+static int row_matches(const struct rep_row *row, const char *spec)
+{
+	char test[128], mode[16] = "", tail;
+	unsigned long tasks = 0;
+	int n;
+
+	n = sscanf(spec, "%127[^/]/%15[^/]/%lu%c", test, mode, &tasks, &tail);
+	if (n < 1 || n > 3 || (n >= 2 && strcmp(mode, "processes") &&
+			       strcmp(mode, "threads")))
+		return -1;
+	return !strcmp(row->test, test) &&
+	       (n < 2 || !strcmp(mode, row->threads ? "threads" :
+				 "processes")) &&
+	       (n < 3 || tasks == row->tasks);
+}
+
+int repeats_bisect(const struct rep_table *t, const char *spec)
+{
+	int regressed = 0, undecided = 0, matched = 0, m;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		m = row_matches(&t->rows[i], spec);
+		if (m < 0)
+			return -1;
+		if (!m)
+			continue;
+		matched = 1;
+		regressed |= t->rows[i].v.verdict == VERDICT_REGRESSED;
+		undecided |= t->rows[i].v.verdict == VERDICT_UNDECIDED;
+	}
+	if (!matched)
+		return -1;
+	return regressed ? 1 : undecided ? 125 : 0;
+}

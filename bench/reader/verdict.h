@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Whether one point changed between sides A and B, from the rates of
+ * their repeats.  The rule is LKP's (lkp-tests lib/changed_stat.rb): at
+ * least min_repeats on each side; each side sorted and trimmed by
+ * size >> margin_shift (at most max_margin) from each end; then changed
+ * when the ranges are separated, min_b > median_a and median_b > max_a
+ * (or the mirror), and the ratio of the medians is beyond min_ratio.
+ * wis adds that the bootstrap interval of the ratio of medians must
+ * exclude 1.  Rates are higher-is-better: B above A is improved.
+ */
+#ifndef WIS_VERDICT_H
+#define WIS_VERDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum verdict {
+	VERDICT_UNDECIDED, VERDICT_NO_CHANGE, VERDICT_IMPROVED,
+	VERDICT_REGRESSED,
+};
+
+/* Why a verdict is undecided. */
+enum verdict_why {
+	WHY_NONE, WHY_FEW_REPEATS, WHY_FAILED, WHY_CONTROL_OFF,
+};
+
+struct verdict_rule {
+	unsigned min_repeats;	/* 3 */
+	unsigned margin_shift;	/* 5: trim size >> 5 from each end */
+	unsigned max_margin;	/* 3 */
+	double min_ratio;	/* 1.01 */
+	double level;		/* 0.95 */
+	unsigned rounds;	/* bootstrap resamples, 10000 */
+};
+
+/* One side after trimming: what the rule and the table use. */
+struct side_summary {
+	size_t n;		/* repeats kept */
+	double median, min, max;
+	double stddev_pct;	/* of the kept repeats, % of their mean */
+};
+
+struct point_verdict {
+	struct side_summary a, b;
+	double ratio;		/* median_b / median_a */
+	double lo, hi;		/* bootstrap interval of the ratio */
+	int separated;		/* LKP's range rule holds */
+	enum verdict verdict;
+	enum verdict_why why;
+};
+
+void verdict_rule_defaults(struct verdict_rule *r);
+
+/* Sort v[0..n) and summarise it whole (no trimming). */
+void side_summarise(double *v, size_t n, struct side_summary *s);
+
+/*
+ * Judge rates a[0..na) against b[0..nb) (both sorted in place); failed
+ * says a repeat of either side failed, control_off that a control moved.
+ * seed makes the bootstrap reproducible.  Returns 0, or -1 out of
+ * memory.
+ */
+int verdict_judge(const struct verdict_rule *rule, double *a, size_t na,
+		  double *b, size_t nb, int failed, int control_off,
+		  uint64_t seed, struct point_verdict *v);
+
+const char *verdict_name(enum verdict v);
+const char *verdict_why_name(enum verdict_why why);
+
+#endif
