@@ -157,7 +157,9 @@ like($out, qr/\{"test":"brk1","mode":"processes","tasks":1,"a_n":5,.*"verdict":"
 SKIP: {
 	skip('no gnuplot', 2) if system('command -v gnuplot >/dev/null') != 0;
 	is(wis('compare', '--plot', "$tmp/plot", $a, '--', $b), 0, '--plot: exit 0');
-	like(slurp("$tmp/plot/brk1.dat"), qr/^1(?: [0-9.]+){6}$/m,
+	my ($gp) = grep { /\bbrk1\b/ } split /\n(?=set terminal svg)/, slurp("$tmp/plot/plots.gp");
+	my ($dat) = ($gp // '') =~ /'(d\d+\.dat)'/;
+	like(slurp("$tmp/plot/" . ($dat // 'none')), qr/^1(?: [0-9.]+){6}$/m,
 	     "... brk1's data: tasks, each side's median, min and max");
 }
 
