@@ -397,7 +397,6 @@ machine_args() {
 		;;
 	esac
 	cpu_args
-	a+=(-smp "$opt_smp,sockets=$opt_numa,cores=$((opt_smp / opt_numa)),threads=1")
 	memory_args
 	a+=(-chardev "file,id=console,path=$(qemu_escape "$dir/console.log")"
 		-serial chardev:console
@@ -429,10 +428,19 @@ cpu_args() {
 	fi
 }
 
-# The memory and its NUMA nodes, onto machine_args' a: --mem split evenly,
-# the last node taking the rest, --smp's sockets one a node.
+# The CPUs, memory and NUMA nodes, onto machine_args' a: --mem split
+# evenly, the last node taking the rest.  A node is a socket on x86_64;
+# on arm64 a cluster of one socket, as on the many-core ARM servers whose
+# one package holds several nodes (the seed's 128-core machine).
 memory_args() {
-	local node per_node last_node
+	local node per_node last_node where=socket-id=
+	local per=$((opt_smp / opt_numa))
+	if [ "$opt_arch" = x86_64 ]; then
+		a+=(-smp "$opt_smp,sockets=$opt_numa,cores=$per,threads=1")
+	else
+		a+=(-smp "$opt_smp,sockets=1,clusters=$opt_numa,cores=$per,threads=1")
+		where=socket-id=0,cluster-id=
+	fi
 	if [ "$opt_arch" = x86_64 ]; then
 		# virtio-pmem plugs into the hotplug area: one slot, room for it.
 		a+=(-m "${opt_mem}M,slots=1,maxmem=$((opt_mem + PMEM_MB))M")
@@ -446,7 +454,7 @@ memory_args() {
 		[ "$node" -eq $((opt_numa - 1)) ] && per_node=$last_node
 		a+=(-object "memory-backend-ram,id=node$node,size=${per_node}M"
 			-numa "node,nodeid=$node,memdev=node$node"
-			-numa "cpu,node-id=$node,socket-id=$node")
+			-numa "cpu,node-id=$node,$where$node")
 	done
 }
 
