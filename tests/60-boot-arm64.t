@@ -31,9 +31,8 @@ is($run->{machine}, 'aarch64', 'the guest is an aarch64 one');
 like($run->{cpu_model}, qr/^QEMU max r\d+p\d+$/, 'its CPU is named from MIDR_EL1');
 is($run->{cpu_midr}, '0x000f0510', '... which the record keeps');
 is($virtio[-1]{type} . ' ' . $virtio[-1]{status}, 'end ok', 'the run ends ok');
-my $names = `$wis list --names`;
-my $tests = () = split(' ', $names);
-is(scalar(@points), 2 * $tests, 'every test has a point at 1 and 2 tasks');
+my @tests = split(' ', `$wis list --names`);
+is(scalar(@points), 2 * @tests, 'every test has a point at 1 and 2 tasks');
 is(join(' ', map { "$_->{test}:$_->{status}" }
 	grep { $_->{status} !~ /^(ok|unsupported)$/ } @points), '',
    'every point is ok or unsupported');
