@@ -6,18 +6,12 @@ set -eu
 set -o pipefail
 
 ROOT=$(cd "$(dirname "$0")" && pwd)
-PACKAGES="make binutils musl-tools busybox-static kmod cpio gzip zstd
-linux-image-cloud-amd64 qemu-system-x86 ipxe-qemu shellcheck clang
+# What every architecture needs on the build host.
+COMMON_PACKAGES="make binutils kmod cpio gzip zstd shellcheck clang
 libclang-rt-14-dev perl gnuplot-nox iproute2"
 # What only the tests need: LAVA's dispatcher runs the jobs of
 # ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t).
 TEST_PACKAGES="lava-dispatcher"
-# Module names the sinks need, resolved with their dependencies:
-# virtio_pci + virtio_console for the virtio-serial sink; virtio_pmem,
-# nfit (ACPI NVDIMM) and nd_e820 (memmap=) for the pmem sink, nd_pmem to
-# turn any of those regions into /dev/pmemN.
-WANTED_MODULES="virtio_pci virtio_console virtio_pmem nfit nd_e820 nd_pmem"
-BOOT_ARGS="console=ttyS0,115200 panic=-1 wis.preset=smoke"
 BUDGET_BYTES=$((2 * 1024 * 1024))
 # zstd, not gzip: the suite's libc.so.6 and loader do not fit the budget
 # under gzip -9 (2.32 MiB); zstd -19 holds them in 1.69 MiB and unpacks
@@ -25,10 +19,69 @@ BUDGET_BYTES=$((2 * 1024 * 1024))
 # allocates the window to unpack, and 8 MiB does not boot in the 80 MB
 # floor of qemu/run.
 INITRAMFS=initramfs.cpio.zst
+# GRUB's network image for arm64 (Debian's signed build, so a server
+# with Secure Boot can chain it from shim): its built-in prefix is
+# /grub, where it reads grub.cfg from the TFTP server it came from.
+GRUB_NET_EFI=usr/lib/grub/arm64-efi-signed/grubnetaa64.efi.signed
+
+# What differs between the architectures, in one table.  x86_64 builds
+# natively, into OUT; arm64 cross-builds into OUT/arm64 with Debian's
+# cross compiler, and takes its foreign-architecture packages through
+# multiarch (libc6:arm64 and musl-dev:arm64 install beside the amd64
+# ones) except those that cannot sit beside the host's: busybox-static
+# (no Multi-Arch: it would replace the amd64 /bin/busybox), the kernel
+# (its maintainer scripts would run the host's initramfs and boot
+# loader hooks) and GRUB's EFI image.  Those are fetched with
+# 'apt-get download' and unpacked into OUT/arm64/deb (fetch_debs).
+# Modules: virtio_pci + virtio_console for the virtio-serial sink;
+# virtio_pmem, and on x86 nfit (ACPI NVDIMM) and nd_e820 (memmap=), for
+# the pmem sink, nd_pmem to turn any of those regions into /dev/pmemN.
+# nfit and nd_e820 are x86 only: arm64 has no e820 map, and QEMU's virt
+# machine has no ACPI NVDIMM for -kernel boots.
+set_arch() {
+	case $ARCH in
+	x86_64 | amd64)
+		ARCH=x86_64
+		DEB_ARCH=amd64
+		CROSS=
+		TRIPLET=x86_64-linux-gnu
+		CC_SUITE=gcc
+		CC_INIT=musl-gcc
+		TARGET_EXEC=
+		KERNEL_META=linux-image-cloud-amd64
+		KERNEL_FORMAT="an x86 bzImage"
+		WANTED_MODULES="virtio_pci virtio_console virtio_pmem nfit nd_e820 nd_pmem"
+		CONSOLE=ttyS0,115200
+		HOST_PACKAGES="musl-tools busybox-static linux-image-cloud-amd64
+			qemu-system-x86 ipxe-qemu"
+		DEB_PACKAGES=
+		;;
+	arm64 | aarch64)
+		ARCH=arm64
+		DEB_ARCH=arm64
+		CROSS=aarch64-linux-gnu-
+		TRIPLET=aarch64-linux-gnu
+		CC_SUITE=aarch64-linux-gnu-gcc
+		CC_INIT="aarch64-linux-gnu-gcc -specs=/usr/lib/aarch64-linux-musl/musl-gcc.specs"
+		TARGET_EXEC=qemu-aarch64
+		KERNEL_META=linux-image-cloud-arm64
+		KERNEL_FORMAT="an arm64 Image"
+		WANTED_MODULES="virtio_pci virtio_console virtio_pmem nd_pmem"
+		CONSOLE=ttyAMA0
+		HOST_PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6:arm64 musl-dev:arm64
+			qemu-user qemu-system-arm qemu-efi-aarch64"
+		DEB_PACKAGES="busybox-static linux-image-cloud-arm64
+			grub-efi-arm64-signed"
+		;;
+	*) die "--arch $ARCH: not x86_64 or arm64" ;;
+	esac
+	BOOT_ARGS="console=$CONSOLE panic=-1 wis.preset=smoke"
+}
 
 usage() {
 	cat <<'EOF'
-usage: ./build.sh [--kernel PATH] [--modules DIR|none] [--out DIR] [COMMAND]
+usage: ./build.sh [--arch x86_64|arm64] [--kernel PATH] [--modules DIR|none]
+                  [--out DIR] [COMMAND]
 
 commands:
   (none)   deps, build and image
@@ -49,10 +102,14 @@ commands:
            boards of N CPUs (default 1); see docs/fleets.md
   test     deps (and the tests' own), build, image, asan, then prove tests/
 
-environment: OUT (default ./out), KERNEL, MODULES, BUSYBOX (default
-/bin/busybox), SOURCE_DATE_EPOCH (default: time of the last commit).
-The default kernel is the installed linux-image-cloud-amd64; MODULES=none
-means a kernel with everything built in and no module tree.
+environment: ARCH (default x86_64), OUT (default ./out), KERNEL, MODULES,
+BUSYBOX (default /bin/busybox), SOURCE_DATE_EPOCH (default: time of the
+last commit).  The default kernel is the installed linux-image-cloud-amd64;
+MODULES=none means a kernel with everything built in and no module tree.
+--arch arm64 cross-builds into OUT/arm64: the kernel, busybox and GRUB's
+network image come from Debian's arm64 packages, unpacked by deps into
+OUT/arm64/deb; run boots it with qemu/run --arch arm64, and test builds
+it beside the x86_64 image.
 EOF
 }
 
@@ -74,17 +131,71 @@ installed() {
 
 # deps [PACKAGE...]: those (default: PACKAGES) that are missing.
 deps() {
-	local missing="" pkg wanted=${*:-$PACKAGES}
-	for pkg in $wanted; do
+	local missing="" pkg
+	for pkg in $COMMON_PACKAGES $HOST_PACKAGES "$@"; do
 		installed "$pkg" || missing="$missing $pkg"
 	done
-	[ -z "$missing" ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing (run as root)"
-	note "installing:$missing"
-	apt-get update
-	# shellcheck disable=SC2086 # one word a package
-	DEBIAN_FRONTEND=noninteractive apt-get install -y \
-		--no-install-recommends $missing
+	if [ -n "$missing" ]; then
+		[ "$(id -u)" -eq 0 ] || die "missing packages:$missing (run as root)"
+		add_foreign_arch
+		note "installing:$missing"
+		apt-get update
+		# shellcheck disable=SC2086 # one word a package
+		DEBIAN_FRONTEND=noninteractive apt-get install -y \
+			--no-install-recommends $missing
+	fi
+	fetch_debs
+}
+
+add_foreign_arch() {
+	[ "$DEB_ARCH" != "$(dpkg --print-architecture)" ] || return 0
+	dpkg --print-foreign-architectures | grep -qx "$DEB_ARCH" && return 0
+	note "adding the $DEB_ARCH architecture to dpkg"
+	dpkg --add-architecture "$DEB_ARCH"
+}
+
+# DEB_PACKAGES, unpacked under OUT/deb/NAME with NAME's package and
+# version in OUT/deb/NAME/.package; a metapackage is followed to the
+# package it depends on.  Fetched once: remove OUT/deb to take newer
+# versions.
+fetch_debs() {
+	local name
+	for name in $DEB_PACKAGES; do
+		[ -f "$OUT/deb/$name/.package" ] || fetch_deb "$name"
+	done
+}
+
+fetch_deb() {
+	local name=$1 pkg=$1 dir=$OUT/deb/$1 tmp deb dep
+	mkdir -p "$OUT/deb"
+	tmp=$(mktemp -d "$OUT/deb/.fetch.XXXXXX")
+	(cd "$tmp" && apt-get download -q "$pkg:$DEB_ARCH" >/dev/null) ||
+		die "apt-get download $pkg:$DEB_ARCH failed (run ./build.sh --arch $ARCH deps as root first?)"
+	deb=$(find "$tmp" -name '*.deb')
+	dep=$(dpkg-deb -f "$deb" Depends)
+	if [ "$pkg" = "$KERNEL_META" ]; then
+		# linux-image-RELEASE (= VERSION)
+		pkg=${dep%% *}
+		rm -f "$deb"
+		(cd "$tmp" && apt-get download -q "$pkg:$DEB_ARCH" >/dev/null) ||
+			die "apt-get download $pkg:$DEB_ARCH failed"
+		deb=$(find "$tmp" -name '*.deb')
+	fi
+	mkdir -p "$tmp/root"
+	dpkg-deb -x "$deb" "$tmp/root"
+	printf '%s %s\n' "$(dpkg-deb -f "$deb" Package)" \
+		"$(dpkg-deb -f "$deb" Version)" >"$tmp/root/.package"
+	# The package's postinst would make modules.dep.
+	if [ -d "$tmp/root/lib/modules" ]; then
+		find "$tmp/root/lib/modules" -mindepth 1 -maxdepth 1 -type d \
+			-printf '%f\n' | while read -r release; do
+			depmod -b "$tmp/root" "$release"
+		done
+	fi
+	rm -rf "$dir"
+	mv "$tmp/root" "$dir"
+	rm -rf "$tmp"
+	note "unpacked $(cat "$dir/.package") into $dir"
 }
 
 # --- build ---------------------------------------------------------------
@@ -94,7 +205,8 @@ deps() {
 compat_links() {
 	local bin=$OUT/rootfs/bin names name
 	[ -x "$bin/wis" ] || die "$bin/wis was not built"
-	names=$("$bin/wis" list --names) || die "'wis list --names' failed"
+	# shellcheck disable=SC2086 # empty, or the emulator of a foreign build
+	names=$($TARGET_EXEC "$bin/wis" list --names) || die "'wis list --names' failed"
 	[ -n "$names" ] || die "'wis list --names' printed no test"
 	find "$bin" -maxdepth 1 -type l -lname wis -delete
 	for name in $names; do
@@ -110,8 +222,8 @@ build() {
 	local jobs
 	jobs=$(nproc)
 	[ -f "$ROOT/init/Makefile" ] || die "init/Makefile is missing"
-	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT"
-	make -C "$ROOT/init" -j"$jobs" OUT="$OUT"
+	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT" CC="$CC_SUITE" AR="${CROSS}ar"
+	make -C "$ROOT/init" -j"$jobs" OUT="$OUT" CC="$CC_INIT" AR="${CROSS}ar"
 	compat_links
 }
 
@@ -122,18 +234,31 @@ build_asan() {
 
 # --- kernel and modules --------------------------------------------------
 
-# The release of the installed linux-image-cloud-amd64: the metapackage
-# depends on linux-image-RELEASE; without dpkg, the newest cloud tree.
+# Where the kernel package's files are: the host for a native build, or
+# where fetch_debs unpacked it.
+kernel_root() {
+	[ -z "$DEB_PACKAGES" ] || printf '%s\n' "$OUT/deb/$KERNEL_META"
+}
+
+# The release of the kernel metapackage: it depends on
+# linux-image-RELEASE; without dpkg, the newest cloud tree.
 default_release() {
-	local dep
-	dep=$(dpkg-query -W -f='${Depends}' linux-image-cloud-amd64 \
+	local dep root
+	root=$(kernel_root)
+	if [ -n "$root" ]; then
+		[ -f "$root/.package" ] || return 0
+		dep=$(cut -d' ' -f1 "$root/.package")
+		printf '%s\n' "${dep#linux-image-}"
+		return
+	fi
+	dep=$(dpkg-query -W -f='${Depends}' "$KERNEL_META" \
 		2>/dev/null || true)
 	dep=${dep%%[ ,]*}
 	if [ -n "$dep" ]; then
 		printf '%s\n' "${dep#linux-image-}"
 		return
 	fi
-	find /lib/modules -mindepth 1 -maxdepth 1 -name '*-cloud-amd64' \
+	find /lib/modules -mindepth 1 -maxdepth 1 -name "*-cloud-$DEB_ARCH" \
 		-printf '%f\n' 2>/dev/null | sort -V | tail -n 1
 }
 
@@ -149,20 +274,43 @@ bzimage_release() {
 		2>/dev/null | tr '\0' '\n' | sed -n '1s/ .*//p'
 }
 
+# An arm64 Image (magic "ARMd" at 0x38), plain or gzip'd, has no header
+# field for its release: it is the banner's "Linux version RELEASE ".
+image_release() {
+	local kernel=$1 cat=cat
+	if [ "$(od -An -tx1 -N2 "$kernel" | tr -d ' ')" = 1f8b ]; then
+		cat="gzip -dc"
+	elif [ "$(dd if="$kernel" bs=1 skip=$((0x38)) count=4 2>/dev/null)" != ARMd ]; then
+		return 1
+	fi
+	# The reader may stop early: the first command's status is not news.
+	{ $cat "$kernel" 2>/dev/null || true; } |
+		LC_ALL=C grep -a -o -m1 'Linux version [^ ]*' |
+		sed -n '1s/^Linux version //p'
+}
+
+kernel_release() {
+	case $ARCH in
+	x86_64) bzimage_release "$1" ;;
+	arm64) image_release "$1" ;;
+	esac
+}
+
 resolve_kernel() {
-	local release
+	local release root
+	root=$(kernel_root)
 	if [ -z "$KERNEL" ]; then
 		release=$(default_release)
 		[ -n "$release" ] ||
-			die "no linux-image-cloud-amd64 installed: run ./build.sh deps or give --kernel"
-		KERNEL=/boot/vmlinuz-$release
+			die "no $KERNEL_META installed: run ./build.sh${ARCH_OPT} deps or give --kernel"
+		KERNEL=$root/boot/vmlinuz-$release
 	fi
 	[ -f "$KERNEL" ] || die "kernel $KERNEL: no such file"
 	[ -r "$KERNEL" ] || die "kernel $KERNEL: not readable"
-	KREL=$(bzimage_release "$KERNEL") ||
-		die "kernel $KERNEL: not an x86 bzImage, cannot read its release"
+	KREL=$(kernel_release "$KERNEL") ||
+		die "kernel $KERNEL: not $KERNEL_FORMAT, cannot read its release"
 	[ -n "$KREL" ] || die "kernel $KERNEL: empty release string"
-	[ -n "$MODULES" ] || MODULES=/lib/modules/$KREL
+	[ -n "$MODULES" ] || MODULES=$root/lib/modules/$KREL
 }
 
 # The release a module tree was built for: the vermagic of its first
@@ -287,17 +435,41 @@ wis_loader() {
 	printf '%s\n' "$loader"
 }
 
-# The loader and every library WIS loads, one path a line, as the host's
-# loader resolves them: the same paths in the image find the same files.
+# The loader and every library WIS loads, one path a line, as the
+# target's loader resolves them: each DT_NEEDED name (read with readelf,
+# so a foreign build needs no loader run) in the multiarch directories
+# glibc searches, /lib/TRIPLET first.  The same paths in the image find
+# the same files.
 wis_libs() {
-	local loader
+	local loader name dir found
+	local -a queue=("$1")
+	local -A seen=()
 	loader=$(wis_loader)
 	printf '%s\n' "$loader"
-	"$loader" --list "$1" | sed -n 's/^\t[^ ]* => \(\/[^ ]*\) .*/\1/p'
+	seen[${loader##*/}]=1
+	while [ ${#queue[@]} -gt 0 ]; do
+		for name in $(readelf -dW "${queue[0]}" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			[ -z "${seen[$name]:-}" ] || continue
+			seen[$name]=1
+			found=
+			for dir in "/lib/$TRIPLET" "/usr/lib/$TRIPLET"; do
+				[ -e "$dir/$name" ] || continue
+				found=$dir/$name
+				break
+			done
+			[ -n "$found" ] ||
+				die "${queue[0]} needs $name: not in /lib/$TRIPLET or /usr/lib/$TRIPLET (package libc6:$DEB_ARCH)"
+			printf '%s\n' "$found"
+			queue+=("$found")
+		done
+		queue=("${queue[@]:1}")
+	done
 }
 
-# The suite runs on the build host's glibc (package libc6), copied at the
-# paths it was resolved from, so the image runs what the host runs.
+# The suite runs on the build host's glibc (package libc6, of the
+# target's architecture), copied at the paths it was resolved from, so
+# the image runs what the host runs.
 stage_libs() {
 	local tree=$1 libs lib
 	libs=$(wis_libs "$OUT/rootfs/bin/wis")
@@ -327,7 +499,8 @@ normalize_modes() {
 busybox_links() {
 	local tree=$1 applet target
 	mkdir -p "$tree/usr/bin" "$tree/usr/sbin"
-	for applet in $("$BUSYBOX" --list-full); do
+	# shellcheck disable=SC2086 # empty, or the emulator of a foreign build
+	for applet in $($TARGET_EXEC "$BUSYBOX" --list-full); do
 		case $applet in
 		sbin/init | linuxrc) continue ;;
 		bin/*) target=busybox ;;
@@ -365,7 +538,7 @@ make_initramfs() {
 	local tree=$1 dest=$2 initrd=$STAGE/initrd epoch flags=()
 	epoch=$(source_date_epoch)
 	cp -a "$tree" "$initrd"
-	strip --strip-all "$initrd/bin/wis" "$initrd/sbin/wis-init"
+	"${CROSS}strip" --strip-all "$initrd/bin/wis" "$initrd/sbin/wis-init"
 	ln -s sbin/wis-init "$initrd/init"
 	find "$initrd" -exec touch -h -d "@$epoch" {} +
 	# Not "cpio --help | grep -q": with pipefail, grep leaving early
@@ -378,9 +551,13 @@ make_initramfs() {
 		zstd -q -19 -T1 --zstd=wlog=22 -c >"$dest"
 }
 
+# The network boot tree, served as the root of a TFTP (or HTTP) server:
+# the kernel, the initramfs and, for each loader, its config with the
+# sweep on the kernel line.  boot.ipxe suits any iPXE; x86 BIOS boots
+# pxelinux.cfg, arm64 UEFI boots grubnetaa64.efi (grub/grub.cfg).
 make_pxe() {
 	local pxe=$1
-	mkdir -p "$pxe/pxelinux.cfg"
+	mkdir -p "$pxe"
 	cp "$STAGE/vmlinuz" "$STAGE/$INITRAMFS" "$pxe/"
 	cat >"$pxe/boot.ipxe" <<EOF
 #!ipxe
@@ -388,7 +565,15 @@ kernel vmlinuz $BOOT_ARGS
 initrd $INITRAMFS
 boot
 EOF
-	cat >"$pxe/pxelinux.cfg/default" <<EOF
+	case $ARCH in
+	x86_64) make_pxelinux "$pxe" ;;
+	arm64) make_grub_net "$pxe" ;;
+	esac
+}
+
+make_pxelinux() {
+	mkdir -p "$1/pxelinux.cfg"
+	cat >"$1/pxelinux.cfg/default" <<EOF
 DEFAULT wis
 LABEL wis
   KERNEL vmlinuz
@@ -397,13 +582,40 @@ LABEL wis
 EOF
 }
 
+make_grub_net() {
+	local efi
+	efi=$(grub_net_efi)
+	[ -f "$efi" ] || die "$efi is missing: run ./build.sh${ARCH_OPT} deps"
+	mkdir -p "$1/grub"
+	cp "$efi" "$1/grubnetaa64.efi"
+	cat >"$1/grub/grub.cfg" <<EOF
+set timeout=0
+menuentry wis {
+	linux /vmlinuz $BOOT_ARGS
+	initrd /$INITRAMFS
+}
+EOF
+}
+
+grub_net_efi() {
+	printf '%s\n' "$OUT/deb/grub-efi-arm64-signed/$GRUB_NET_EFI"
+}
+
 # "PACKAGE VERSION" of the Debian package owning a file, or "unpackaged".
 package_of() {
 	local file pkg
 	for file in "$1" "$(readlink -f "$1")"; do
-		pkg=$(dpkg-query -S "$file" 2>/dev/null | sed -n '1s/:.*//p')
+		case $file in
+		"$OUT/deb/"*/*)
+			file=${file#"$OUT/deb/"}
+			cat "$OUT/deb/${file%%/*}/.package"
+			return
+			;;
+		esac
+		# "libc6:arm64: /lib/..." where several architectures are on.
+		pkg=$(dpkg-query -S "$file" 2>/dev/null | sed -n '1s/: .*//p')
 		if [ -n "$pkg" ]; then
-			printf '%s %s\n' "$pkg" \
+			printf '%s %s\n' "${pkg%%:*}" \
 				"$(dpkg-query -W -f='${Version}' "$pkg")"
 			return
 		fi
@@ -424,8 +636,10 @@ write_manifest() {
 		echo "source-date-epoch $(source_date_epoch)"
 		echo "package kernel $(package_of "$KERNEL")"
 		echo "package busybox $(package_of "$BUSYBOX")"
+		[ "$ARCH" != arm64 ] ||
+			echo "package grub $(package_of "$(grub_net_efi)")"
 		echo "package libc $(package_of "$(wis_loader)")"
-		echo "package musl musl-dev $(dpkg-query -W -f='${Version}' musl-dev)"
+		echo "package musl musl-dev $(dpkg-query -W -f='${Version}' "musl-dev:$DEB_ARCH")"
 		echo "package kmod kmod $(dpkg-query -W -f='${Version}' kmod)"
 		(cd "$stage" && find rootfs "$INITRAMFS" vmlinuz pxe \
 			-printf '%y %p %s %l\n' | LC_ALL=C sort -k2,2) |
@@ -537,10 +751,13 @@ run() {
 	if image_is_stale; then
 		image
 	fi
-	export OUT
+	# The reader of the results runs on the host.
+	[ "$OUT" = "$HOST_OUT" ] ||
+		make -C "$ROOT/bench" -j"$(nproc)" OUT="$HOST_OUT"
+	export OUT=$HOST_OUT
 	case ${1:-} in
-	-*) exec "$ROOT/qemu/run" "$@" ;;
-	*) exec "$ROOT/qemu/run" -- "$@" ;;
+	-*) exec "$ROOT/qemu/run" --arch "$ARCH" "$@" ;;
+	*) exec "$ROOT/qemu/run" --arch "$ARCH" -- "$@" ;;
 	esac
 }
 
@@ -658,6 +875,7 @@ EOF
 
 lava() {
 	local base=file://$OUT/pxe cpus=1 word words watchdog dir
+	[ "$ARCH" = x86_64 ] || die "lava: the jobs are written for x86_64 boards"
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--url | --cpus)
@@ -693,19 +911,29 @@ lava() {
 	note "lava: $dir/qemu.yaml and $dir/x86-ipxe.yaml, images from $base, sweep watchdog $watchdog s for $cpus CPUs"
 }
 
+default_busybox() {
+	if [ -n "$DEB_PACKAGES" ]; then
+		printf '%s\n' "$OUT/deb/busybox-static/bin/busybox"
+		return
+	fi
+	printf '%s\n' /bin/busybox
+}
+
 # --- main ----------------------------------------------------------------
 
 main() {
 	local cmd=all
 	OUT=${OUT:-$ROOT/out}
+	ARCH=${ARCH:-x86_64}
 	KERNEL=${KERNEL:-}
 	MODULES=${MODULES:-}
-	BUSYBOX=${BUSYBOX:-/bin/busybox}
+	BUSYBOX=${BUSYBOX:-}
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--kernel | --modules | --out)
+		--arch | --kernel | --modules | --out)
 			[ $# -ge 2 ] || die "$1 needs a value"
 			case $1 in
+			--arch) ARCH=$2 ;;
 			--kernel) KERNEL=$2 ;;
 			--modules) MODULES=$2 ;;
 			--out) OUT=$2 ;;
@@ -719,6 +947,16 @@ main() {
 		esac
 	done
 	case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
+	set_arch
+	# The host's own build reads results: it stays in OUT, a foreign
+	# architecture's image goes beside it in OUT/ARCH.
+	HOST_OUT=$OUT
+	ARCH_OPT=
+	if [ "$ARCH" != x86_64 ]; then
+		OUT=$OUT/$ARCH
+		ARCH_OPT=" --arch $ARCH"
+	fi
+	[ -n "$BUSYBOX" ] || BUSYBOX=$(default_busybox)
 	case $cmd in
 	deps) deps ;;
 	build) build ;;
@@ -729,11 +967,15 @@ main() {
 	lava) lava "$@" ;;
 	all) deps; build; image ;;
 	test)
-		# shellcheck disable=SC2086 # one word a package
-		deps $PACKAGES $TEST_PACKAGES
+		[ "$ARCH" = x86_64 ] ||
+			die "test builds and tests both architectures: run it without --arch"
+		deps $TEST_PACKAGES
 		build
 		image
 		build_asan
+		# The arm64 image too, for the arm64 tests and boots.
+		[ "$ARCH" != x86_64 ] ||
+			"$ROOT/build.sh" --arch arm64 --out "$HOST_OUT"
 		cd "$ROOT"
 		exec prove tests/
 		;;

@@ -3,15 +3,17 @@
 # the deadline, starting and reaping guests, and the report.  The caller
 # sets PROG and defines boot_args INSTANCE DIR, which appends to qemu_args
 # the QEMU arguments that load the guest (kernel_args, or a network boot).
+# The caller names the image's files (kernel_name, initrd_name) relative
+# to the image of the architecture: OUT for x86_64, OUT/arm64 for arm64,
+# as build.sh writes them.  The results are read by the host's own build
+# of wis, in OUT, whatever the guest's architecture.
 
 WIS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-$WIS_ROOT/out}
 WIS=${WIS:-$OUT/rootfs/bin/wis}
-QEMU=${QEMU:-qemu-system-x86_64}
 PMEM_MB=16
 # ivshmem wants a power of two; the barrier uses 16.25 KiB of it.
 BARRIER_MB=1
-CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
 # The least --mem the image's own kernel boots in (docs/qemu.md): 72 MB
 # deadlocks on memory, 64 MB dies before the console.
 MEM_FLOOR_MB=80
@@ -19,6 +21,7 @@ MEM_FLOOR_MB=80
 KILL_AFTER_S=2
 
 # The options; the caller sets the default kernel and initrd.
+opt_arch=x86_64
 opt_smp=2
 opt_mem=256
 opt_numa=1
@@ -28,6 +31,8 @@ opt_timeout=
 opt_instances=1
 opt_kernel=
 opt_initrd=
+kernel_name=vmlinuz
+initrd_name=initramfs.cpio.zst
 opt_console=
 opt_barrier=
 opt_pin=
@@ -35,7 +40,10 @@ user_words=()
 pin_cpus=()
 
 accel=
-default_kernel=
+user_kernel=
+image_dir=
+QEMU=
+CONSOLE_ARGS=
 run_dir=
 scratch=
 deadline=
@@ -58,7 +66,8 @@ die() {
 
 usage() {
 	cat <<EOF
-usage: $PROG [--smp N] [--mem MB] [--numa NODES] [--accel kvm|tcg|auto]
+usage: $PROG [--arch x86_64|arm64] [--smp N] [--mem MB] [--numa NODES]
+       [--accel kvm|tcg|auto]
        [--out DIR] [--timeout S] [--instances K] [--barrier] [--pin CPUS]
        [--kernel F] [--initrd F] [--console] [--] [KEY=VALUE ...]
 
@@ -74,8 +83,12 @@ so the guests release each point's tasks together (a wis.instances word
 overrides K).  --pin CPUS runs the
 guests on these host CPUs, split into --instances equal, disjoint parts,
 each vCPU thread on one CPU of its guest's part.
-Defaults: --smp 2 --mem 256 --numa 1 --accel auto, DIR a new directory
-under OUT/runs (OUT=$OUT).  The image's kernel needs --mem $MEM_FLOOR_MB or more.
+--arch arm64 boots OUT/arm64's image on qemu-system-aarch64 -machine virt
+(TCG on an x86_64 host); its sinks are virtio-serial and the console: the
+aarch64 QEMU of Debian 12 (7.2) has no virtio-pmem-pci.
+Defaults: --arch x86_64 --smp 2 --mem 256 --numa 1 --accel auto, DIR a new
+directory under OUT/runs (OUT=$OUT).  The image's kernel needs --mem
+$MEM_FLOOR_MB or more.
 EOF
 }
 
@@ -91,7 +104,6 @@ need_count() {
 
 parse_options() {
 	local opt
-	default_kernel=$opt_kernel
 	while [ $# -gt 0 ]; do
 		opt=$1
 		case $opt in
@@ -99,7 +111,7 @@ parse_options() {
 		--) shift; break ;;
 		--console) opt_console=1; shift ;;
 		--barrier) opt_barrier=1; shift ;;
-		--smp | --mem | --numa | --accel | --out | --timeout | \
+		--arch | --smp | --mem | --numa | --accel | --out | --timeout | \
 			--instances | --pin | --kernel | --initrd)
 			[ $# -ge 2 ] || die "$opt needs a value"
 			set_option "$opt" "$2"
@@ -110,7 +122,26 @@ parse_options() {
 		esac
 	done
 	user_words=("$@")
+	set_arch
 	check_options
+}
+
+# What differs between the guests' architectures, in one table.
+set_arch() {
+	case $opt_arch in
+	x86_64)
+		image_dir=$OUT
+		QEMU=${QEMU_X86_64:-qemu-system-x86_64}
+		CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
+		;;
+	arm64)
+		image_dir=$OUT/arm64
+		QEMU=${QEMU_AARCH64:-qemu-system-aarch64}
+		CONSOLE_ARGS="console=ttyAMA0 panic=-1 quiet"
+		;;
+	esac
+	[ -n "$opt_kernel" ] || opt_kernel=$image_dir/$kernel_name
+	[ -n "$opt_initrd" ] || opt_initrd=$image_dir/$initrd_name
 }
 
 set_option() {
@@ -122,8 +153,15 @@ set_option() {
 	--instances) need_count "$1" "$2"; opt_instances=$2 ;;
 	--out) opt_out=$2 ;;
 	--pin) opt_pin=$2 ;;
-	--kernel) opt_kernel=$2 ;;
+	--kernel) opt_kernel=$2 user_kernel=1 ;;
 	--initrd) opt_initrd=$2 ;;
+	--arch)
+		case $2 in
+		x86_64 | amd64) opt_arch=x86_64 ;;
+		arm64 | aarch64) opt_arch=arm64 ;;
+		*) die "--arch: '$2' is not x86_64 or arm64" ;;
+		esac
+		;;
 	--accel)
 		case $2 in
 		kvm | tcg | auto) opt_accel=$2 ;;
@@ -139,7 +177,7 @@ check_options() {
 		die "--smp $opt_smp does not split evenly into --numa $opt_numa nodes"
 	[ $((opt_mem / opt_numa)) -ge 64 ] ||
 		die "--mem $opt_mem gives a node less than 64 MB"
-	[ "$opt_mem" -ge "$MEM_FLOOR_MB" ] || [ "$opt_kernel" != "$default_kernel" ] ||
+	[ "$opt_mem" -ge "$MEM_FLOOR_MB" ] || [ -n "$user_kernel" ] ||
 		die "--mem $opt_mem: the image's kernel needs at least $MEM_FLOOR_MB MB to boot"
 	for word in "${user_words[@]}"; do
 		case $word in
@@ -148,10 +186,15 @@ check_options() {
 		esac
 	done
 	[ -z "$opt_pin" ] || parse_pin
-	[ -f "$opt_kernel" ] || die "$opt_kernel: no kernel (./build.sh image, or --kernel)"
-	[ -f "$opt_initrd" ] || die "$opt_initrd: no initramfs (./build.sh image, or --initrd)"
-	command -v "$QEMU" >/dev/null || die "$QEMU not found (package qemu-system-x86)"
+	[ -f "$opt_kernel" ] || die "$opt_kernel: no kernel (./build.sh$(arch_opt) image, or --kernel)"
+	[ -f "$opt_initrd" ] || die "$opt_initrd: no initramfs (./build.sh$(arch_opt) image, or --initrd)"
+	command -v "$QEMU" >/dev/null || die "$QEMU not found (./build.sh$(arch_opt) deps)"
 	[ -x "$WIS" ] || die "$WIS not built: it reads the results (./build.sh build)"
+}
+
+# The --arch words of a build.sh command for this architecture.
+arch_opt() {
+	[ "$opt_arch" = x86_64 ] || printf ' --arch %s\n' "$opt_arch"
 }
 
 # --pin's CPU list ("0-3,8") into pin_cpus, which --instances must divide.
@@ -300,6 +343,13 @@ kvm_works() {
 }
 
 choose_accel() {
+	# KVM runs a guest of the host's own architecture only.
+	if [ "$opt_arch" != "$(host_arch)" ]; then
+		[ "$opt_accel" != kvm ] ||
+			die "--accel kvm: an $opt_arch guest does not run on KVM on this $(host_arch) host"
+		accel=tcg
+		return 0
+	fi
 	case $opt_accel in
 	tcg) accel=tcg ;;
 	kvm)
@@ -316,6 +366,13 @@ choose_accel() {
 
 # --- machine -------------------------------------------------------------
 
+host_arch() {
+	case $(uname -m) in
+	aarch64) echo arm64 ;;
+	*) uname -m ;;
+	esac
+}
+
 # A value inside a QEMU option list: commas are doubled.
 qemu_escape() {
 	printf '%s\n' "${1//,/,,}"
@@ -323,44 +380,82 @@ qemu_escape() {
 
 # QEMU arguments common to every guest, for DIR, into qemu_args.
 machine_args() {
-	local dir=$1 node per_node last_node
-	# q35: its PCIe interrupt routing spares the guest the slow ACPI _PRT
-	# evaluation that i440fx ("pc") costs each virtio device at probe time
-	# (0.25 s of module loading under TCG).
+	local dir=$1
+	local -a a
 	# debug-threads names the vCPU threads "CPU N/KVM" for --pin.
-	local -a a=(-machine q35 -nodefaults -no-reboot -display none
-		-name "wis,debug-threads=on")
-	if [ "$accel" = kvm ]; then
-		a+=(-accel kvm -cpu host)
-	else
-		a+=(-accel tcg -cpu max)
-	fi
-	a+=(-smp "$opt_smp,sockets=$opt_numa,cores=$((opt_smp / opt_numa)),threads=1")
-	# virtio-pmem plugs into the hotplug area: one slot, room for it.
-	a+=(-m "${opt_mem}M,slots=1,maxmem=$((opt_mem + PMEM_MB))M")
-	if [ "$opt_numa" -gt 1 ]; then
-		per_node=$((opt_mem / opt_numa))
-		last_node=$((opt_mem - per_node * (opt_numa - 1)))
-		for ((node = 0; node < opt_numa; node++)); do
-			[ "$node" -eq $((opt_numa - 1)) ] && per_node=$last_node
-			a+=(-object "memory-backend-ram,id=node$node,size=${per_node}M"
-				-numa "node,nodeid=$node,memdev=node$node"
-				-numa "cpu,node-id=$node,socket-id=$node")
-		done
-	fi
+	a=(-nodefaults -no-reboot -display none -name "wis,debug-threads=on")
+	case $opt_arch in
+	x86_64)
+		# q35: its PCIe interrupt routing spares the guest the slow
+		# ACPI _PRT evaluation that i440fx ("pc") costs each virtio
+		# device at probe time (0.25 s of module loading under TCG).
+		a+=(-machine q35)
+		;;
+	arm64)
+		# GICv3: GICv2 stops at 8 CPUs.
+		a+=(-machine "virt,gic-version=3")
+		;;
+	esac
+	cpu_args
+	memory_args
 	a+=(-chardev "file,id=console,path=$(qemu_escape "$dir/console.log")"
 		-serial chardev:console
 		-device virtio-serial-pci
 		-chardev "file,id=results,path=$(qemu_escape "$dir/virtio.wis")"
-		-device "virtserialport,chardev=results,name=wis.results"
-		-object "memory-backend-file,id=pmem,share=on,mem-path=$(qemu_escape "$dir/pmem.img"),size=${PMEM_MB}M"
-		-device "virtio-pmem-pci,memdev=pmem,id=pmem0"
-		-pidfile "$dir/qemu.pid")
+		-device "virtserialport,chardev=results,name=wis.results")
+	# Debian 12's qemu-system-aarch64 (7.2) has no virtio-pmem-pci.
+	[ "$opt_arch" != x86_64 ] ||
+		a+=(-object "memory-backend-file,id=pmem,share=on,mem-path=$(qemu_escape "$dir/pmem.img"),size=${PMEM_MB}M"
+			-device "virtio-pmem-pci,memdev=pmem,id=pmem0")
+	a+=(-pidfile "$dir/qemu.pid")
 	if [ -n "$opt_barrier" ]; then
 		a+=(-object "memory-backend-file,id=barrier,share=on,mem-path=$(qemu_escape "$run_dir/barrier.img"),size=${BARRIER_MB}M"
 			-device "ivshmem-plain,memdev=barrier")
 	fi
 	qemu_args=("${a[@]}")
+}
+
+# The CPU model, onto machine_args' a: the host's under KVM; under TCG
+# "max", on arm64 with QEMU's own pointer-authentication algorithm,
+# which emulates far faster than the architected QARMA.
+cpu_args() {
+	if [ "$accel" = kvm ]; then
+		a+=(-accel kvm -cpu host)
+	elif [ "$opt_arch" = arm64 ]; then
+		a+=(-accel tcg -cpu "max,pauth-impdef=on")
+	else
+		a+=(-accel tcg -cpu max)
+	fi
+}
+
+# The CPUs, memory and NUMA nodes, onto machine_args' a: --mem split
+# evenly, the last node taking the rest.  A node is a socket on x86_64;
+# on arm64 a cluster of one socket, as on the many-core ARM servers whose
+# one package holds several nodes (the seed's 128-core machine).
+memory_args() {
+	local node per_node last_node where=socket-id=
+	local per=$((opt_smp / opt_numa))
+	if [ "$opt_arch" = x86_64 ]; then
+		a+=(-smp "$opt_smp,sockets=$opt_numa,cores=$per,threads=1")
+	else
+		a+=(-smp "$opt_smp,sockets=1,clusters=$opt_numa,cores=$per,threads=1")
+		where=socket-id=0,cluster-id=
+	fi
+	if [ "$opt_arch" = x86_64 ]; then
+		# virtio-pmem plugs into the hotplug area: one slot, room for it.
+		a+=(-m "${opt_mem}M,slots=1,maxmem=$((opt_mem + PMEM_MB))M")
+	else
+		a+=(-m "${opt_mem}M")
+	fi
+	[ "$opt_numa" -gt 1 ] || return 0
+	per_node=$((opt_mem / opt_numa))
+	last_node=$((opt_mem - per_node * (opt_numa - 1)))
+	for ((node = 0; node < opt_numa; node++)); do
+		[ "$node" -eq $((opt_numa - 1)) ] && per_node=$last_node
+		a+=(-object "memory-backend-ram,id=node$node,size=${per_node}M"
+			-numa "node,nodeid=$node,memdev=node$node"
+			-numa "cpu,node-id=$node,$where$node")
+	done
 }
 
 # -kernel, -initrd and the command line of one guest, into qemu_args.
@@ -390,7 +485,7 @@ prepare_guest_dir() {
 	mkdir -p "$dir"
 	rm -f "$dir/console.log" "$dir/virtio.wis" "$dir/pmem.img" \
 		"$dir/qemu.log" "$dir/qemu.pid" "$dir/qemu.cmd"
-	truncate -s "${PMEM_MB}M" "$dir/pmem.img"
+	[ "$opt_arch" != x86_64 ] || truncate -s "${PMEM_MB}M" "$dir/pmem.img"
 }
 
 start_guest() {
@@ -504,11 +599,19 @@ wait_guests() {
 	follower_pids=()
 }
 
+# The files a guest in DIR writes its records to, one a line.
+result_files() {
+	printf '%s\n' "$1/virtio.wis"
+	[ "$opt_arch" != x86_64 ] || printf '%s\n' "$1/pmem.img"
+	printf '%s\n' "$1/console.log"
+}
+
 # Whether any of the guest's files holds an end record.
 has_end() {
 	local json
-	json=$("$WIS" report --json "$1/virtio.wis" "$1/pmem.img" \
-		"$1/console.log" 2>/dev/null) || true
+	local -a files
+	mapfile -t files < <(result_files "$1")
+	json=$("$WIS" report --json "${files[@]}" 2>/dev/null) || true
 	[[ $json == *'"type":"end"'* ]]
 }
 
@@ -530,6 +633,7 @@ console_story() {
 # wis report of each guest's files; the exit status is the worst one.
 report_guests() {
 	local i dir status worst=0 rc
+	local -a files
 	for i in "${!guest_dirs[@]}"; do
 		dir=${guest_dirs[$i]}
 		status=${guest_status[$i]}
@@ -540,7 +644,8 @@ report_guests() {
 			say "guest ${guest_names[$i]}: qemu exited with status $status: $(tail -n 1 "$dir/qemu.log")"
 		fi
 		rc=0
-		"$WIS" report "$dir/virtio.wis" "$dir/pmem.img" "$dir/console.log" || rc=$?
+		mapfile -t files < <(result_files "$dir")
+		"$WIS" report "${files[@]}" || rc=$?
 		has_end "$dir" || console_story "${guest_names[$i]}" "$dir/console.log"
 		if [ "$rc" -eq 0 ] && [ "$status" != 0 ]; then
 			rc=1

@@ -252,6 +252,20 @@ is "auto, core affinity: counts cores, node full at 3" "1,2,3,4,6" \
 	"$(WIS_SYSFS=$sysfs tasks auto 0-11 core)"
 is "auto, pu affinity: counts threads, node full at 6" "1,2,4,6,8,12" \
 	"$(WIS_SYSFS=$sysfs tasks auto 0-11 pu)"
+rm -rf "$sysfs"
+# arm64 from a device tree, as an aarch64 QEMU guest shows it: one
+# package, four clusters of four cores, one NUMA node a cluster; core_id
+# counts within the cluster, so it repeats, and there is no SMT.
+for node in 0 1 2 3; do
+	fake_node "$node" "$((node * 4))-$((node * 4 + 3))"
+done
+fake_cpus 0 15 0
+for cpu in $(seq 0 15); do
+	echo $((cpu / 4)) >"$sysfs/devices/system/cpu/cpu$cpu/topology/cluster_id"
+	echo $((cpu % 4)) >"$sysfs/devices/system/cpu/cpu$cpu/topology/core_id"
+done
+is "auto, arm64 clusters: a core per CPU, every node boundary" \
+	"1,2,4,8,12,16" "$(WIS_SYSFS=$sysfs tasks auto 0-15 core)"
 is "auto without topology in sysfs: 1, powers of two, N" "1,2,4,6" \
 	"$(WIS_SYSFS=$tmp/none tasks auto 0-5)"
 is "resolution errors name wis.tasks" \

@@ -82,5 +82,20 @@ report empty.rec
 check "an empty /proc/stat window: idle % and sys us/op print -" grep -Eq \
 	'^getppid1 +processes +1 +1000 +1000 +1\.00x +1\.00 +- +- +- +- +-$' out
 
+arch_run() {	# arch_run RUN MACHINE MODEL: getppid1 at 1 task
+	emit --out "file:$1.rec" --run "$1" --seq 0 run id="$1" \
+		machine="$2" cpu_model="$3" kernel=6.1.0
+	emit --out "file:$1.rec" --run "$1" --seq 1 point test=getppid1 \
+		mode=processes tasks:=1 status=ok average:=1000 per_task:=1000
+	emit --out "file:$1.rec" --run "$1" --seq 2 end status=ok
+}
+arch_run amd x86_64 "AMD EPYC"
+arch_run arm aarch64 "ARM Neoverse-N1 r3p1"
+report --compare amd.rec arm.rec
+check "compare: runs of two architectures are told apart" grep -qx \
+	'warning: architecture differs: x86_64 (amd) vs aarch64 (arm)' out
+check "... and their CPU models" grep -qx \
+	'warning: CPU model differs: AMD EPYC (amd) vs ARM Neoverse-N1 r3p1 (arm)' out
+
 plan "$tap_n"
 done_testing

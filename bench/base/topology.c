@@ -97,6 +97,8 @@ static int cmp_placement(const void *a, const void *b)
 		return x->package - y->package;
 	if (x->smt != y->smt)
 		return x->smt - y->smt;
+	if (x->cluster != y->cluster)
+		return x->cluster - y->cluster;
 	if (x->core != y->core)
 		return x->core - y->core;
 	return x->cpu - y->cpu;
@@ -112,7 +114,8 @@ static void rank_siblings(struct wis_topology *t)
 		for (int j = 0; j < t->nr; j++) {
 			const struct wis_cpu *o = &t->cpus[j];
 
-			if (o->package == c->package && o->core == c->core &&
+			if (o->package == c->package &&
+			    o->cluster == c->cluster && o->core == c->core &&
 			    o->cpu < c->cpu)
 				c->smt++;
 		}
@@ -151,6 +154,8 @@ int wis_topology_read(struct wis_topology *t, const struct wis_cpuset *mask)
 		c->package = read_sysfs_int(
 			"devices/system/cpu/cpu%d/topology/physical_package_id",
 			cpu, 0);
+		c->cluster = read_sysfs_int(
+			"devices/system/cpu/cpu%d/topology/cluster_id", cpu, -1);
 		c->core = read_sysfs_int("devices/system/cpu/cpu%d/topology/core_id",
 					 cpu, cpu);
 	}

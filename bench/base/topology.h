@@ -15,11 +15,20 @@ enum wis_affinity { WIS_AFF_CORE, WIS_AFF_PU, WIS_AFF_NONE };
 /* Their names in keys and records, NULL-terminated. */
 extern const char *const wis_affinity_names[];
 
+/*
+ * A core is its package, cluster and core_id together: an arm64 kernel
+ * booted from a device tree numbers cores within their cluster, so
+ * core_id repeats across the clusters of one package.  Missing files:
+ * no cluster_id (before Linux 5.16) reads as -1, no physical_package_id
+ * as package 0 (arm64 firmware without one makes it -1, one package
+ * too), no core_id as one core a CPU.
+ */
 struct wis_cpu {
 	int cpu;
 	int node;
 	int package;
-	int core;		/* core_id within the package */
+	int cluster;
+	int core;		/* core_id within the cluster or package */
 	int smt;		/* 0 for the first allowed thread of its core */
 };
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "audit.h"
 #include "barrier.h"
@@ -262,14 +263,15 @@ static void run_record(struct sweep *s)
 static void warn_committed_batch(struct sweep *s)
 {
 	long batch = wis_committed_as_batch();
+	long mapping = WIS_MB128 / sysconf(_SC_PAGESIZE);
 	char msg[256];
 
-	if (batch <= 0 || (unsigned long)batch * 4096 >= WIS_MB128)
+	if (batch <= 0 || batch >= mapping)
 		return;
 	snprintf(msg, sizeof(msg),
 		 "vm_committed_as batch is %ld pages (totalram/ncpus/4), below the "
-		 "32768 pages of a 128 MB mapping: mmap1, malloc1, page_fault* and "
-		 "tlb_flush* will serialise on its global lock", batch);
+		 "%ld pages of a 128 MB mapping: mmap1, malloc1, page_fault* and "
+		 "tlb_flush* will serialise on its global lock", batch, mapping);
 	emit_msg(s, "warn", msg);
 	if (s->opts->progress)
 		fprintf(stderr, "wis: warning: %s\n", msg);

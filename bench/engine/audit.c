@@ -4,6 +4,7 @@
  * fairness checklist compares between two configurations.
  */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "audit.h"
 #include "clock.h"
 #include "file.h"
+#include "midr.h"
 #include "topology.h"
 
 /* First line of a file, without its newline; def if unreadable. */
@@ -134,15 +136,61 @@ static void audit_libc(struct wis_json *j)
 #endif
 }
 
+/*
+ * MIDR_EL1 of the first CPU used: the sweep's CPUs may not all be alike
+ * (big.LITTLE), and the first is where a single task runs.  0 if the
+ * kernel does not show it (before Linux 4.11) or this is no arm64.
+ */
+static uint64_t first_midr(const struct wis_cpuset *mask)
+{
+	char path[128], buf[64], *end;
+	int cpu = 0;
+	uint64_t midr;
+
+	while (cpu < WIS_MAX_CPUS - 1 && !wis_cpuset_test(mask, cpu))
+		cpu++;
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/regs/identification/midr_el1",
+		 cpu);
+	if (wis_read_line(path, buf, sizeof(buf)))
+		return 0;
+	midr = strtoull(buf, &end, 16);
+	return end == buf ? 0 : midr;
+}
+
+/*
+ * The CPU's name: x86's "model name"; arm64 has none, so its MIDR_EL1
+ * is named from a table and kept as read.
+ */
+static void audit_cpu_model(struct wis_json *j, const struct wis_cpuset *mask)
+{
+	char buf[256];
+	uint64_t midr;
+
+	if (!proc_field("/proc/cpuinfo", "model name", buf, sizeof(buf))) {
+		wis_json_str(j, "cpu_model", buf);
+		return;
+	}
+	midr = first_midr(mask);
+	if (midr) {
+		wis_midr_name(midr, buf, sizeof(buf));
+		wis_json_str(j, "cpu_model", buf);
+		snprintf(buf, sizeof(buf), "0x%08llx", (unsigned long long)midr);
+		wis_json_str(j, "cpu_midr", buf);
+		return;
+	}
+	if (proc_field("/proc/cpuinfo", "CPU part", buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "unknown");
+	wis_json_str(j, "cpu_model", buf);
+}
+
 static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
 {
 	struct wis_topology *t = malloc(sizeof(*t));
 	char buf[1024];
 
-	if (proc_field("/proc/cpuinfo", "model name", buf, sizeof(buf)) &&
-	    proc_field("/proc/cpuinfo", "CPU part", buf, sizeof(buf)))
-		snprintf(buf, sizeof(buf), "unknown");
-	wis_json_str(j, "cpu_model", buf);
+	audit_cpu_model(j, mask);
+	wis_json_u64(j, "page_size", sysconf(_SC_PAGESIZE));
 	json_file(j, "cpus_online", "/sys/devices/system/cpu/online", "unknown");
 	wis_cpulist_format(mask, buf, sizeof(buf));
 	wis_json_str(j, "cpus_used", buf);

@@ -135,12 +135,15 @@ void analysis_environment(FILE *out, const struct run *run)
 {
 	const struct record *head = run->head;
 	double batch = rec_num(head, "committed_as_batch_pages");
+	double page = rec_num(head, "page_size");
 
 	if (!head)
 		return;
 	lsm_warning(out, head);
-	/* Batch pages are the measured kernel's; x86-64 pages are 4 KiB. */
-	if (isfinite(batch) && batch >= 0 && batch * 4096 < MAPPING_BYTES &&
+	/* Batch pages are the measured kernel's; older records are x86's. */
+	if (!isfinite(page))
+		page = 4096;
+	if (isfinite(batch) && batch >= 0 && batch * page < MAPPING_BYTES &&
 	    has_test(run, mapping_tests,
 		     sizeof(mapping_tests) / sizeof(mapping_tests[0])))
 		fprintf(out, "warning: vm_committed_as batch %.0f pages is below a 128 MiB mapping: mmap tests serialise on its global counter\n",
@@ -151,15 +154,20 @@ void analysis_environment(FILE *out, const struct run *run)
 void analysis_differences(FILE *out, const struct run *a,
 			  const struct run *b)
 {
-	static const char *const keys[] = { "kernel", "mitigations", "libc" };
+	/* The field, and what the warning calls it. */
+	static const char *const keys[][2] = {
+		{ "machine", "architecture" }, { "cpu_model", "CPU model" },
+		{ "kernel", "kernel" }, { "mitigations", "mitigations" },
+		{ "libc", "libc" },
+	};
 	char *va, *vb;
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		va = rec_strdup(a->head, keys[i]);
-		vb = rec_strdup(b->head, keys[i]);
+		va = rec_strdup(a->head, keys[i][0]);
+		vb = rec_strdup(b->head, keys[i][0]);
 		if (va && vb && strcmp(va, vb)) {
-			fprintf(out, "warning: %s differs: ", keys[i]);
+			fprintf(out, "warning: %s differs: ", keys[i][1]);
 			puts_clean(out, va);
 			fputs(" (", out);
 			puts_clean(out, a->id);
