@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Prints the name of each MIDR_EL1 value (hex) given, for tests/12-midr.t. */
+/* Prints the name of each MIDR_EL1 value (hex) given, for tests/31-midr.t. */
 #include <stdio.h>
 #include <stdlib.h>
 
