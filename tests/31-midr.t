@@ -1,5 +1,5 @@
 #!/bin/sh
-# arm64 CPU names from MIDR_EL1 (bench/midr.c), as the run record's
+# arm64 CPU names from MIDR_EL1 (bench/base/midr.c), as the run record's
 # cpu_model gives them: /proc/cpuinfo there has no "model name".
 set -eu
 . tests/tap.sh
@@ -9,7 +9,7 @@ plan 6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 NAME=$tmp/midr_name
-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base \
 	-o "$NAME" tests/midr_name.c "${WIS%/rootfs/bin/wis}/obj/glibc/libwis.a"
 
 is "Ampere Altra: Neoverse N1, variant and revision" "ARM Neoverse-N1 r3p1" \
