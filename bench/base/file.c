@@ -45,6 +45,17 @@ int wis_read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int wis_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 int wis_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out)
 {

@@ -21,6 +21,9 @@ int wis_read_line(const char *path, char *buf, size_t len);
  * the numbers in those files and of every count and CPU number.
  * Returns 0, or -1.
  */
+/* The value of a hex digit of either case, or -1. */
+int wis_hex_digit(char c);
+
 int wis_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out);
 

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "file.h"
 #include "lava_log.h"
 
 /* Where the value of "key" starts (after its colon and a blank), or NULL. */
@@ -27,17 +28,6 @@ static const char *value_of(const char *line, const char *end,
 	return NULL;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* n hex digits at p as a number, or -1. */
 static long hex_number(const char *p, const char *end, int n)
 {
@@ -46,7 +36,7 @@ static long hex_number(const char *p, const char *end, int n)
 	if (end - p < n)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		int d = hex_value(p[i]);
+		int d = wis_hex_digit(p[i]);
 
 		if (d < 0)
 			return -1;

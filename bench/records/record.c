@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "record.h"
 
 /*
@@ -93,17 +94,6 @@ char *wis_frame_build(const char *run, uint64_t seq, const char *type,
 	return frame;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int wis_frame_check(const char *line, size_t len,
 		    const char **payload, size_t *payload_len)
 {
@@ -114,7 +104,7 @@ int wis_frame_check(const char *line, size_t len,
 	if (len <= FRAME_HEAD || memcmp(line, WIS_RECORD_MAGIC " ", 5))
 		return -1;
 	for (i = 5; i < 13; i++) {
-		d = hex_digit(line[i]);
+		d = wis_hex_digit(line[i]);
 		if (d < 0)
 			return -1;
 		want = want << 4 | (uint32_t)d;
