@@ -398,6 +398,10 @@ static int run_points(struct sweep *s, struct wis_result *r)
 					.shared_path = s->cfg->shared,
 					.barrier = s->barrier,
 					.barrier_gen = (uint64_t)k + 1,
+					.profile = s->cfg->profile,
+					.profile_top = s->cfg->profile_top ?
+						(int)s->cfg->profile_top :
+						WIS_PROF_TOP_DEFAULT,
 				};
 
 				if (stop_pending(s) || timed_out(s, start) ||
