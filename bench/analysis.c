@@ -33,6 +33,57 @@ static void curve_start(FILE *out, const struct point *p, int *started)
 	fprintf(out, " %s:", point_mode(p));
 }
 
+/* The share of sym among a's kernel samples: "3%", or "<2%" below its table. */
+static void put_share(FILE *out, const struct point_prof *pp, const char *sym)
+{
+	double n = prof_count(&pp->self, sym);
+
+	if (n > 0 || !pp->self.nr)
+		fprintf(out, "%.0f%%", prof_share(pp, n));
+	else
+		fprintf(out, "<%.0f%%",
+			prof_share(pp, pp->self.count[pp->self.nr - 1]));
+}
+
+/*
+ * What grows from a to b: the kernel symbol whose share of the samples
+ * rose most, and the callers it was reached from.
+ */
+static void growth(FILE *out, const struct point *a, const struct point *b)
+{
+	const struct point_prof *pa = &a->prof, *pb = &b->prof;
+	const char *sym = NULL;
+	double best = 0;
+	char callers[256];
+
+	if (!(pa->samples > 0) || !(pb->samples > 0))
+		return;
+	for (size_t i = 0; i < pb->self.nr; i++) {
+		double gain = prof_share(pb, pb->self.count[i]) -
+			      prof_share(pa, prof_count(&pa->self,
+							pb->self.name[i]));
+
+		if (gain > best) {
+			best = gain;
+			sym = pb->self.name[i];
+		}
+	}
+	if (!sym)
+		return;
+	fputc(' ', out);
+	puts_clean(out, sym);
+	fputc(' ', out);
+	put_share(out, pa, sym);
+	fprintf(out, " -> %.0f%% of kernel samples",
+		prof_share(pb, prof_count(&pb->self, sym)));
+	prof_callers(pb, sym, callers, sizeof(callers));
+	if (callers[0]) {
+		fputs(", from ", out);
+		puts_clean(out, callers);
+	}
+	fputc(';', out);
+}
+
 /* The points of one test and mode, in task order, that measured. */
 static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 		  int threads)
@@ -55,6 +106,7 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 				curve_start(out, p, &started);
 				fprintf(out, " knee at %lu tasks (%.2f of linear per task added after it);",
 					prev->tasks, gain);
+				growth(out, prev, p);
 				knee = 1;
 			}
 		}
@@ -63,6 +115,7 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 			fprintf(out, " wall: %lu -> %lu tasks falls %.0f%%;",
 				prev->tasks, p->tasks,
 				100 * (1 - p->average / prev->average));
+			growth(out, prev, p);
 		}
 		prev = p;
 	}
