@@ -439,11 +439,6 @@ struct wis_profiler *wis_profile_start(unsigned kinds,
 
 	memset(prof, 0, sizeof(*prof));
 	prof->asked = kinds;
-	if ((kinds & (WIS_PROF_CPU | WIS_PROF_LOCK)) && !ksyms.nr) {
-		add_why(prof, ksyms_tried ? ksyms_why :
-			"no kernel symbols loaded");
-		kinds &= ~(unsigned)(WIS_PROF_CPU | WIS_PROF_LOCK);
-	}
 	pr = map_profiler();
 	if (!pr) {
 		add_why(prof, "out of memory");
@@ -456,6 +451,15 @@ struct wis_profiler *wis_profile_start(unsigned kinds,
 		open_stat(pr, cpus);
 	if (kinds & WIS_PROF_LOCK)
 		open_lock(pr, cpus);
+	/* Samples need names; the events' own reasons come first. */
+	if ((prof->taken & (WIS_PROF_CPU | WIS_PROF_LOCK)) && !ksyms.nr) {
+		close_rings(pr, 0);
+		pr->nr_lock_fds = 0;
+		prof->taken &= ~(unsigned)(WIS_PROF_CPU | WIS_PROF_LOCK);
+		prof->event[0] = '\0';
+		add_why(prof, ksyms_why[0] ? ksyms_why :
+			"no kernel symbols loaded");
+	}
 	enable_all(pr, PERF_EVENT_IOC_ENABLE);
 	return pr;
 }
