@@ -1,0 +1,41 @@
+#!/bin/sh
+# wis.profile=cpu agrees with perf: getppid1 at one task is profiled by
+# wis and, at the same time, by Debian's perf recording the same CPU
+# (cpu-clock, kernel only, call graphs).  The top symbols agree and the
+# shares of those both rank in their top 5 lie within 3 points.
+set -eu
+. tests/tap.sh
+
+[ "$(id -u)" -eq 0 ] || skip_all "per-CPU events need root"
+command -v perf >/dev/null || skip_all "no perf (linux-perf)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cpu=$(($(nproc) - 1))
+perf record -q -o "$tmp/perf.data" -C "$cpu" -g -e cpu-clock:k -F 1000 -- \
+	"$WIS" run getppid1 --cpus "$cpu" -s 1 --warmup 0 --interval 3000 \
+	--profile cpu --records >"$tmp/wis.out" 2>"$tmp/perf.err" ||
+	skip_all "perf record failed: $(head -n 1 "$tmp/perf.err")"
+
+plan 3
+
+# wis's top 5 as "SHARE SYMBOL" lines, from the point record.
+sed -n 's/.*"prof_samples":\([0-9]*\).*"prof_self":"\([^"]*\)","prof_self_n":\[\([^]]*\)\].*/\1 \2 \3/p' \
+	"$tmp/wis.out" | awk '{
+		split($NF, n, ",")
+		for (i = 2; i < NF && i <= 6; i++)
+			printf "%.2f %s\n", 100 * n[i - 1] / $1, $i
+	}' >"$tmp/wis.top"
+perf report -i "$tmp/perf.data" --no-children --sort sym --stdio -q -g none \
+	2>/dev/null | awk '$2 == "[k]" { sub(/%/, "", $1); print $1, $3 }' |
+	head -n 5 >"$tmp/perf.top"
+diag "wis:" "$(cat "$tmp/wis.top")" "perf:" "$(cat "$tmp/perf.top")"
+
+is "wis found five symbols" 5 "$(wc -l <"$tmp/wis.top" | tr -d ' ')"
+is "the top symbol is the same" "$(head -n 1 "$tmp/perf.top" | cut -d' ' -f2)" \
+	"$(head -n 1 "$tmp/wis.top" | cut -d' ' -f2)"
+is "symbols in both top 5 have shares within 3 points, and 3 or more are" \
+	"ok" "$(awk 'NR == FNR { share[$2] = $1; next }
+		$2 in share { n++; d = share[$2] - $1; if (d < 0) d = -d
+			      if (d > 3) bad = bad " " $2 }
+		END { print (n >= 3 && !bad) ? "ok" : "off:" bad " (" n " common)" }' \
+		"$tmp/perf.top" "$tmp/wis.top")"
