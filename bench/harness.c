@@ -564,7 +564,9 @@ static void profile_interval(struct point_state *s, uint64_t *prev,
 	struct timespec deadline;
 	uint64_t last;
 
-	pr = wis_profile_start(s->p->profile, &s->used, prof);
+	/* Task threads are of this process; task processes have pids. */
+	pr = wis_profile_start(s->p->profile, &s->used, s->pids,
+			       s->p->threads ? 0 : (int)s->p->nr_tasks, prof);
 	last = now_ns(CLOCK_MONOTONIC);
 	take_sample(s, prev, last - last_sample, &sample);
 	deadline.tv_sec = last / 1000000000ULL;

@@ -44,12 +44,18 @@ fail:
 	return NULL;
 }
 
-/* Global before local before weak, then names without a leading '_'. */
+/*
+ * Of several names at one address, the one perf would show: not weak
+ * before weak, global before local, then fewer leading underscores
+ * (the longer name wins a tie, in dedup()).
+ */
 static int rank(const char *name, char type)
 {
-	int r = type == 'T' ? 0 : type == 't' ? 2 : 4;
+	int r = type == 'T' ? 0 : type == 't' ? 1 : 2, u = 0;
 
-	return r + (name[0] == '_');
+	while (name[u] == '_' && u < 15)
+		u++;
+	return r * 16 + u;
 }
 
 static int by_addr(const void *a, const void *b)
@@ -78,14 +84,22 @@ static int parse_line(char *line, uint64_t *addr, char *type, char **name)
 	return strchr("tTwW", *type) && **name;
 }
 
+static int better(const struct wis_ksym *a, const struct wis_ksym *b,
+		  const char *names)
+{
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
+	return strlen(names + a->name) > strlen(names + b->name);
+}
+
 /* Keep one name an address, the best ranked. */
-static size_t dedup(struct wis_ksym *s, size_t nr)
+static size_t dedup(struct wis_ksym *s, size_t nr, const char *names)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		if (out && s[out - 1].addr == s[i].addr) {
-			if (s[i].rank < s[out - 1].rank)
+			if (better(&s[i], &s[out - 1], names))
 				s[out - 1] = s[i];
 			continue;
 		}
@@ -118,7 +132,7 @@ static int parse_all(struct wis_kallsyms *ks, char *text, size_t len)
 		nonzero += addr != 0;
 	}
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), by_addr);
-	ks->nr = dedup(ks->syms, ks->nr);
+	ks->nr = dedup(ks->syms, ks->nr, text);
 	return nonzero ? 0 : 1;
 }
 

@@ -77,7 +77,8 @@ struct chain_slot {
 struct agg {
 	uint32_t *self, *children;	/* [ksyms.nr + 1]: last is unknown */
 	struct chain_slot *chains;	/* [CHAIN_SLOTS] */
-	uint64_t samples, lost, dropped;
+	const struct wis_profiler *pr;	/* whose pids are the point's */
+	uint64_t samples, lost, dropped, other;
 };
 
 static int32_t resolve(uint64_t ip)
@@ -145,17 +146,26 @@ static void add_sample(struct agg *a, uint64_t ip, const uint64_t *ips,
 	count_chain(a, key);
 }
 
+static int point_pid(const struct wis_profiler *pr, uint32_t pid);
+
+/* PERF_SAMPLE_IP | TID | CALLCHAIN: ip, pid and tid, nr, ips[nr]. */
 static void on_record(const struct perf_event_header *h, void *arg)
 {
 	struct agg *a = arg;
 	const uint64_t *v = (const void *)(h + 1);
 	size_t words = (h->size - sizeof(*h)) / sizeof(uint64_t);
+	uint32_t pid;
 
 	if (h->type == PERF_RECORD_LOST && words >= 2)
 		a->lost += v[1];
-	if (h->type != PERF_RECORD_SAMPLE || words < 2 || v[1] > words - 2)
+	if (h->type != PERF_RECORD_SAMPLE || words < 3 || v[2] > words - 3)
 		return;
-	add_sample(a, v[0], v + 2, v[1]);
+	memcpy(&pid, &v[1], sizeof(pid));
+	if (!point_pid(a->pr, pid)) {
+		a->other++;
+		return;
+	}
+	add_sample(a, v[0], v + 3, v[2]);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -179,7 +189,37 @@ struct wis_profiler {
 							   WIS_MAX_CPUS];
 	int nr_lock_fds;
 	int lock_fd[WIS_MAX_CPUS];
+	/* The point process and its task processes, ascending. */
+	int nr_pids;
+	uint32_t pids[WIS_MAX_TASKS + 1];
 };
+
+static int point_pid(const struct wis_profiler *pr, uint32_t pid)
+{
+	int lo = 0, hi = pr->nr_pids;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (pr->pids[mid] == pid)
+			return 1;
+		if (pr->pids[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static void add_pid(struct wis_profiler *pr, uint32_t pid)
+{
+	int k = pr->nr_pids++;
+
+	/* Insertion sort: no malloc here, and few pids. */
+	for (; k > 0 && pr->pids[k - 1] > pid; k--)
+		pr->pids[k] = pr->pids[k - 1];
+	pr->pids[k] = pid;
+}
 
 static long perf_open(struct perf_event_attr *attr, int cpu)
 {
@@ -226,7 +266,8 @@ static void sampling_attr(struct perf_event_attr *a, uint32_t type,
 	a->config = config;
 	a->freq = 1;
 	a->sample_freq = WIS_PROF_FREQ;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_CALLCHAIN;
 	a->sample_max_stack = MAX_STACK;
 	a->exclude_callchain_user = 1;
 	a->disabled = 1;
@@ -415,6 +456,7 @@ static struct wis_profiler *map_profiler(void)
 	pr->map_len = len;
 	m += sizeof(*pr);
 	for (int k = AGG_CPU; k <= AGG_LOCK; k++) {
+		pr->agg[k].pr = pr;
 		pr->agg[k].self = (void *)m;
 		pr->agg[k].children = (void *)(m + counts);
 		pr->agg[k].chains = (void *)(m + 2 * counts);
@@ -433,6 +475,7 @@ static void enable_all(struct wis_profiler *pr, unsigned long req)
 
 struct wis_profiler *wis_profile_start(unsigned kinds,
 				       const struct wis_cpuset *cpus,
+				       const pid_t *tasks, int nr_tasks,
 				       struct wis_profile *prof)
 {
 	struct wis_profiler *pr;
@@ -445,6 +488,9 @@ struct wis_profiler *wis_profile_start(unsigned kinds,
 		return NULL;
 	}
 	pr->prof = prof;
+	add_pid(pr, (uint32_t)getpid());
+	for (int i = 0; i < nr_tasks && i < WIS_MAX_TASKS; i++)
+		add_pid(pr, (uint32_t)tasks[i]);
 	if (kinds & WIS_PROF_CPU)
 		open_cpu(pr, cpus);
 	if (kinds & WIS_PROF_STAT)
@@ -578,6 +624,7 @@ void wis_profile_stop(struct wis_profiler *pr, int top)
 	read_counts(pr);
 	prof->samples = cpu->samples;
 	prof->lost = cpu->lost;
+	prof->other = cpu->other;
 	prof->lock_samples = lock->samples;
 	prof->lock_lost = lock->lost;
 	top_syms(&prof->self, top, cpu->self);
@@ -658,6 +705,7 @@ void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 		wis_json_u64(j, "prof_freq", WIS_PROF_FREQ);
 		wis_json_u64(j, "prof_samples", prof->samples);
 		wis_json_u64(j, "prof_lost", prof->lost);
+		wis_json_u64(j, "prof_other", prof->other);
 		top_json(j, "prof_self", &prof->self, top);
 		top_json(j, "prof_children", &prof->children, top);
 		top_json(j, "prof_chain", &prof->chains, top);

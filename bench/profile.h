@@ -12,6 +12,7 @@
 #define WIS_PROFILE_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cmdline.h"
 #include "cpuset.h"
@@ -43,6 +44,7 @@ struct wis_profile {
 	/* cpu */
 	char event[16];		/* "cycles" or "cpu-clock" */
 	uint64_t samples, lost;
+	uint64_t other;		/* samples of other processes, left out */
 	struct wis_prof_top self, children, chains;
 	/* stat: counts of the events present, in the order of stat_names */
 	unsigned stat_have;	/* 1 << index of wis_prof_stat_name() */
@@ -65,12 +67,15 @@ struct wis_profiler;
 
 /*
  * In the point process while its tasks run; no malloc (threads mode
- * shares the heap with tasks that move the break).  Start opens and
+ * shares the heap with tasks that move the break).  Samples count when
+ * they hit the calling process or one of its task processes: a shared
+ * machine's other work on the same CPUs is counted apart.  Start opens and
  * enables the events on cpus, poll drains them (call it often enough
  * for the rings: every 50 ms holds), stop disables them and fills prof.
  */
 struct wis_profiler *wis_profile_start(unsigned kinds,
 				       const struct wis_cpuset *cpus,
+				       const pid_t *tasks, int nr_tasks,
 				       struct wis_profile *prof);
 void wis_profile_poll(struct wis_profiler *pr);
 void wis_profile_stop(struct wis_profiler *pr, int top);

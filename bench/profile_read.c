@@ -92,6 +92,7 @@ int point_prof_read(struct point_prof *pp, const struct record *rec,
 	pp->event = rec_strdup(rec, "prof_event");
 	pp->samples = rec_num(rec, "prof_samples");
 	pp->lost = rec_num(rec, "prof_lost");
+	pp->other = rec_num(rec, "prof_other");
 	pp->rate = rec_num(rec, "profile_rate");
 	pp->lock_per_op = rec_num(rec, "lock_per_op");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {

@@ -22,6 +22,7 @@ struct point_prof {
 	char *kinds;		/* NULL: the point was not profiled */
 	char *why, *event;
 	double samples, lost, rate;	/* rate: of the profiled interval */
+	double other;		/* samples of other processes, left out */
 	double lock_per_op;
 	struct prof_table self, children, chain, lock_chain, stat;
 };

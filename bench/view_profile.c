@@ -44,8 +44,13 @@ static void print_point_profile(FILE *out, const struct point *p)
 	fprintf(out, " %s %lu: ", point_mode(p), p->tasks);
 	if (pp->event) {
 		puts_clean(out, pp->event);
-		fprintf(out, " %.0f samples, %.0f lost, rate %.0f (measured "
-			"%.0f):", pp->samples, pp->lost, pp->rate, p->average);
+		fprintf(out, " %.0f samples, %.0f lost", pp->samples,
+			pp->lost);
+		if (pp->other > 0)
+			fprintf(out, ", %.0f of other processes left out",
+				pp->other);
+		fprintf(out, ", rate %.0f (measured %.0f):", pp->rate,
+			p->average);
 	}
 	for (size_t i = 0; i < pp->self.nr && i < SYMS_SHOWN; i++) {
 		fputs(i ? ", " : " ", out);

@@ -1,8 +1,11 @@
 #!/bin/sh
-# wis.profile=cpu agrees with perf: getppid1 at one task is profiled by
-# wis and, at the same time, by Debian's perf recording the same CPU
-# (cpu-clock, kernel only, call graphs).  The top symbols agree and the
-# shares of those both rank in their top 5 lie within 3 points.
+# wis.profile=cpu agrees with perf: getppid1 at one task, profiled by wis
+# (its profiled interval, the point's processes) while Debian's perf
+# records the whole wis command (cpu-clock, kernel only, call graphs).
+# The profiled interval is as long as the measured one, so the start-up
+# perf also sees is a small part of its samples.  Every symbol holding
+# 1 % or more in either top 5 is in the other's top 5, its shares within
+# 4 points.
 set -eu
 . tests/tap.sh
 
@@ -11,8 +14,8 @@ command -v perf >/dev/null || skip_all "no perf (linux-perf)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cpu=$(($(nproc) - 1))
-perf record -q -o "$tmp/perf.data" -C "$cpu" -g -e cpu-clock:k -F 1000 -- \
-	"$WIS" run getppid1 --cpus "$cpu" -s 1 --warmup 0 --interval 3000 \
+perf record -q -o "$tmp/perf.data" -g -e cpu-clock:k -F 1000 -- \
+	"$WIS" run getppid1 --cpus "$cpu" -s 1 --warmup 0 --interval 8000 \
 	--profile cpu --records >"$tmp/wis.out" 2>"$tmp/perf.err" ||
 	skip_all "perf record failed: $(head -n 1 "$tmp/perf.err")"
 
@@ -30,12 +33,16 @@ perf report -i "$tmp/perf.data" --no-children --sort sym --stdio -q -g none \
 	head -n 5 >"$tmp/perf.top"
 diag "wis:" "$(cat "$tmp/wis.top")" "perf:" "$(cat "$tmp/perf.top")"
 
+# off A B: the symbols of 1 % or more in A not within 4 points in B.
+off() {
+	awk 'NR == FNR { share[$2] = $1; next }
+	     $1 >= 1 { d = ($2 in share) ? share[$2] - $1 : 100
+		       if (d < 0) d = -d
+		       if (d > 4) printf " %s", $2 }' "$2" "$1"
+}
+
 is "wis found five symbols" 5 "$(wc -l <"$tmp/wis.top" | tr -d ' ')"
 is "the top symbol is the same" "$(head -n 1 "$tmp/perf.top" | cut -d' ' -f2)" \
 	"$(head -n 1 "$tmp/wis.top" | cut -d' ' -f2)"
-is "symbols in both top 5 have shares within 3 points, and 3 or more are" \
-	"ok" "$(awk 'NR == FNR { share[$2] = $1; next }
-		$2 in share { n++; d = share[$2] - $1; if (d < 0) d = -d
-			      if (d > 3) bad = bad " " $2 }
-		END { print (n >= 3 && !bad) ? "ok" : "off:" bad " (" n " common)" }' \
-		"$tmp/perf.top" "$tmp/wis.top")"
+is "symbols of 1 % or more agree within 4 points, both ways" "" \
+	"$(off "$tmp/wis.top" "$tmp/perf.top")$(off "$tmp/perf.top" "$tmp/wis.top")"
