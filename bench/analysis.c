@@ -33,18 +33,6 @@ static void curve_start(FILE *out, const struct point *p, int *started)
 	fprintf(out, " %s:", point_mode(p));
 }
 
-/* The share of sym among a's kernel samples: "3%", or "<2%" below its table. */
-static void put_share(FILE *out, const struct point_prof *pp, const char *sym)
-{
-	double n = prof_count(&pp->self, sym);
-
-	if (n > 0 || !pp->self.nr)
-		fprintf(out, "%.0f%%", prof_share(pp, n));
-	else
-		fprintf(out, "<%.0f%%",
-			prof_share(pp, pp->self.count[pp->self.nr - 1]));
-}
-
 /*
  * What grows from a to b: the kernel symbol whose share of the samples
  * rose most, and the callers it was reached from.
@@ -73,7 +61,7 @@ static void growth(FILE *out, const struct point *a, const struct point *b)
 	fputc(' ', out);
 	puts_clean(out, sym);
 	fputc(' ', out);
-	put_share(out, pa, sym);
+	put_prof_share(out, pa, sym, 0);
 	fprintf(out, " -> %.0f%% of kernel samples",
 		prof_share(pb, prof_count(&pb->self, sym)));
 	prof_callers(pb, sym, callers, sizeof(callers));

@@ -8,7 +8,7 @@
 set -eu
 . tests/tap.sh
 
-plan 14
+plan 15
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -132,3 +132,18 @@ is "a table whose names and counts disagree is named, not half-read" \
 is "--folded: a file per profiled point, its chains root first" \
 	"do_fcntl;fcntl_setlk;_raw_spin_lock;native_queued_spin_lock_slowpath 4000" \
 	"$(cat "$tmp/folded/r-lock2-processes-2.folded")"
+
+# compare_side RUN AVERAGE NAMES COUNTS: a run of one profiled point.
+compare_side() {
+	"$WIS" emit --out "file:$tmp/$1.wis" --run "$1" --seq 0 run id="$1"
+	"$WIS" emit --out "file:$tmp/$1.wis" --run "$1" --seq 1 point \
+		test=lock2 mode=processes tasks:=2 status=ok average:="$2" \
+		per_task:="$2" profile=cpu prof_samples:=1000 "prof_self=$3" \
+		"prof_self_n:=$4"
+	"$WIS" emit --out "file:$tmp/$1.wis" --run "$1" --seq 2 end status=ok
+}
+compare_side a 100 'x y z' '[500,300,200]'
+compare_side b 60 'y x w' '[700,200,100]'
+is "wis compare: the symbols whose share moved most, '<' below a table" \
+	"symbols: lock2 processes 2: y 30.0% -> 70.0%, x 50.0% -> 20.0%, z 20.0% -> <10.0%" \
+	"$("$WIS" compare "$tmp/a.wis" "$tmp/b.wis" | grep '^symbols')"
