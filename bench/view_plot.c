@@ -259,6 +259,89 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 	gp_png(pl->gp, name);
 }
 
+#define CURVE_SYMS 5
+
+/* A mode's profiled point with the most tasks: its top symbols are followed. */
+static const struct point *widest_profile(const struct run *run, size_t from,
+					  size_t to, int m)
+{
+	const struct point *w = NULL;
+
+	for (size_t i = from; i < to; i++)
+		if (run->points[i].threads == m &&
+		    run->points[i].prof.samples > 0)
+			w = &run->points[i];
+	return w;
+}
+
+/* Per mode a block: tasks, then the share of each followed symbol. */
+static void profile_data(FILE *dat, const struct run *run, size_t from,
+			 size_t to, const struct point *const *widest)
+{
+	for (int m = 0; m < 2; m++) {
+		const struct point *w = widest[m];
+
+		for (size_t i = from; w && i < to; i++) {
+			const struct point *p = &run->points[i];
+
+			if (p->threads != m || !(p->prof.samples > 0))
+				continue;
+			fprintf(dat, "%lu", p->tasks);
+			for (size_t k = 0; k < w->prof.self.nr && k < CURVE_SYMS;
+			     k++)
+				dat_num(dat, prof_share(&p->prof,
+					prof_count(&p->prof.self,
+						   w->prof.self.name[k])));
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+	}
+}
+
+/*
+ * The top kernel symbols' shares against tasks (wis.profile=cpu): the
+ * symbols of each mode's widest profiled point, so a growing lock shows
+ * as a rising curve.  0 when the test has no profile.
+ */
+static int profile_plot(struct plot *pl, const struct run *run, size_t from,
+			size_t to, const char *name, const char *title)
+{
+	const struct point *widest[2];
+	const char *sep = "plot ";
+	FILE *dat;
+
+	widest[0] = widest_profile(run, from, to, 0);
+	widest[1] = widest_profile(run, from, to, 1);
+	if (!widest[0] && !widest[1])
+		return 0;
+	dat = open_in(pl, name, "dat");
+	if (!dat)
+		return 0;
+	profile_data(dat, run, from, to, widest);
+	close_file(pl, dat, name);
+	gp_start(pl->gp, title, run->points[to - 1].tasks, 100 / 1.15);
+	fputs("set ylabel '% of kernel samples'\nset format y '%g'\n"
+	      "unset y2tics\n", pl->gp);
+	gp_svg(pl->gp, name);
+	for (int m = 0; m < 2; m++) {
+		const struct point *w = widest[m];
+
+		for (size_t k = 0; w && k < w->prof.self.nr && k < CURVE_SYMS;
+		     k++) {
+			fprintf(pl->gp, "%s'%s.dat' index %d using 1:%zu with "
+				"linespoints lw 2 pt 7 dt %d title ", sep, name,
+				m, k + 2, m + 1);
+			gp_str(pl->gp, w->prof.self.name[k]);
+			/* Symbols are full of '_', no subscripts. */
+			fputs(" noenhanced", pl->gp);
+			sep = ", \\\n  ";
+		}
+	}
+	fputc('\n', pl->gp);
+	gp_png(pl->gp, name);
+	return 1;
+}
+
 static void html_figure(FILE *html, const char *name, const char *title)
 {
 	fputs("<figure><img src=\"", html);
@@ -318,6 +401,11 @@ static void plot_runs(struct plot *pl, const struct model *m)
 			path_component(name, sizeof(name), title);
 			run_plot(pl, run, k, end, name, title);
 			html_figure(pl->html, name, title);
+			strncat(title, " kernel symbols",
+				sizeof(title) - strlen(title) - 1);
+			path_component(name, sizeof(name), title);
+			if (profile_plot(pl, run, k, end, name, title))
+				html_figure(pl->html, name, title);
 		}
 	}
 }

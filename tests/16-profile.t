@@ -8,7 +8,7 @@
 set -eu
 . tests/tap.sh
 
-plan 15
+plan 16
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -147,3 +147,12 @@ compare_side b 60 'y x w' '[700,200,100]'
 is "wis compare: the symbols whose share moved most, '<' below a table" \
 	"symbols: lock2 processes 2: y 30.0% -> 70.0%, x 50.0% -> 20.0%, z 20.0% -> <10.0%" \
 	"$("$WIS" compare "$tmp/a.wis" "$tmp/b.wis" | grep '^symbols')"
+
+if command -v gnuplot >/dev/null; then
+	"$WIS" report --plot "$tmp/plot" "$tmp/lkp.wis" >/dev/null
+	is "--plot: the widest point's top symbols' shares against tasks" \
+		"1 0 0 0
+2 41 3 0.04" "$(grep . "$tmp/plot/lock2_kernel_symbols.dat")"
+else
+	ok 0 "# SKIP no gnuplot"
+fi
