@@ -78,7 +78,7 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 {
 	const struct point *prev = NULL, *p, *base = NULL;
 	double gain;
-	int started = 0, knee = 0;
+	int started = 0, knee = 0, wall;
 	size_t i;
 
 	for (i = from; i < to; i++) {
@@ -87,6 +87,7 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 			continue;
 		if (!base && p->tasks == 1 && p->average > 0)
 			base = p;
+		wall = prev && p->average < prev->average * (1 - WALL_FALL);
 		if (prev && base && !knee) {
 			gain = (p->average - prev->average) /
 			       ((double)(p->tasks - prev->tasks) * base->average);
@@ -94,11 +95,13 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 				curve_start(out, p, &started);
 				fprintf(out, " knee at %lu tasks (%.2f of linear per task added after it);",
 					prev->tasks, gain);
-				growth(out, prev, p);
+				/* A wall at the same step tells it once. */
+				if (!wall)
+					growth(out, prev, p);
 				knee = 1;
 			}
 		}
-		if (prev && p->average < prev->average * (1 - WALL_FALL)) {
+		if (wall) {
 			curve_start(out, p, &started);
 			fprintf(out, " wall: %lu -> %lu tasks falls %.0f%%;",
 				prev->tasks, p->tasks,

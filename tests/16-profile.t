@@ -116,7 +116,7 @@ perf-profile.calltrace.cycles-pp.native_queued_spin_lock_slowpath._raw_spin_lock
 	"$("$WIS" report --lkp "$tmp/lkp.wis" | grep '^perf-profile')"
 
 is "a wall names the symbol that grows and its callers, lock wrappers skipped" \
-	"analysis: lock2 processes: knee at 1 tasks (-0.39 of linear per task added after it); native_queued_spin_lock_slowpath <3% -> 41% of kernel samples, from fcntl_setlk <- do_fcntl; wall: 1 -> 2 tasks falls 39%; native_queued_spin_lock_slowpath <3% -> 41% of kernel samples, from fcntl_setlk <- do_fcntl;" \
+	"analysis: lock2 processes: knee at 1 tasks (-0.39 of linear per task added after it); wall: 1 -> 2 tasks falls 39%; native_queued_spin_lock_slowpath <3% -> 41% of kernel samples, from fcntl_setlk <- do_fcntl;" \
 	"$("$WIS" report "$tmp/lkp.wis" | grep '^analysis')"
 
 "$WIS" emit --out "file:$tmp/bad.wis" --run b --seq 0 point test=lock2 \
