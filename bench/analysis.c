@@ -34,8 +34,28 @@ static void curve_start(FILE *out, const struct point *p, int *started)
 }
 
 /*
+ * How far sym's share rose from a to b in standard errors of the
+ * difference of two sampled proportions: with a few hundred samples a
+ * point, a big symbol's share wanders by several points on its own.  A
+ * symbol below a's table is taken at the table's last count, at most.
+ */
+static double rise(const struct point_prof *pa, const struct point_prof *pb,
+		   const char *sym)
+{
+	double na = prof_count(&pa->self, sym), nb = prof_count(&pb->self, sym);
+
+	if (!na && pa->self.nr)
+		na = fmin(pa->self.count[pa->self.nr - 1], nb);
+	double pooled = (na + nb) / (pa->samples + pb->samples);
+	double se = sqrt(pooled * (1 - pooled) *
+			 (1 / pa->samples + 1 / pb->samples));
+
+	return se > 0 ? (nb / pb->samples - na / pa->samples) / se : 0;
+}
+
+/*
  * What grows from a to b: the kernel symbol whose share of the samples
- * rose most, and the callers it was reached from.
+ * rose most surely, and the callers it was reached from.
  */
 static void growth(FILE *out, const struct point *a, const struct point *b)
 {
@@ -47,12 +67,10 @@ static void growth(FILE *out, const struct point *a, const struct point *b)
 	if (!(pa->samples > 0) || !(pb->samples > 0))
 		return;
 	for (size_t i = 0; i < pb->self.nr; i++) {
-		double gain = prof_share(pb, pb->self.count[i]) -
-			      prof_share(pa, prof_count(&pa->self,
-							pb->self.name[i]));
+		double z = rise(pa, pb, pb->self.name[i]);
 
-		if (gain > best) {
-			best = gain;
+		if (z > best) {
+			best = z;
 			sym = pb->self.name[i];
 		}
 	}
