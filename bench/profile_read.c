@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The profile fields of point records (profile_read.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +166,21 @@ void prof_callers(const struct point_prof *pp, const char *sym, char *buf,
 		}
 		return;
 	}
+}
+
+double prof_share(const struct point_prof *pp, double count)
+{
+	return pp->samples > 0 ? 100 * count / pp->samples : NAN;
+}
+
+void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
+		    int decimals)
+{
+	double n = prof_count(&pp->self, sym);
+
+	if (n > 0 || !pp->self.nr)
+		fprintf(out, "%.*f%%", decimals, prof_share(pp, n));
+	else
+		fprintf(out, "<%.*f%%", decimals,
+			prof_share(pp, pp->self.count[pp->self.nr - 1]));
 }

@@ -9,6 +9,7 @@
 #define WIS_PROFILE_READ_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "input.h"
 
@@ -35,6 +36,16 @@ struct point_prof {
 int point_prof_read(struct point_prof *pp, const struct record *rec,
 		    char *err, size_t errlen);
 void point_prof_free(struct point_prof *pp);
+
+/* A count's share of a point's kernel samples, percent. */
+double prof_share(const struct point_prof *pp, double count);
+
+/*
+ * "12.3%": sym's share of pp's samples; "<2.0%" when sym is not in pp's
+ * table, whose last entry holds that share.
+ */
+void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
+		    int decimals);
 
 /* The count of name in t, 0 when it is not there. */
 double prof_count(const struct prof_table *t, const char *name);

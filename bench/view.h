@@ -84,16 +84,6 @@ void view_profiles(FILE *out, const struct run *run);
  */
 int view_folded(const struct model *m, const char *dir, FILE *diag);
 
-/* A count's share of a point's kernel samples, percent. */
-double prof_share(const struct point_prof *pp, double count);
-
-/*
- * "12.3%": sym's share of pp's samples; "<2.0%" when sym is not in pp's
- * table, whose last entry holds that share.
- */
-void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
-		    int decimals);
-
 /* Efficiency of a point: NaN when there is no 1-task rate. */
 double point_efficiency(const struct point *p);
 

@@ -16,23 +16,6 @@
 
 #define SYMS_SHOWN 5
 
-double prof_share(const struct point_prof *pp, double count)
-{
-	return pp->samples > 0 ? 100 * count / pp->samples : NAN;
-}
-
-void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
-		    int decimals)
-{
-	double n = prof_count(&pp->self, sym);
-
-	if (n > 0 || !pp->self.nr)
-		fprintf(out, "%.*f%%", decimals, prof_share(pp, n));
-	else
-		fprintf(out, "<%.*f%%", decimals,
-			prof_share(pp, pp->self.count[pp->self.nr - 1]));
-}
-
 static void print_stat(FILE *out, const struct point_prof *pp)
 {
 	if (!pp->stat.nr)
