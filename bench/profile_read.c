@@ -132,7 +132,8 @@ static int lock_wrapper(const char *frame, size_t len)
 {
 	static const char *const prefixes[] = {
 		"_raw_", "__raw_", "do_raw_", "queued_", "native_queued_",
-		"__pv_queued_", "pv_queued_",
+		"__pv_queued_", "pv_queued_", "rwsem_", "down_read",
+		"down_write", "__mutex_lock", "mutex_lock", "osq_lock",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)

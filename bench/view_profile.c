@@ -16,6 +16,15 @@
 
 #define SYMS_SHOWN 5
 
+static double lock_sampled(const struct point_prof *pp)
+{
+	double n = 0;
+
+	for (size_t i = 0; i < pp->lock_chain.nr; i++)
+		n += pp->lock_chain.count[i];
+	return n;
+}
+
 static void print_stat(FILE *out, const struct point_prof *pp)
 {
 	if (!pp->stat.nr)
@@ -28,6 +37,12 @@ static void print_stat(FILE *out, const struct point_prof *pp)
 	}
 	if (isfinite(pp->lock_per_op))
 		fprintf(out, " lock-contentions %.4g", pp->lock_per_op);
+	if (!pp->lock_chain.nr)
+		return;
+	fputs("\n    most contended: ", out);
+	puts_clean(out, pp->lock_chain.name[0]);
+	fprintf(out, " (%.0f of %.0f sampled)", pp->lock_chain.count[0],
+		lock_sampled(pp));
 }
 
 static void print_point_profile(FILE *out, const struct point *p)
