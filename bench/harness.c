@@ -567,6 +567,7 @@ static void profile_interval(struct point_state *s, uint64_t *prev,
 	/* Task threads are of this process; task processes have pids. */
 	pr = wis_profile_start(s->p->profile, &s->used, s->pids,
 			       s->p->threads ? 0 : (int)s->p->nr_tasks, prof);
+	/* Counts from here on are the profiled interval's. */
 	last = now_ns(CLOCK_MONOTONIC);
 	take_sample(s, prev, last - last_sample, &sample);
 	deadline.tv_sec = last / 1000000000ULL;
