@@ -26,6 +26,7 @@
 #include "init.h"
 
 #define TMPFS_MAGIC 0x01021994
+#define TRACEFS_MAGIC 0x74726163
 /* finit_module(2) flag: let the kernel decompress (.ko.xz, .ko.zst). */
 #define MODULE_INIT_COMPRESSED_FILE 4
 #define SETTLE_MAX_MS 1000
@@ -65,6 +66,20 @@ static void mount_securityfs(void)
 	      MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 }
 
+/*
+ * wis.profile=lock finds the lock:contention_begin tracepoint's id here;
+ * a kernel without tracefs only loses that kind, and the record says so.
+ */
+static void mount_tracefs(void)
+{
+	struct statfs st;
+
+	if (!statfs("/sys/kernel/tracing", &st) && st.f_type == TRACEFS_MAGIC)
+		return;
+	mount("tracefs", "/sys/kernel/tracing", "tracefs",
+	      MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+}
+
 /* The file tests want tmpfs in /tmp, fallocate1 in /dev/shm too. */
 static void mount_tmpfs_unless(const char *dir)
 {
@@ -82,6 +97,7 @@ void mount_pid1(void)
 	mount_one("proc", "/proc", "proc", safe, NULL);
 	mount_one("sysfs", "/sys", "sysfs", safe, NULL);
 	mount_securityfs();
+	mount_tracefs();
 	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
 	mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
 		  "mode=1777");
@@ -93,6 +109,7 @@ void mount_pid1(void)
 void mount_kerf(void)
 {
 	mount_securityfs();
+	mount_tracefs();
 	mount_tmpfs_unless("/dev/shm");
 	mount_tmpfs_unless("/tmp");
 }

@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 68
+plan 71
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -123,6 +123,16 @@ bad "task step without a range" \
 	wis.tasks=4/2
 bad "mode" "wis.mode: bad value 'sideways': want processes, threads or both" \
 	wis.mode=sideways
+bad "profile kind" "wis.profile: bad value 'cpu,perf': 'perf' is not cpu, stat or lock" \
+	wis.profile=cpu,perf
+bad "profile kind twice" "wis.profile: bad value 'lock,lock': 'lock' listed twice" \
+	wis.profile=lock,lock
+bad "profile top above its bound" \
+	"wis.profile_top: bad value '33': want a count from 1 to 32" \
+	wis.profile_top=33
+out=$("$DUMP" argv wis.tests=lock2 wis.profile=lock,cpu wis.profile_top=5)
+is "profile kinds shown in cpu, stat, lock order; the top when given" \
+	"cpu,lock 5" "$(value "$out" profile) $(value "$out" profile_top)"
 bad "samples 0" "wis.samples: bad value '0': want a sample count from 1 to 1000" \
 	wis.samples=0
 bad "samples negative" "wis.samples: bad value '-1': want a sample count from 1 to 1000" \
@@ -157,7 +167,7 @@ bad "a test name that cannot be one" "wis.tests: bad value 'Open1': 'Open1' is n
 bad "empty value" "wis.mode: bad value '': empty value" wis.mode=
 bad "no value" "wis.mode: missing value (write wis.mode=VALUE)" wis.mode
 bad "unknown key, with the known ones" \
-	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.signals" \
+	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.signals wis.profile wis.profile_top" \
 	wis.bogus=1
 bad "a word that is no wis.* key (argv)" "'tasks=4': not a wis.KEY=VALUE word" \
 	tasks=4

@@ -7,7 +7,8 @@
 # tmpfs (kerf's rootfstype=daxfs makes the kernel unpack the initramfs
 # into ramfs), and never powers off.  wis-init must leave ID.wis and the
 # ID.done marker in /results and exit; the stand-in copies them to the
-# console, where the host waits for them before it stops the guest.
+# console, where the host waits for them before it stops the guest.  The
+# sweep is profiled (wis.profile), as a spawn kernel's can be.
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -23,7 +24,7 @@ my @keys = ('rootfstype=daxfs', 'rdinit=/kerf-stand-in',
 	    'kerf.entrypoint=/sbin/wis-init',
 	    'wis.tests=getppid1,open1,fallocate1', 'wis.tasks=1',
 	    'wis.interval=100', 'wis.samples=1', 'wis.warmup=0',
-	    'wis.id=spawn');
+	    'wis.id=spawn', 'wis.profile=cpu,stat,lock');
 my $TMPFS_MAGIC = '0x1021994';
 
 sub spew {
@@ -112,5 +113,12 @@ is(join(' ', map { "$_->{test}:$_->{status}" } @points),
    'one ok point a test, fallocate1 with a /dev/shm');
 is(($r[-1]{type} // '') . ' ' . ($r[-1]{status} // ''), 'end ok',
    'the file closes with end ok');
+# wis.profile under kerf: wis-init mounted tracefs, samples have names.
+is(join(' ', map { $_->{profile} // '-' } @points),
+   'cpu,stat,lock cpu,stat,lock cpu,stat,lock',
+   'every point profiled, every kind taken')
+	or diag(join("\n", map { $_->{profile_why} // '' } @points));
+ok(!grep({ ($_->{prof_self} // '') !~ /^[A-Za-z_][\w.]*( [A-Za-z_][\w.]*)*$/ }
+	 @points), '... their kernel samples resolved to symbol names');
 
 done_testing();

@@ -147,6 +147,7 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		wis_json_f64(j, "first_sample_uptime", r->first_sample_uptime);
 	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
 	barrier_json(j, r);
+	wis_profile_json(j, &r->profile, p->profile_top);
 }
 
 static double mean_field(const struct wis_result *r, int max)

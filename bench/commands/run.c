@@ -25,6 +25,7 @@ static int run_usage(FILE *f)
 		"      --affinity A       core, pu or none (core)\n"
 		"      --cpus LIST        CPUs to use, inside the inherited mask\n"
 		"      --shared PATH      fixed file for open4 / pread4\n"
+		"      --profile KINDS    cpu,stat,lock after each point's samples\n"
 		"      --records[=SINKS]  also write result records (console)\n");
 	return f == stderr ? 2 : 0;
 }
@@ -39,6 +40,7 @@ static const struct option run_options[] = {
 	{ "affinity", required_argument, NULL, 'a' },
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "shared", required_argument, NULL, 'S' },
+	{ "profile", required_argument, NULL, 'p' },
 	{ "records", optional_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },

@@ -15,7 +15,9 @@
 #include "audit.h"
 #include "barrier.h"
 #include "plan.h"
+#include "record.h"
 #include "recorder.h"
+#include "report.h"
 #include "signals.h"
 #include "sweep.h"
 #include "table.h"
@@ -39,13 +41,34 @@ struct sweep {
 	struct wis_barrier *barrier;
 	sigset_t stop;		/* signals that end the sweep, kept blocked */
 	int interrupted;	/* the one that did */
+	/* wis run --profile: the records again, for the analysis after. */
+	FILE *kept;
+	char *kept_buf;
+	size_t kept_len;
 };
 
 /* Every record, then the state file wis-init would continue the run from. */
+static void keep(struct sweep *s, const char *type, const struct wis_json *j)
+{
+	size_t len;
+	char *frame;
+
+	if (!s->kept)
+		return;
+	frame = wis_frame_build(s->run, s->seq, type, j, &len);
+	if (frame)
+		fwrite(frame, 1, len, s->kept);
+	free(frame);
+}
+
 static void emit(struct sweep *s, const char *type, const struct wis_json *j)
 {
-	if (!s->sinks)
+	keep(s, type, j);
+	if (!s->sinks) {
+		/* The kept records still need their sequence. */
+		s->seq += s->kept != NULL;
 		return;
+	}
 	if (wis_record(s->sinks, s->run, &s->seq, type, j))
 		s->sink_failed = 1;
 	if (s->opts->state && wis_state_write(s->opts->state, s->run, s->seq))
@@ -413,6 +436,10 @@ static int run_pass(struct sweep *s, struct wis_result *r, unsigned repeat,
 					.shared_path = s->cfg->shared,
 					.barrier = s->barrier,
 					.barrier_gen = (uint64_t)*k + 1,
+					.profile = s->cfg->profile,
+					.profile_top = s->cfg->profile_top ?
+						(int)s->cfg->profile_top :
+						WIS_PROF_TOP_DEFAULT,
 				};
 
 				if (stop_pending(s) || timed_out(s, start) ||
@@ -505,6 +532,14 @@ int wis_sweep_fail(const struct wis_sweep_cfg *cfg,
 	return 2;
 }
 
+/* After the table of a profiled `wis run`: what grows, and the profiles. */
+static void explain(struct sweep *s)
+{
+	if (!s->kept || fflush(s->kept))
+		return;
+	wis_report_explain(s->kept_buf, s->kept_len, stdout, stderr);
+}
+
 int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 		      const struct wis_sweep_opts *opts)
 {
@@ -531,6 +566,8 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	s->cfg = cfg;
 	s->opts = opts;
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
+	if (opts->table && cfg->profile)
+		s->kept = open_memstream(&s->kept_buf, &s->kept_len);
 	if (open_sinks(s, err, sizeof(err)) || prepare(s, err, sizeof(err))) {
 		ret = fail_early(s, err);
 		/* Joining a barrier gives up on a stop signal. */
@@ -548,6 +585,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	if (s->interrupted)
 		report_interrupt(s);
 	end_record(s, ret ? "error" : "ok");
+	explain(s);
 	if (!stopped)
 		wis_signals_end(stdout, cfg->signals);
 	if (s->sink_failed)
@@ -559,6 +597,9 @@ out:
 	wis_barrier_close(s->barrier);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	wis_sinks_close(s->sinks);
+	if (s->kept)
+		fclose(s->kept);
+	free(s->kept_buf);
 	free(s->topo);
 	free(s);
 	free(r);

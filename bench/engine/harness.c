@@ -542,6 +542,44 @@ static uint64_t sleep_to(struct timespec *deadline, uint64_t interval,
 	return now;
 }
 
+/*
+ * After the measured samples, with the tasks still running: never part
+ * of the published rate, but its own rate is kept to show the cost.
+ */
+static void profile_interval(struct point_state *s, uint64_t *prev,
+			     uint64_t last_sample)
+{
+	const uint64_t step = 50000000ULL;	/* rings hold 50 ms easily */
+	uint64_t length = wis_profile_length_ms(s->p->interval_ms) * 1000000ULL;
+	uint64_t now;
+	struct wis_profile *prof = &s->r->profile;
+	struct wis_profiler *pr;
+	struct wis_sample sample;
+	struct timespec deadline;
+	uint64_t last;
+
+	/* Task threads are of this process; task processes have pids. */
+	pr = wis_profile_start(s->p->profile, &s->used, s->pids,
+			       s->p->threads ? 0 : (int)s->p->nr_tasks, prof);
+	/* Counts from here on are the profiled interval's. */
+	last = wis_clock_ns(CLOCK_MONOTONIC);
+	take_sample(s, prev, last - last_sample, &sample);
+	deadline.tv_sec = last / 1000000000ULL;
+	deadline.tv_nsec = last % 1000000000ULL;
+	do {
+		add_ns(&deadline, step);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+				       &deadline, NULL) == EINTR)
+			;
+		wis_profile_poll(pr);
+		now = wis_clock_ns(CLOCK_MONOTONIC);
+	} while (now - last < length && !task_died(s));
+	take_sample(s, prev, now - last, &sample);
+	wis_profile_stop(pr, s->p->profile_top);
+	prof->elapsed_ns = now - last;
+	prof->ops = sample.total * (double)(now - last) / 1e9;
+}
+
 static void sample_loop(struct point_state *s)
 {
 	const struct wis_point *p = s->p;
@@ -581,6 +619,8 @@ static void sample_loop(struct point_state *s)
 	read_stat(&s->used, stat1);
 	for (int i = 0; i < STAT_NR; i++)
 		s->r->stat[i] = stat1[i] - stat0[i];
+	if (p->profile)
+		profile_interval(s, prev, last);
 }
 
 /* Headroom for the descriptors every process has besides the test's. */
@@ -700,6 +740,9 @@ static void point_main(const struct wis_point *p, struct wis_result *r,
 static uint64_t watchdog_ns(const struct wis_point *p)
 {
 	uint64_t run = (uint64_t)(p->warmup + p->samples) * p->interval_ms;
+
+	if (p->profile)
+		run += wis_profile_length_ms(p->interval_ms);
 	uint64_t barrier = p->barrier ? wis_barrier_timeout(p->barrier) * 2ULL : 0;
 
 	return (run * 2 + (SETUP_TIMEOUT_S + 10 + barrier) * 1000ULL) *
@@ -895,6 +938,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		return;
 	}
 	memset(r, 0, sizeof(*r));
+	wis_profile_prepare(p->profile);
 	if (wis_topology_read(topo, p->mask)) {
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "no usable CPU in the mask");

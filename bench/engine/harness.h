@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "profile.h"
 #include "topology.h"
 #include "wis.h"
 
@@ -45,6 +46,7 @@ struct wis_result {
 	int interrupted;	/* the SIGINT, SIGTERM or SIGHUP that stopped it */
 	enum wis_sampler sampler;
 	unsigned overrun;	/* sampler wake-ups late by > 1 % of the interval */
+	struct wis_profile profile;	/* asked 0: not profiled */
 };
 
 struct wis_point {
@@ -61,6 +63,9 @@ struct wis_point {
 	/* Pass generation barrier_gen of barrier before releasing tasks. */
 	struct wis_barrier *barrier;
 	uint64_t barrier_gen;
+	/* wis.profile kinds, taken after the measured samples; and its top. */
+	unsigned profile;
+	int profile_top;
 	/*
 	 * Called in the point process after each sample, warmup included;
 	 * the compat front end prints upstream's lines from here.

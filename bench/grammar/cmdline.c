@@ -279,6 +279,70 @@ static int show_instance(const struct wis_sweep_cfg *c, char *buf, size_t len)
 	return snprintf(buf, len, "%u", c->instance) < (int)len ? 0 : -1;
 }
 
+static const char *const profile_kinds[] = { "cpu", "stat", "lock" };
+#define NR_PROFILE_KINDS 3
+
+int wis_profile_parse(const char *v, unsigned *kinds, char *why, size_t wlen)
+{
+	char buf[64];
+
+	*kinds = 0;
+	if (copy_value(buf, sizeof(buf), v, why, wlen))
+		return -1;
+	for (char *item = buf, *next; item; item = next) {
+		int k;
+
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		for (k = 0; k < NR_PROFILE_KINDS; k++)
+			if (!strcmp(item, profile_kinds[k]))
+				break;
+		if (k == NR_PROFILE_KINDS) {
+			snprintf(why, wlen, "'%s' is not cpu, stat or lock",
+				 item);
+			return -1;
+		}
+		if (*kinds & 1u << k) {
+			snprintf(why, wlen, "'%s' listed twice", item);
+			return -1;
+		}
+		*kinds |= 1u << k;
+	}
+	return 0;
+}
+
+void wis_profile_format(unsigned kinds, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < NR_PROFILE_KINDS && used < len; k++)
+		if (kinds & 1u << k)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "," : "",
+						 profile_kinds[k]);
+}
+
+static int set_profile(struct wis_sweep_cfg *c, const char *v,
+		       char *why, size_t wlen)
+{
+	unsigned kinds;
+
+	if (wis_profile_parse(v, &kinds, why, wlen))
+		return -1;
+	c->profile = kinds;
+	return 0;
+}
+
+static int show_profile(const struct wis_sweep_cfg *c, char *buf, size_t len)
+{
+	if (!c->profile)
+		return -1;
+	wis_profile_format(c->profile, buf, len);
+	return 0;
+}
+
 static const char *const mode_names[] = {
 	[WIS_MODE_PROCESSES] = "processes",
 	[WIS_MODE_THREADS] = "threads",
@@ -403,6 +467,14 @@ static const struct key keys[] = {
 	{ NAME_KEY("wis.signals", signals, signal_names), .def = "none",
 	  .help = "lab-fleet lines on the console, one result per point "
 		  "(KTAP, or LAVA test-case signals; see below)" },
+	{ .name = "wis.profile", .kind = KIND_OWN, .set = set_profile,
+	  .show = show_profile, .def_doc = "off",
+	  .help = "comma list of `cpu` (kernel samples and call chains), "
+		  "`stat` (counters per op), `lock` (lock contention), taken "
+		  "in an extra interval after each point's samples" },
+	{ UINT_KEY("wis.profile_top", profile_top, 1, WIS_PROF_TOP_MAX,
+		   "a count"), .def_doc = "`10`",
+	  .help = "entries each profile table of a record keeps" },
 };
 
 #define NR_KEYS ((int)(sizeof(keys) / sizeof(keys[0])))

@@ -30,6 +30,17 @@ enum wis_done {
 	WIS_DONE_EXIT, WIS_DONE_SHELL,
 };
 
+/* wis.profile's kinds (profile.h). */
+enum { WIS_PROF_CPU = 1, WIS_PROF_STAT = 2, WIS_PROF_LOCK = 4 };
+#define WIS_PROF_TOP_MAX 32	/* wis.profile_top's upper bound */
+#define WIS_PROF_TOP_DEFAULT 10
+
+/* The profiled interval after a point's samples: one, at least 1 s. */
+static inline unsigned wis_profile_length_ms(unsigned interval_ms)
+{
+	return interval_ms < 1000 ? 1000 : interval_ms;
+}
+
 /* Lab-fleet lines on the console (signals.h). */
 enum wis_signals { WIS_SIGNALS_NONE, WIS_SIGNALS_KTAP, WIS_SIGNALS_LAVA };
 
@@ -54,6 +65,9 @@ struct wis_sweep_cfg {
 	char barrier[256];		/* the region they meet in; "": none */
 	unsigned barrier_timeout_s;	/* 0: derived from the sweep */
 	enum wis_signals signals;
+	unsigned profile;		/* WIS_PROF_* bits; 0: off */
+	unsigned profile_top;		/* entries a profile table keeps;
+					   0: WIS_PROF_TOP_DEFAULT */
 	char preset[64];
 	char storage[4096];		/* backing for tests[] */
 
@@ -135,6 +149,11 @@ int wis_cfg_format(const struct wis_sweep_cfg *c, char *buf, size_t len);
  */
 int wis_tasks_list(const char *spec, unsigned char *set,
 		   char *why, size_t wlen);
+
+/* "cpu,stat,lock" into WIS_PROF_* bits; -1 with the reason in why. */
+int wis_profile_parse(const char *v, unsigned *kinds, char *why, size_t wlen);
+/* The kinds as wis.profile spells them; "" for none. */
+void wis_profile_format(unsigned kinds, char *buf, size_t len);
 
 /* Read a kernel command line (/proc/cmdline) without its newline. */
 int wis_cmdline_read(const char *path, char *buf, size_t len,

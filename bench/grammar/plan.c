@@ -107,7 +107,8 @@ unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 		 (uint64_t)__builtin_popcount((unsigned)c->modes) *
 		 (uint64_t)(c->repeats ? c->repeats : 1);
 	ms = points * ((uint64_t)(c->warmup + c->samples) * c->interval_ms +
-		       POINT_SETUP_MS);
+		       (c->profile ? wis_profile_length_ms(c->interval_ms) :
+			0) + POINT_SETUP_MS);
 	ms = ms / 1000 + TIMEOUT_MARGIN_S;
 	if (c->barrier[0])
 		ms += wis_cfg_barrier_timeout(c) + WIS_BARRIER_STALE_S;

@@ -33,13 +33,70 @@ static void curve_start(FILE *out, const struct point *p, int *started)
 	fprintf(out, " %s:", point_mode(p));
 }
 
+/*
+ * How far sym's share rose from a to b in standard errors of the
+ * difference of two sampled proportions: with a few hundred samples a
+ * point, a big symbol's share wanders by several points on its own.  A
+ * symbol below a's table is taken at the table's last count, at most.
+ */
+static double rise(const struct point_prof *pa, const struct point_prof *pb,
+		   const char *sym)
+{
+	double na = prof_count(&pa->self, sym), nb = prof_count(&pb->self, sym);
+
+	if (!na && pa->self.nr)
+		na = fmin(pa->self.count[pa->self.nr - 1], nb);
+	double pooled = (na + nb) / (pa->samples + pb->samples);
+	double se = sqrt(pooled * (1 - pooled) *
+			 (1 / pa->samples + 1 / pb->samples));
+
+	return se > 0 ? (nb / pb->samples - na / pa->samples) / se : 0;
+}
+
+/*
+ * What grows from a to b: the kernel symbol whose share of the samples
+ * rose most surely, and the callers it was reached from.
+ */
+static void growth(FILE *out, const struct point *a, const struct point *b)
+{
+	const struct point_prof *pa = &a->prof, *pb = &b->prof;
+	const char *sym = NULL;
+	double best = 0;
+	char callers[256];
+
+	if (!(pa->samples > 0) || !(pb->samples > 0))
+		return;
+	for (size_t i = 0; i < pb->self.nr; i++) {
+		double z = rise(pa, pb, pb->self.name[i]);
+
+		if (z > best) {
+			best = z;
+			sym = pb->self.name[i];
+		}
+	}
+	if (!sym)
+		return;
+	fputc(' ', out);
+	puts_clean(out, sym);
+	fputc(' ', out);
+	put_prof_share(out, pa, sym, 0);
+	fprintf(out, " -> %.0f%% of kernel samples",
+		prof_share(pb, prof_count(&pb->self, sym)));
+	prof_callers(pb, sym, callers, sizeof(callers));
+	if (callers[0]) {
+		fputs(", from ", out);
+		puts_clean(out, callers);
+	}
+	fputc(';', out);
+}
+
 /* The points of one test and mode, in task order, that measured. */
 static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 		  int threads)
 {
 	const struct point *prev = NULL, *p, *base = NULL;
 	double gain;
-	int started = 0, knee = 0;
+	int started = 0, knee = 0, wall;
 	size_t i;
 
 	for (i = from; i < to; i++) {
@@ -48,6 +105,7 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 			continue;
 		if (!base && p->tasks == 1 && p->average > 0)
 			base = p;
+		wall = prev && p->average < prev->average * (1 - WALL_FALL);
 		if (prev && base && !knee) {
 			gain = (p->average - prev->average) /
 			       ((double)(p->tasks - prev->tasks) * base->average);
@@ -55,14 +113,18 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 				curve_start(out, p, &started);
 				fprintf(out, " knee at %lu tasks (%.2f of linear per task added after it);",
 					prev->tasks, gain);
+				/* A wall at the same step tells it once. */
+				if (!wall)
+					growth(out, prev, p);
 				knee = 1;
 			}
 		}
-		if (prev && p->average < prev->average * (1 - WALL_FALL)) {
+		if (wall) {
 			curve_start(out, p, &started);
 			fprintf(out, " wall: %lu -> %lu tasks falls %.0f%%;",
 				prev->tasks, p->tasks,
 				100 * (1 - p->average / prev->average));
+			growth(out, prev, p);
 		}
 		prev = p;
 	}

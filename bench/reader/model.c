@@ -30,6 +30,7 @@ static void points_free(struct run *run)
 		free(run->points[i].test);
 		free(run->points[i].status);
 		free(run->points[i].message);
+		point_prof_free(&run->points[i].prof);
 	}
 	free(run->points);
 }
@@ -236,7 +237,7 @@ static void add_point(struct model *m, struct run *run,
 		      const struct record *rec)
 {
 	struct point *p = &run->points[run->nr_points];
-	char *mode = rec_strdup(rec, "mode");
+	char *mode = rec_strdup(rec, "mode"), why[128];
 
 	memset(p, 0, sizeof(*p));
 	p->rec = rec;
@@ -255,6 +256,12 @@ static void add_point(struct model *m, struct run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
+	if (point_prof_read(&p->prof, rec, why, sizeof(why))) {
+		report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
+			    run->id, rec->seq, why);
+		run->errors++;
+		point_prof_free(&p->prof);
+	}
 	if (p->repeat >= run->repeats)
 		run->repeats = p->repeat + 1;
 	run->nr_points++;

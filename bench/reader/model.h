@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "input.h"
+#include "profile_read.h"
 
 struct point {
 	const struct record *rec;
@@ -23,6 +24,7 @@ struct point {
 	double min, max;	/* per task, mean over the samples */
 	double scaling;		/* against the same test and mode at 1 task */
 	double wrapped;
+	struct point_prof prof;	/* wis.profile's tables, if profiled */
 };
 
 struct run {

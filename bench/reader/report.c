@@ -26,6 +26,7 @@
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp] [--out DIR] [--plot DIR]\n"
+	"                  [--folded DIR]\n"
 	"                  [--compare A B [--sum] [--force]] FILE...\n"
 	"Reads result records from console logs, virtio captures, pmem images\n"
 	"and record files (- for stdin) and prints a table per run, with its\n"
@@ -36,6 +37,7 @@ static const char report_usage[] =
 	"  --json         the merged records as JSON lines\n"
 	"  --lkp          LKP's will-it-scale keys per test\n"
 	"  --plot DIR     per test an SVG and a PNG (gnuplot), and index.html\n"
+	"  --folded DIR   per profiled point its call chains as folded stacks\n"
 	"  --compare A B  B/A per test and task count; A and B are run ids\n"
 	"                 or files\n"
 	"  --sum          a side holding several runs adds up their rates\n"
@@ -130,6 +132,8 @@ static int report_option(struct cli *c, int argc, char **argv, int *i)
 		return set_format(&c->o, WIS_REPORT_LKP) ? -1 : 1;
 	else if (!strcmp(a, "--out") && *i + 1 < argc)
 		c->o.out_dir = argv[++*i];
+	else if (!strcmp(a, "--folded") && *i + 1 < argc)
+		c->o.folded_dir = argv[++*i];
 	else if (!strcmp(a, "--compare") && *i + 2 < argc) {
 		c->base.label = argv[++*i];
 		c->news[0].label = argv[++*i];
@@ -543,6 +547,18 @@ static int write_plots(const struct model *m, const struct cmp_table *t,
 	return ret;
 }
 
+/* --folded DIR: made if missing, written through its descriptor. */
+static int write_folded(const struct model *m, const char *path, FILE *diag)
+{
+	int dirfd = out_dir(path, diag), ret;
+
+	if (dirfd < 0)
+		return -1;
+	ret = view_folded(m, dirfd, path, diag);
+	close(dirfd);
+	return ret;
+}
+
 static void print_stdout(FILE *out, const struct model *m,
 			 const struct wis_report_opts *o)
 {
@@ -639,6 +655,8 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 		return 2;
 	if (c->o.plot_dir && write_plots(m, NULL, NULL, c->o.plot_dir, m->in.diag))
 		return 2;
+	if (c->o.folded_dir && write_folded(m, c->o.folded_dir, m->in.diag))
+		return 2;
 	return ret;
 }
 
@@ -719,4 +737,18 @@ int wis_report_mem(const void *buf, size_t len,
 		ret = report_outputs(out, &m, &c, 0);
 	model_free(&m);
 	return ret;
+}
+
+void wis_report_explain(const void *buf, size_t len, FILE *out, FILE *diag)
+{
+	struct model m;
+
+	if (!model_init(&m, diag) && !inputs_mem(&m.in, "records", buf, len) &&
+	    model_build(&m) != 2) {
+		for (size_t i = 0; i < m.nr_runs; i++) {
+			analysis_curves(out, &m.runs[i]);
+			view_profiles(out, &m.runs[i]);
+		}
+	}
+	model_free(&m);
 }

@@ -37,4 +37,10 @@ int wis_report_mem(const void *buf, size_t len,
 		   const char *const *news, size_t nr_news, FILE *out,
 		   FILE *diag);
 
+/*
+ * The analysis lines and profiles of the records in buf (wis run
+ * --profile prints them after its table).
+ */
+void wis_report_explain(const void *buf, size_t len, FILE *out, FILE *diag);
+
 #endif

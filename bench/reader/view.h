@@ -22,6 +22,7 @@ struct wis_report_opts {
 	int runtest;		/* runtest.py's files into out_dir */
 	const char *out_dir;
 	const char *plot_dir;	/* gnuplot's SVG and PNG, index.html */
+	const char *folded_dir;	/* folded stacks of profiled points */
 	int sum;		/* a side holding several runs adds them up */
 	int force;		/* sum points whose windows did not overlap */
 	/* A test's testcase: line, for runtest's .title files; may be NULL. */
@@ -82,6 +83,16 @@ struct rep_table;
  */
 int view_plot_repeats(const struct model *m, const struct rep_table *t,
 		      int dirfd, const char *dir, FILE *diag);
+
+/* Per profiled point, its top kernel symbols and counters per op. */
+void view_profiles(FILE *out, const struct run *run);
+
+/*
+ * Into dir: per profiled point RUN-TEST-MODE-TASKS.folded, its recorded
+ * chains as folded stacks ("root;...;leaf COUNT").  0, or -1 on diag.
+ */
+int view_folded(const struct model *m, int dirfd, const char *dir,
+		FILE *diag);
 
 /* Efficiency of a point: NaN when there is no 1-task rate. */
 double point_efficiency(const struct point *p);

@@ -75,6 +75,88 @@ static void cell(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, "-");
 }
 
+#define SYMBOL_CHANGES 3
+
+static const struct point *find_point(const struct run *run,
+				      const struct cmp_row *row)
+{
+	for (size_t i = 0; i < run->nr_points; i++) {
+		const struct point *p = &run->points[i];
+
+		if (p->prof.samples > 0 && p->threads == row->threads &&
+		    p->tasks == row->tasks && !strcmp(p->test, row->test))
+			return p;
+	}
+	return NULL;
+}
+
+/* The share of sym in b minus that in a, in points. */
+static double share_change(const struct point *a, const struct point *b,
+			   const char *sym)
+{
+	return prof_share(&b->prof, prof_count(&b->prof.self, sym)) -
+	       prof_share(&a->prof, prof_count(&a->prof.self, sym));
+}
+
+/* Of the symbols in either top table, the one that moved most, not in done. */
+static const char *most_changed(const struct point *a, const struct point *b,
+				const char **done, int nr_done)
+{
+	const struct point *side[2] = { a, b };
+	const char *best = NULL;
+	double most = 0;
+
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < side[k]->prof.self.nr; i++) {
+			const char *sym = side[k]->prof.self.name[i];
+			double d = fabs(share_change(a, b, sym));
+			int seen = 0;
+
+			for (int n = 0; n < nr_done && !seen; n++)
+				seen = !strcmp(done[n], sym);
+			if (!seen && d > most) {
+				most = d;
+				best = sym;
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * One kernel against another: per compared point profiled on both sides,
+ * the kernel symbols whose share of the samples changed most.
+ */
+static void print_symbol_changes(FILE *out, const struct cmp_table *t)
+{
+	if (t->side[0].nr != 1 || t->side[1].nr != 1)
+		return;
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct cmp_row *row = &t->rows[i];
+		const struct point *a = find_point(t->side[0].runs[0], row);
+		const struct point *b = find_point(t->side[1].runs[0], row);
+		const char *done[SYMBOL_CHANGES];
+		int n = 0;
+
+		if (!a || !b)
+			continue;
+		fputs("symbols: ", out);
+		puts_clean(out, row->test);
+		fprintf(out, " %s %lu:", mode_name(row), row->tasks);
+		while (n < SYMBOL_CHANGES &&
+		       (done[n] = most_changed(a, b, done, n))) {
+			fputs(n ? ", " : " ", out);
+			puts_clean(out, done[n]);
+			fputc(' ', out);
+			put_prof_share(out, &a->prof, done[n], 1);
+			fputs(" -> ", out);
+			put_prof_share(out, &b->prof, done[n], 1);
+			n++;
+		}
+		fputc('\n', out);
+	}
+}
+
 static void print_table(FILE *out, const struct cmp_table *t,
 			const struct cmp_label *base,
 			const struct cmp_label *news, size_t nr_news)
@@ -107,6 +189,7 @@ static void print_table(FILE *out, const struct cmp_table *t,
 			check_names[row->check]);
 	}
 	print_warnings(out, t);
+	print_symbol_changes(out, t);
 }
 
 static void print_csv(FILE *out, const struct cmp_table *t)

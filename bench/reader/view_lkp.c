@@ -83,6 +83,49 @@ static void lkp_totals(FILE *out, const struct lkp_sums *s)
 		fprintf(out, "workload: %.0f\n", trunc(s->workload));
 }
 
+/* One perf-profile key: LKP keeps shares of 0.05 % and more, %.2f. */
+static void profile_key(FILE *out, const char *kind, const char *name,
+			double share)
+{
+	if (!(share >= 0.05))
+		return;
+	fprintf(out, "perf-profile.%s.cycles-pp.", kind);
+	for (const char *c = name; *c; c++)
+		put_clean(out, *c == ';' ? "." : c, 1);
+	fprintf(out, ": %.2f\n", share);
+}
+
+/*
+ * LKP profiles a job at its one task count; of a test's points that is
+ * the profiled one with the most tasks, processes mode before threads.
+ */
+static void lkp_profile(FILE *out, const struct run *run, size_t from,
+			size_t to)
+{
+	const struct point *best = NULL, *p;
+	const struct point_prof *pp;
+
+	for (size_t i = from; i < to; i++) {
+		p = &run->points[i];
+		if (p->prof.samples > 0 && (!best || p->tasks > best->tasks ||
+					    (p->tasks == best->tasks &&
+					     best->threads && !p->threads)))
+			best = p;
+	}
+	if (!best)
+		return;
+	pp = &best->prof;
+	for (size_t i = 0; i < pp->self.nr; i++)
+		profile_key(out, "self", pp->self.name[i],
+			    prof_share(pp, pp->self.count[i]));
+	for (size_t i = 0; i < pp->children.nr; i++)
+		profile_key(out, "children", pp->children.name[i],
+			    prof_share(pp, pp->children.count[i]));
+	for (size_t i = 0; i < pp->chain.nr; i++)
+		profile_key(out, "calltrace", pp->chain.name[i],
+			    prof_share(pp, pp->chain.count[i]));
+}
+
 static void lkp_test(FILE *out, const struct run *run, size_t from, size_t to)
 {
 	struct lkp_sums s = { 0, 0, 0, 0, 0, 0 };
@@ -111,6 +154,7 @@ static void lkp_test(FILE *out, const struct run *run, size_t from, size_t to)
 			lkp_row(out, line, names, &s);
 	}
 	lkp_totals(out, &s);
+	lkp_profile(out, run, from, to);
 	free(csv);
 }
 

@@ -316,6 +316,89 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 	gp_png(pl->gp, name);
 }
 
+#define CURVE_SYMS 5
+
+/* A mode's profiled point with the most tasks: its top symbols are followed. */
+static const struct point *widest_profile(const struct run *run, size_t from,
+					  size_t to, int m)
+{
+	const struct point *w = NULL;
+
+	for (size_t i = from; i < to; i++)
+		if (run->points[i].threads == m &&
+		    run->points[i].prof.samples > 0)
+			w = &run->points[i];
+	return w;
+}
+
+/* Per mode a block: tasks, then the share of each followed symbol. */
+static void profile_data(FILE *dat, const struct run *run, size_t from,
+			 size_t to, const struct point *const *widest)
+{
+	for (int m = 0; m < 2; m++) {
+		const struct point *w = widest[m];
+
+		for (size_t i = from; w && i < to; i++) {
+			const struct point *p = &run->points[i];
+
+			if (p->threads != m || !(p->prof.samples > 0))
+				continue;
+			fprintf(dat, "%lu", p->tasks);
+			for (size_t k = 0; k < w->prof.self.nr && k < CURVE_SYMS;
+			     k++)
+				dat_num(dat, prof_share(&p->prof,
+					prof_count(&p->prof.self,
+						   w->prof.self.name[k])));
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+	}
+}
+
+/*
+ * The top kernel symbols' shares against tasks (wis.profile=cpu): the
+ * symbols of each mode's widest profiled point, so a growing lock shows
+ * as a rising curve.  0 when the test has no profile.
+ */
+static int profile_plot(struct plot *pl, const struct run *run, size_t from,
+			size_t to, const char *name, const char *title)
+{
+	const struct point *widest[2];
+	const char *sep = "plot ";
+	size_t nr;
+	FILE *dat;
+
+	widest[0] = widest_profile(run, from, to, 0);
+	widest[1] = widest_profile(run, from, to, 1);
+	if (!widest[0] && !widest[1])
+		return 0;
+	dat = open_data(pl, &nr);
+	if (!dat)
+		return 0;
+	profile_data(dat, run, from, to, widest);
+	close_data(pl, dat, nr);
+	gp_start(pl->gp, title, run->points[to - 1].tasks, 100 / 1.15);
+	fputs("set ylabel '% of kernel samples'\nset format y '%g'\n"
+	      "unset y2tics\n", pl->gp);
+	make_outputs(pl, name);
+	gp_svg(pl->gp, name);
+	for (int m = 0; m < 2; m++) {
+		const struct point *w = widest[m];
+
+		for (size_t k = 0; w && k < w->prof.self.nr && k < CURVE_SYMS;
+		     k++) {
+			fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:%zu with "
+				"linespoints lw 2 pt 7 dt %d title ", sep, nr,
+				m, k + 2, m + 1);
+			gp_str(pl->gp, w->prof.self.name[k]);
+			sep = ", \\\n  ";
+		}
+	}
+	fputc('\n', pl->gp);
+	gp_png(pl->gp, name);
+	return 1;
+}
+
 /* Links are relative ("./"), so no name can be read as a scheme. */
 static void html_figure(FILE *html, const char *name, const char *title)
 {
@@ -414,7 +497,7 @@ static char **run_titles(const struct model *m, size_t *n)
 
 static void plot_runs(struct plot *pl, const struct model *m)
 {
-	char name[WIS_SAFE_NAME_MAX + 1];
+	char name[WIS_SAFE_NAME_MAX + 1], title[512];
 	const struct run *run;
 	size_t i, k, end, n, t = 0;
 	char **titles = run_titles(m, &n);
@@ -439,6 +522,11 @@ static void plot_runs(struct plot *pl, const struct model *m)
 			wis_safe_name(name, titles[t]);
 			run_plot(pl, run, k, end, name, titles[t]);
 			html_figure(pl->html, name, titles[t]);
+			snprintf(title, sizeof(title), "%s kernel symbols",
+				 titles[t]);
+			wis_safe_name(name, title);
+			if (profile_plot(pl, run, k, end, name, title))
+				html_figure(pl->html, name, title);
 		}
 	}
 	free_titles(titles, n);

@@ -263,5 +263,6 @@ void view_text(FILE *out, const struct model *m)
 		for (k = 0; k < run->nr_points; k++)
 			print_point(out, &run->points[k]);
 		analysis_curves(out, run);
+		view_profiles(out, run);
 	}
 }

@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The point side of wis.profile: events, rings, the aggregation of call
+ * chains into symbol counts, and the record fields.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "kallsyms.h"
+#include "perf_ring.h"
+#include "profile.h"
+
+#define RING_PAGES 64
+#define MAX_STACK 32		/* frames the kernel records a sample */
+#define CHAIN_SLOTS 8192	/* distinct chains kept a kind */
+#define TRACEFS_DIRS { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" }
+
+
+struct stat_event {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* perf stat's names; the first four are software and always there. */
+static const struct stat_event stat_events[WIS_PROF_STATS] = {
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "context-switches", PERF_TYPE_SOFTWARE,
+	  PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "LLC-load-misses", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL |
+	  PERF_COUNT_HW_CACHE_OP_READ << 8 |
+	  PERF_COUNT_HW_CACHE_RESULT_MISS << 16 },
+};
+
+const char *wis_prof_stat_name(int i)
+{
+	return i >= 0 && i < WIS_PROF_STATS ? stat_events[i].name : NULL;
+}
+
+/* ---- the symbols, loaded before any point forks ---------------------- */
+
+static struct wis_kallsyms ksyms;
+static int ksyms_tried;
+static char ksyms_why[WIS_MSG_MAX];
+
+void wis_profile_prepare(unsigned kinds)
+{
+	if (!(kinds & (WIS_PROF_CPU | WIS_PROF_LOCK)) || ksyms_tried)
+		return;
+	ksyms_tried = 1;
+	wis_kallsyms_load(&ksyms, "/proc/kallsyms", ksyms_why,
+			  sizeof(ksyms_why));
+}
+
+/* ---- aggregation ------------------------------------------------------- */
+
+struct chain_slot {
+	int32_t sym[WIS_PROF_DEPTH];
+	uint32_t count;
+};
+
+/* The counts of one sampled kind: per symbol, and per distinct chain. */
+struct agg {
+	uint32_t *self, *children;	/* [ksyms.nr + 1]: last is unknown */
+	struct chain_slot *chains;	/* [CHAIN_SLOTS] */
+	const struct wis_profiler *pr;	/* whose pids are the point's */
+	uint64_t samples, lost, dropped, other;
+};
+
+static int32_t resolve(uint64_t ip)
+{
+	long i = wis_kallsyms_find(&ksyms, ip);
+
+	return i < 0 ? (int32_t)ksyms.nr : (int32_t)i;
+}
+
+static uint32_t chain_hash(const int32_t *sym)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < WIS_PROF_DEPTH; i++)
+		h = (h ^ (uint32_t)sym[i]) * 16777619u;
+	return h;
+}
+
+static void count_chain(struct agg *a, const int32_t *sym)
+{
+	uint32_t h = chain_hash(sym);
+
+	for (uint32_t probe = 0; probe < CHAIN_SLOTS; probe++) {
+		struct chain_slot *s = &a->chains[(h + probe) % CHAIN_SLOTS];
+
+		if (!s->count)
+			memcpy(s->sym, sym, sizeof(s->sym));
+		if (!memcmp(s->sym, sym, sizeof(s->sym))) {
+			s->count++;
+			return;
+		}
+	}
+	a->dropped++;
+}
+
+static void count_children(struct agg *a, const int32_t *frames, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+
+		for (int k = 0; k < i && !seen; k++)
+			seen = frames[k] == frames[i];
+		if (!seen)
+			a->children[frames[i]]++;
+	}
+}
+
+/* ip, then the chain; context markers (PERF_CONTEXT_*) are skipped. */
+static void add_sample(struct agg *a, uint64_t ip, const uint64_t *ips,
+		       uint64_t nr)
+{
+	int32_t frames[MAX_STACK], key[WIS_PROF_DEPTH];
+	int n = 0;
+
+	for (uint64_t i = 0; i < nr && n < MAX_STACK; i++)
+		if (ips[i] < (uint64_t)PERF_CONTEXT_MAX)
+			frames[n++] = resolve(ips[i]);
+	if (!n)
+		frames[n++] = resolve(ip);
+	a->samples++;
+	a->self[frames[0]]++;
+	count_children(a, frames, n);
+	for (int i = 0; i < WIS_PROF_DEPTH; i++)
+		key[i] = i < n ? frames[i] : -1;
+	count_chain(a, key);
+}
+
+static int point_pid(const struct wis_profiler *pr, uint32_t pid);
+
+/* PERF_SAMPLE_IP | TID | CALLCHAIN: ip, pid and tid, nr, ips[nr]. */
+static void on_record(const struct perf_event_header *h, void *arg)
+{
+	struct agg *a = arg;
+	const uint64_t *v = (const void *)(h + 1);
+	size_t words = (h->size - sizeof(*h)) / sizeof(uint64_t);
+	uint32_t pid;
+
+	if (h->type == PERF_RECORD_LOST && words >= 2)
+		a->lost += v[1];
+	if (h->type != PERF_RECORD_SAMPLE || words < 3 || v[2] > words - 3)
+		return;
+	memcpy(&pid, &v[1], sizeof(pid));
+	if (!point_pid(a->pr, pid)) {
+		a->other++;
+		return;
+	}
+	add_sample(a, v[0], v + 3, v[2]);
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+struct ring {
+	int fd;
+	struct wis_perf_ring ring;
+	struct agg *agg;
+};
+
+enum { AGG_CPU, AGG_LOCK };
+
+struct wis_profiler {
+	struct wis_profile *prof;
+	size_t map_len;
+	struct agg agg[2];		/* AGG_CPU, AGG_LOCK */
+	int nr_rings;
+	struct ring rings[2 * WIS_MAX_CPUS];
+	int nr_stat_fds;
+	int stat_fd[WIS_PROF_STATS * WIS_MAX_CPUS], stat_idx[WIS_PROF_STATS *
+							   WIS_MAX_CPUS];
+	int nr_lock_fds;
+	int lock_fd[WIS_MAX_CPUS];
+	/* The point process and its task processes, ascending. */
+	int nr_pids;
+	uint32_t pids[WIS_MAX_TASKS + 1];
+};
+
+static int point_pid(const struct wis_profiler *pr, uint32_t pid)
+{
+	int lo = 0, hi = pr->nr_pids;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (pr->pids[mid] == pid)
+			return 1;
+		if (pr->pids[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static void add_pid(struct wis_profiler *pr, uint32_t pid)
+{
+	int k = pr->nr_pids++;
+
+	/* Insertion sort: no malloc here, and few pids. */
+	for (; k > 0 && pr->pids[k - 1] > pid; k--)
+		pr->pids[k] = pr->pids[k - 1];
+	pr->pids[k] = pid;
+}
+
+static long perf_open(struct perf_event_attr *attr, int cpu)
+{
+	return syscall(SYS_perf_event_open, attr, -1, cpu, -1,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Why an event could not be opened, in the words a user can act on. */
+static void open_error(char *why, size_t wlen, const char *what, int err)
+{
+	char paranoid[16] = "?";
+
+	if (err == EACCES || err == EPERM) {
+		wis_read_line("/proc/sys/kernel/perf_event_paranoid", paranoid,
+			      sizeof(paranoid));
+		snprintf(why, wlen, "%s: perf_event_paranoid is %s: per-CPU "
+			 "kernel events need root or CAP_PERFMON", what,
+			 paranoid);
+	} else if (err == ENOENT || err == EOPNOTSUPP) {
+		snprintf(why, wlen, "%s: event not supported", what);
+	} else if (err == ENOSYS) {
+		snprintf(why, wlen, "%s: no perf_event_open (CONFIG_PERF_EVENTS)",
+			 what);
+	} else {
+		snprintf(why, wlen, "%s: perf_event_open: %s", what,
+			 strerror(err));
+	}
+}
+
+static void add_why(struct wis_profile *prof, const char *why)
+{
+	size_t used = strlen(prof->why);
+
+	snprintf(prof->why + used, sizeof(prof->why) - used, "%s%s",
+		 used ? "; " : "", why);
+}
+
+static void sampling_attr(struct perf_event_attr *a, uint32_t type,
+			  uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->freq = 1;
+	a->sample_freq = WIS_PROF_FREQ;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_CALLCHAIN;
+	a->sample_max_stack = MAX_STACK;
+	a->exclude_callchain_user = 1;
+	a->disabled = 1;
+}
+
+static void close_rings(struct wis_profiler *pr, int from)
+{
+	while (pr->nr_rings > from) {
+		struct ring *r = &pr->rings[--pr->nr_rings];
+
+		wis_perf_ring_unmap(&r->ring);
+		close(r->fd);
+	}
+}
+
+/* One sampling event a CPU with its ring; all or none. */
+static int open_sampling(struct wis_profiler *pr, struct perf_event_attr *a,
+			 const struct wis_cpuset *cpus, struct agg *agg)
+{
+	int first = pr->nr_rings;
+
+	for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++) {
+		struct ring *r = &pr->rings[pr->nr_rings];
+
+		if (!wis_cpuset_test(cpus, cpu))
+			continue;
+		r->fd = (int)perf_open(a, cpu);
+		if (r->fd < 0) {
+			int err = errno;
+
+			close_rings(pr, first);
+			return -err;
+		}
+		r->agg = agg;
+		pr->nr_rings++;
+		if (wis_perf_ring_map(&r->ring, r->fd, RING_PAGES)) {
+			int err = errno;
+
+			close_rings(pr, first);
+			return -err;
+		}
+	}
+	return 0;
+}
+
+static void open_cpu(struct wis_profiler *pr, const struct wis_cpuset *cpus)
+{
+	struct perf_event_attr a;
+	char why[WIS_MSG_MAX];
+	int err;
+
+	sampling_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	a.exclude_user = 1;
+	a.exclude_hv = 1;
+	snprintf(pr->prof->event, sizeof(pr->prof->event), "cycles");
+	err = open_sampling(pr, &a, cpus, &pr->agg[AGG_CPU]);
+	if (err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL) {
+		sampling_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+		a.exclude_user = 1;
+		a.exclude_hv = 1;
+		snprintf(pr->prof->event, sizeof(pr->prof->event),
+			 "cpu-clock");
+		err = open_sampling(pr, &a, cpus, &pr->agg[AGG_CPU]);
+	}
+	if (!err) {
+		pr->prof->taken |= WIS_PROF_CPU;
+		return;
+	}
+	open_error(why, sizeof(why), "cpu", -err);
+	add_why(pr->prof, why);
+	pr->prof->event[0] = '\0';
+}
+
+static void open_stat(struct wis_profiler *pr, const struct wis_cpuset *cpus)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .disabled = 1 };
+	char why[WIS_MSG_MAX];
+
+	for (int i = 0; i < WIS_PROF_STATS; i++) {
+		int first = pr->nr_stat_fds, err = 0;
+
+		a.type = stat_events[i].type;
+		a.config = stat_events[i].config;
+		for (int cpu = 0; cpu < WIS_MAX_CPUS && !err; cpu++) {
+			int fd;
+
+			if (!wis_cpuset_test(cpus, cpu))
+				continue;
+			fd = (int)perf_open(&a, cpu);
+			if (fd < 0) {
+				err = errno;
+				break;
+			}
+			pr->stat_idx[pr->nr_stat_fds] = i;
+			pr->stat_fd[pr->nr_stat_fds++] = fd;
+		}
+		if (!err) {
+			pr->prof->stat_have |= 1u << i;
+			continue;
+		}
+		while (pr->nr_stat_fds > first)
+			close(pr->stat_fd[--pr->nr_stat_fds]);
+		/* Hardware counters are extras; the software ones are stat. */
+		if (stat_events[i].type != PERF_TYPE_SOFTWARE)
+			continue;
+		open_error(why, sizeof(why), "stat", err);
+		add_why(pr->prof, why);
+		while (pr->nr_stat_fds)
+			close(pr->stat_fd[--pr->nr_stat_fds]);
+		pr->prof->stat_have = 0;
+		return;
+	}
+	pr->prof->taken |= WIS_PROF_STAT;
+}
+
+/* The id of lock:contention_begin, or -1 with why. */
+static long tracepoint_id(char *why, size_t wlen)
+{
+	static const char *const dirs[] = TRACEFS_DIRS;
+	char path[128], line[32];
+	unsigned long long id;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events", dirs[i]);
+		if (access(path, F_OK) && errno == ENOENT)
+			continue;
+		snprintf(path, sizeof(path),
+			 "%s/events/lock/contention_begin/id", dirs[i]);
+		if (wis_read_line(path, line, sizeof(line))) {
+			snprintf(why, wlen, errno == ENOENT ?
+				 "lock: no lock:contention_begin tracepoint "
+				 "(a kernel before 5.19)" : "lock: %s: %s",
+				 path, strerror(errno));
+			return -1;
+		}
+		if (wis_parse_uint(line, 1ULL << 32, &id)) {
+			snprintf(why, wlen, "lock: %s: not an id", path);
+			return -1;
+		}
+		return (long)id;
+	}
+	snprintf(why, wlen, "lock: no tracefs at /sys/kernel/tracing");
+	return -1;
+}
+
+static void open_lock(struct wis_profiler *pr, const struct wis_cpuset *cpus)
+{
+	struct perf_event_attr a;
+	char why[WIS_MSG_MAX];
+	long id = tracepoint_id(why, sizeof(why));
+	int first = pr->nr_rings, err;
+
+	if (id < 0) {
+		add_why(pr->prof, why);
+		return;
+	}
+	sampling_attr(&a, PERF_TYPE_TRACEPOINT, (uint64_t)id);
+	err = open_sampling(pr, &a, cpus, &pr->agg[AGG_LOCK]);
+	if (err) {
+		open_error(why, sizeof(why), "lock", -err);
+		add_why(pr->prof, why);
+		return;
+	}
+	for (int i = first; i < pr->nr_rings; i++)
+		pr->lock_fd[pr->nr_lock_fds++] = pr->rings[i].fd;
+	pr->prof->taken |= WIS_PROF_LOCK;
+}
+
+/*
+ * The profiler, its symbol counts and chain tables in one mapping: the
+ * point process must not malloc while its tasks run.
+ */
+static struct wis_profiler *map_profiler(void)
+{
+	size_t counts = (ksyms.nr + 1) * sizeof(uint32_t);
+	size_t one = 2 * counts + CHAIN_SLOTS * sizeof(struct chain_slot);
+	size_t len = sizeof(struct wis_profiler) + 2 * one;
+	struct wis_profiler *pr;
+	char *m;
+
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	pr = (void *)m;
+	pr->map_len = len;
+	m += sizeof(*pr);
+	for (int k = AGG_CPU; k <= AGG_LOCK; k++) {
+		pr->agg[k].pr = pr;
+		pr->agg[k].self = (void *)m;
+		pr->agg[k].children = (void *)(m + counts);
+		pr->agg[k].chains = (void *)(m + 2 * counts);
+		m += one;
+	}
+	return pr;
+}
+
+static void enable_all(struct wis_profiler *pr, unsigned long req)
+{
+	for (int i = 0; i < pr->nr_rings; i++)
+		ioctl(pr->rings[i].fd, req, 0);
+	for (int i = 0; i < pr->nr_stat_fds; i++)
+		ioctl(pr->stat_fd[i], req, 0);
+}
+
+struct wis_profiler *wis_profile_start(unsigned kinds,
+				       const struct wis_cpuset *cpus,
+				       const pid_t *tasks, int nr_tasks,
+				       struct wis_profile *prof)
+{
+	struct wis_profiler *pr;
+
+	memset(prof, 0, sizeof(*prof));
+	prof->asked = kinds;
+	pr = map_profiler();
+	if (!pr) {
+		add_why(prof, "out of memory");
+		return NULL;
+	}
+	pr->prof = prof;
+	add_pid(pr, (uint32_t)getpid());
+	for (int i = 0; i < nr_tasks && i < WIS_MAX_TASKS; i++)
+		add_pid(pr, (uint32_t)tasks[i]);
+	if (kinds & WIS_PROF_CPU)
+		open_cpu(pr, cpus);
+	if (kinds & WIS_PROF_STAT)
+		open_stat(pr, cpus);
+	if (kinds & WIS_PROF_LOCK)
+		open_lock(pr, cpus);
+	/* Samples need names; the events' own reasons come first. */
+	if ((prof->taken & (WIS_PROF_CPU | WIS_PROF_LOCK)) && !ksyms.nr) {
+		close_rings(pr, 0);
+		pr->nr_lock_fds = 0;
+		prof->taken &= ~(unsigned)(WIS_PROF_CPU | WIS_PROF_LOCK);
+		prof->event[0] = '\0';
+		add_why(prof, ksyms_why[0] ? ksyms_why :
+			"no kernel symbols loaded");
+	}
+	enable_all(pr, PERF_EVENT_IOC_ENABLE);
+	return pr;
+}
+
+void wis_profile_poll(struct wis_profiler *pr)
+{
+	if (!pr)
+		return;
+	for (int i = 0; i < pr->nr_rings; i++)
+		wis_perf_ring_drain(&pr->rings[i].ring, on_record,
+				    pr->rings[i].agg);
+}
+
+static uint64_t read_count(int fd)
+{
+	uint64_t v = 0;
+
+	return read(fd, &v, sizeof(v)) == sizeof(v) ? v : 0;
+}
+
+static void read_counts(struct wis_profiler *pr)
+{
+	struct wis_profile *prof = pr->prof;
+
+	for (int i = 0; i < pr->nr_stat_fds; i++)
+		prof->stat[pr->stat_idx[i]] += read_count(pr->stat_fd[i]);
+	for (int i = 0; i < pr->nr_lock_fds; i++)
+		prof->contentions += read_count(pr->lock_fd[i]);
+}
+
+/* ---- the busiest entries ------------------------------------------------ */
+
+/* Add count to name's entry, or make one if it beats the last. */
+static void top_add(struct wis_prof_top *t, int top, const char *name,
+		    uint64_t count)
+{
+	int i;
+
+	for (i = 0; i < t->nr && strcmp(t->e[i].name, name); i++)
+		;
+	if (i == t->nr) {
+		if (t->nr < top)
+			t->nr++;
+		else if (count <= t->e[--i].count)
+			return;
+		snprintf(t->e[i].name, sizeof(t->e[i].name), "%s", name);
+		t->e[i].count = 0;
+	}
+	t->e[i].count += count;
+	for (; i > 0 && t->e[i].count > t->e[i - 1].count; i--) {
+		struct wis_prof_entry tmp = t->e[i];
+
+		t->e[i] = t->e[i - 1];
+		t->e[i - 1] = tmp;
+	}
+}
+
+static void sym_name(char *buf, size_t len, int32_t sym)
+{
+	wis_ksym_strip(buf, len, wis_kallsyms_name(&ksyms,
+			sym == (int32_t)ksyms.nr ? -1 : sym));
+}
+
+static void top_syms(struct wis_prof_top *t, int top, const uint32_t *counts)
+{
+	char name[WIS_PROF_NAME_MAX];
+
+	for (size_t i = 0; i <= ksyms.nr; i++) {
+		if (!counts[i])
+			continue;
+		sym_name(name, sizeof(name), (int32_t)i);
+		top_add(t, top, name, counts[i]);
+	}
+}
+
+/* Callee first, ';' between frames. */
+static void chain_name(char *buf, size_t len, const int32_t *sym)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < WIS_PROF_DEPTH && sym[i] >= 0 && used < len; i++) {
+		char name[WIS_PROF_NAME_MAX];
+
+		sym_name(name, sizeof(name), sym[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ";" : "", name);
+	}
+}
+
+static void top_chains(struct wis_prof_top *t, int top,
+		       const struct chain_slot *slots)
+{
+	char name[WIS_PROF_NAME_MAX];
+
+	for (int i = 0; i < CHAIN_SLOTS; i++) {
+		if (!slots[i].count)
+			continue;
+		chain_name(name, sizeof(name), slots[i].sym);
+		top_add(t, top, name, slots[i].count);
+	}
+}
+
+void wis_profile_stop(struct wis_profiler *pr, int top)
+{
+	struct wis_profile *prof;
+	struct agg *cpu, *lock;
+
+	if (!pr)
+		return;
+	prof = pr->prof;
+	cpu = &pr->agg[AGG_CPU];
+	lock = &pr->agg[AGG_LOCK];
+	enable_all(pr, PERF_EVENT_IOC_DISABLE);
+	wis_profile_poll(pr);
+	read_counts(pr);
+	prof->samples = cpu->samples;
+	prof->lost = cpu->lost;
+	prof->other = cpu->other;
+	prof->lock_samples = lock->samples;
+	prof->lock_lost = lock->lost;
+	top_syms(&prof->self, top, cpu->self);
+	top_syms(&prof->children, top, cpu->children);
+	top_chains(&prof->chains, top, cpu->chains);
+	top_chains(&prof->lock_chains, top, lock->chains);
+	close_rings(pr, 0);
+	while (pr->nr_stat_fds)
+		close(pr->stat_fd[--pr->nr_stat_fds]);
+	munmap(pr, pr->map_len);
+}
+
+/* ---- record fields ------------------------------------------------------ */
+
+/* "NAME NAME ..." and the counts beside it, as KEY and KEY_n. */
+static void top_json(struct wis_json *j, const char *key,
+		     const struct wis_prof_top *t, int top)
+{
+	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)];
+	char nums[WIS_PROF_TOP_MAX * 24 + 4], nkey[64];
+	size_t used = 0, nused = 0;
+	int n = t->nr < top ? t->nr : top;
+
+	names[0] = '\0';
+	nused += (size_t)snprintf(nums, sizeof(nums), "[");
+	for (int i = 0; i < n; i++) {
+		used += (size_t)snprintf(names + used, sizeof(names) - used,
+					 "%s%s", i ? " " : "", t->e[i].name);
+		nused += (size_t)snprintf(nums + nused, sizeof(nums) - nused,
+					  "%s%llu", i ? "," : "",
+					  (unsigned long long)t->e[i].count);
+	}
+	snprintf(nums + nused, sizeof(nums) - nused, "]");
+	snprintf(nkey, sizeof(nkey), "%s_n", key);
+	wis_json_str(j, key, names);
+	wis_json_raw(j, nkey, nums);
+}
+
+static void stat_json(struct wis_json *j, const struct wis_profile *prof)
+{
+	char names[256], nums[WIS_PROF_STATS * 32 + 4];
+	size_t used = 0, nused = 0;
+
+	names[0] = '\0';
+	nused += (size_t)snprintf(nums, sizeof(nums), "[");
+	for (int i = 0; i < WIS_PROF_STATS; i++) {
+		if (!(prof->stat_have & 1u << i))
+			continue;
+		nused += (size_t)snprintf(nums + nused, sizeof(nums) - nused,
+					  "%s%.6g", used ? "," : "",
+					  prof->ops > 0 ? prof->stat[i] /
+					  prof->ops : 0);
+		used += (size_t)snprintf(names + used, sizeof(names) - used,
+					 "%s%s", used ? " " : "",
+					 stat_events[i].name);
+	}
+	snprintf(nums + nused, sizeof(nums) - nused, "]");
+	wis_json_str(j, "stat", names);
+	wis_json_raw(j, "stat_per_op", nums);
+}
+
+void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
+		      int top)
+{
+	char kinds[32];
+
+	if (!prof->asked)
+		return;
+	wis_profile_format(prof->taken, kinds, sizeof(kinds));
+	wis_json_str(j, "profile", kinds);
+	if (prof->why[0])
+		wis_json_str(j, "profile_why", prof->why);
+	wis_json_u64(j, "profile_ns", prof->elapsed_ns);
+	wis_json_f64(j, "profile_rate", prof->elapsed_ns ?
+		     prof->ops * 1e9 / (double)prof->elapsed_ns : 0);
+	if (prof->taken & WIS_PROF_CPU) {
+		wis_json_str(j, "prof_event", prof->event);
+		wis_json_u64(j, "prof_freq", WIS_PROF_FREQ);
+		wis_json_u64(j, "prof_samples", prof->samples);
+		wis_json_u64(j, "prof_lost", prof->lost);
+		wis_json_u64(j, "prof_other", prof->other);
+		top_json(j, "prof_self", &prof->self, top);
+		top_json(j, "prof_children", &prof->children, top);
+		top_json(j, "prof_chain", &prof->chains, top);
+	}
+	if (prof->taken & WIS_PROF_STAT)
+		stat_json(j, prof);
+	if (prof->taken & WIS_PROF_LOCK) {
+		wis_json_u64(j, "lock_contentions", prof->contentions);
+		wis_json_f64(j, "lock_per_op", prof->ops > 0 ?
+			     prof->contentions / prof->ops : 0);
+		wis_json_u64(j, "lock_samples", prof->lock_samples);
+		wis_json_u64(j, "lock_lost", prof->lock_lost);
+		top_json(j, "lock_chain", &prof->lock_chains, top);
+	}
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The profile of a point record (wis.profile), as the reader sees it.
+ * A table is two fields written together: KEY, the names separated by
+ * single blanks (a chain's frames by ';', callee first), and KEY_n, the
+ * sample count of each name.
+ */
+#ifndef WIS_PROFILE_READ_H
+#define WIS_PROFILE_READ_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "input.h"
+
+struct prof_table {
+	size_t nr;
+	char **name;
+	double *count;
+};
+
+struct point_prof {
+	char *kinds;		/* NULL: the point was not profiled */
+	char *why, *event;
+	double samples, lost, rate;	/* rate: of the profiled interval */
+	double other;		/* samples of other processes, left out */
+	double lock_per_op;
+	struct prof_table self, children, chain, lock_chain, stat;
+};
+
+/*
+ * Read the profile fields of rec.  Returns 0 (no profile is a profile
+ * with kinds NULL), or -1 with the bad field in err: a table whose
+ * names and counts disagree, or a half of one without the other.
+ */
+int point_prof_read(struct point_prof *pp, const struct record *rec,
+		    char *err, size_t errlen);
+void point_prof_free(struct point_prof *pp);
+
+/* A count's share of a point's kernel samples, percent. */
+double prof_share(const struct point_prof *pp, double count);
+
+/*
+ * "12.3%": sym's share of pp's samples; "<2.0%" when sym is not in pp's
+ * table, whose last entry holds that share.
+ */
+void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
+		    int decimals);
+
+/* The count of name in t, 0 when it is not there. */
+double prof_count(const struct prof_table *t, const char *name);
+
+/*
+ * The callers of sym in the busiest chain that starts with it, lock
+ * wrappers (_raw_spin_lock and the like) skipped: "A <- B" into buf, or
+ * "" when no chain starts with sym.
+ */
+void prof_callers(const struct point_prof *pp, const char *sym, char *buf,
+		  size_t len);
+
+#endif

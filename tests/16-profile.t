@@ -1,0 +1,158 @@
+#!/bin/sh
+# wis.profile's pieces: the ring reader (a record that wraps, a lost
+# record), kallsyms resolution (modules, addresses between symbols), the
+# clone suffixes, the reasons a kind is not taken (perf_event_paranoid
+# for a user without privileges), the record fields a profiled point
+# carries, the reader's check of them and LKP's perf-profile keys.
+# tests/profile_check.c drives the C pieces.
+set -eu
+. tests/tap.sh
+
+plan 16
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CHECK=$tmp/profile_check
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
+	-o "$CHECK" tests/profile_check.c bench/perf_ring.c bench/kallsyms.c
+
+is "a sample that wraps the ring's end comes whole, and a lost record counts" \
+"sample ip ffffffff81000010 chain ffffffff81000110
+sample ip ffffffff81000020 chain ffffffff81000120 ffffffff81000220 ffffffff81000320
+lost 7
+records 3, tail at head
+again 0" "$("$CHECK" ring)"
+
+is "kallsyms: sorted, between symbols the lower one, modules, data and 0 skipped" \
+"ffffffff81000000 _stext
+ffffffff81000050 native_queued_spin_lock_slowpath
+ffffffff81100090 fcntl_setlk
+ffffffff81100100 local_alias
+ffffffff81200000 do_fcntl
+ffffffffc0001100 ext4_lookup
+ffffffffc0001300 ext4_iget
+ffffffff80000000 [unknown]" \
+"$("$CHECK" kallsyms tests/fixtures/kallsyms.txt ffffffff81000000 \
+	ffffffff81000050 ffffffff81100090 ffffffff81100100 ffffffff81200000 \
+	ffffffffc0001100 ffffffffc0001300 ffffffff80000000)"
+
+printf '0000000000000000 T a\n0000000000000000 t b\n' >"$tmp/hidden"
+is "kallsyms with every address hidden names kptr_restrict" \
+	"$tmp/hidden: no text symbol with an address (kptr_restrict)" \
+	"$("$CHECK" kallsyms "$tmp/hidden" 2>&1 || true)"
+
+is "clone suffixes go, as LKP strips them" \
+"do_wp_page
+copy_pte_range
+f.cold
+isra" "$("$CHECK" strip do_wp_page.isra.0 copy_pte_range.constprop.0.part.3 \
+	f.cold isra)"
+
+# field NAME LINE: the raw JSON value of NAME in a record line.
+field() {
+	printf '%s\n' "$2" | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|\[[^]]*\]\|[^,}]*\).*/\1/p"
+}
+
+run() {
+	"$@" run getppid1 -s 1 --warmup 0 --interval 100 --profile cpu,stat,lock \
+		--records 2>&1 | grep '"type":"point"'
+}
+
+point=$(run "$WIS")
+is "a profiled point is still ok" '"ok"' "$(field status "$point")"
+is "the profiled interval's rate is recorded beside the measured one" yes \
+	"$(field profile_rate "$point" | grep -q '^[0-9.e+]*$' && echo yes)"
+if [ "$(id -u)" -eq 0 ]; then
+	is "as root, cpu samples come back with names, not addresses" yes \
+		"$(field prof_self "$point" | grep -q '^"[A-Za-z_]' && echo yes)"
+	is "counts per op: software counters always" yes "$(field stat "$point" |
+		grep -q 'cpu-clock context-switches cpu-migrations page-faults' &&
+		echo yes)"
+else
+	ok 0 "# SKIP not root"
+	ok 0 "# SKIP not root"
+fi
+
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo -1)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null ||
+	[ "$paranoid" -lt 1 ]; then
+	ok 0 "# SKIP needs root, setpriv and perf_event_paranoid >= 1"
+	ok 0 "# SKIP needs root, setpriv and perf_event_paranoid >= 1"
+else
+	point=$(run setpriv --reuid=65534 --regid=65534 --clear-groups "$WIS")
+	is "without privileges the point still runs" '"ok"' \
+		"$(field status "$point")"
+	why=$(field profile_why "$point")
+	is "and names perf_event_paranoid as the reason" yes \
+		"$(printf '%s' "$why" | grep -q "cpu: perf_event_paranoid is $paranoid: per-CPU kernel events need root or CAP_PERFMON" &&
+		   printf '%s' "$why" | grep -q "stat: perf_event_paranoid is $paranoid" &&
+		   echo yes)"
+fi
+
+# Point records with profiles whose shares are known: 10000 samples.
+emit_point() {
+	"$WIS" emit --out "file:$tmp/lkp.wis" --run r --seq "$1" point \
+		test=lock2 mode=processes tasks:="$1" status=ok average:="$2" \
+		per_task:="$2" profile=cpu,stat prof_event=cpu-clock \
+		prof_samples:=10000 prof_lost:=0 "$3" "$4" \
+		'prof_children=entry_SYSCALL_64 do_syscall_64' \
+		'prof_children_n:=[9000,8999]' \
+		'prof_chain=native_queued_spin_lock_slowpath;_raw_spin_lock;fcntl_setlk;do_fcntl' \
+		'prof_chain_n:=[4000]'
+}
+"$WIS" emit --out "file:$tmp/lkp.wis" --run r --seq 0 run id=t
+emit_point 1 100 'prof_self=getppid native_set_pte b' \
+	'prof_self_n:=[5000,400,300]'
+emit_point 2 61 'prof_self=native_queued_spin_lock_slowpath a z' \
+	'prof_self_n:=[4100,300,4]'
+"$WIS" emit --out "file:$tmp/lkp.wis" --run r --seq 3 end status=ok
+
+is "--lkp: the most-tasks point's shares, two decimals, none below 0.05" \
+"perf-profile.self.cycles-pp.native_queued_spin_lock_slowpath: 41.00
+perf-profile.self.cycles-pp.a: 3.00
+perf-profile.children.cycles-pp.entry_SYSCALL_64: 90.00
+perf-profile.children.cycles-pp.do_syscall_64: 89.99
+perf-profile.calltrace.cycles-pp.native_queued_spin_lock_slowpath._raw_spin_lock.fcntl_setlk.do_fcntl: 40.00" \
+	"$("$WIS" report --lkp "$tmp/lkp.wis" | grep '^perf-profile')"
+
+is "a wall names the symbol that grows and its callers, lock wrappers skipped" \
+	"analysis: lock2 processes: knee at 1 tasks (-0.39 of linear per task added after it); wall: 1 -> 2 tasks falls 39%; native_queued_spin_lock_slowpath <3% -> 41% of kernel samples, from fcntl_setlk <- do_fcntl;" \
+	"$("$WIS" report "$tmp/lkp.wis" | grep '^analysis')"
+
+"$WIS" emit --out "file:$tmp/bad.wis" --run b --seq 0 point test=lock2 \
+	mode=processes tasks:=1 status=ok average:=1 profile=cpu \
+	prof_samples:=10 'prof_self=a b' 'prof_self_n:=[1]'
+rc=0
+"$WIS" report "$tmp/bad.wis" >/dev/null 2>"$tmp/err" || rc=$?
+is "a table whose names and counts disagree is named, not half-read" \
+	"1: wis report: run b seq 0: profile: prof_self and prof_self_n do not agree" \
+	"$rc: $(grep profile: "$tmp/err")"
+
+"$WIS" report --folded "$tmp/folded" "$tmp/lkp.wis" >/dev/null
+is "--folded: a file per profiled point, its chains root first" \
+	"do_fcntl;fcntl_setlk;_raw_spin_lock;native_queued_spin_lock_slowpath 4000" \
+	"$(cat "$tmp/folded/r-lock2-processes-2.folded")"
+
+# compare_side RUN AVERAGE NAMES COUNTS: a run of one profiled point.
+compare_side() {
+	"$WIS" emit --out "file:$tmp/$1.wis" --run "$1" --seq 0 run id="$1"
+	"$WIS" emit --out "file:$tmp/$1.wis" --run "$1" --seq 1 point \
+		test=lock2 mode=processes tasks:=2 status=ok average:="$2" \
+		per_task:="$2" profile=cpu prof_samples:=1000 "prof_self=$3" \
+		"prof_self_n:=$4"
+	"$WIS" emit --out "file:$tmp/$1.wis" --run "$1" --seq 2 end status=ok
+}
+compare_side a 100 'x y z' '[500,300,200]'
+compare_side b 60 'y x w' '[700,200,100]'
+is "wis compare: the symbols whose share moved most, '<' below a table" \
+	"symbols: lock2 processes 2: y 30.0% -> 70.0%, x 50.0% -> 20.0%, z 20.0% -> <10.0%" \
+	"$("$WIS" compare "$tmp/a.wis" "$tmp/b.wis" | grep '^symbols')"
+
+if command -v gnuplot >/dev/null; then
+	"$WIS" report --plot "$tmp/plot" "$tmp/lkp.wis" >/dev/null
+	is "--plot: the widest point's top symbols' shares against tasks" \
+		"1 0 0 0
+2 41 3 0.04" "$(grep . "$tmp/plot/lock2_kernel_symbols.dat")"
+else
+	ok 0 "# SKIP no gnuplot"
+fi

@@ -1,0 +1,49 @@
+#!/usr/bin/perl
+# Boots the image under TCG with wis.profile=cpu,stat,lock: each point
+# comes back with kernel symbols (names, not addresses), counters per op
+# and the lock kind (wis-init mounts tracefs), through the virtio-serial
+# port and the pmem region alike.
+use strict;
+use warnings;
+use File::Temp qw(tempdir);
+use Test::More;
+use lib 'tests/lib';
+use WisBoot;
+
+require_image();
+
+my @keys = ('wis.tests=lock2', 'wis.tasks=1,2', 'wis.interval=100',
+	    'wis.samples=1', 'wis.warmup=0', 'wis.profile=cpu,stat,lock');
+my $tmp = tempdir(CLEANUP => 1);
+my $dir = "$tmp/results";
+my $rc = run_logged("$tmp/run", 'qemu/run', '--accel', 'tcg', '--smp', 2,
+		    '--out', $dir, '--', @keys);
+is($rc, 0, 'qemu/run exits 0')
+	or diag(slurp("$tmp/run.err"), slurp("$dir/console.log"));
+
+my @virtio = records("$dir/virtio.wis");
+my @points = grep { $_->{type} eq 'point' } @virtio;
+is(scalar(@points), 2, 'two points');
+for my $p (@points) {
+	my $at = "lock2 at $p->{tasks}";
+	is($p->{status}, 'ok', "$at: ok");
+	is($p->{profile}, 'cpu,stat,lock', "$at: every kind taken")
+		or diag($p->{profile_why} // 'no reason given');
+	like($p->{prof_event} // '', qr/^(cycles|cpu-clock)$/,
+	     "$at: the event is named");
+	cmp_ok($p->{prof_samples} // 0, '>', 0, "$at: kernel samples taken");
+	my @syms = split / /, $p->{prof_self} // '';
+	ok(@syms && !grep({ !/^[A-Za-z_][A-Za-z0-9_.]*$/ || /^0x/ } @syms),
+	   "$at: samples resolve to symbol names") or diag("@syms");
+	like($p->{prof_chain} // '', qr/^[A-Za-z_]\w*(;[A-Za-z_][\w.]*)+/,
+	     "$at: call chains of names");
+	like($p->{stat} // '', qr/^cpu-clock context-switches cpu-migrations page-faults/,
+	     "$at: software counters per op");
+	ok(defined $p->{lock_contentions}, "$at: lock contentions counted");
+	cmp_ok($p->{profile_rate} // 0, '>', 0,
+	       "$at: the profiled interval's rate is kept");
+}
+is_deeply([records("$dir/pmem.img")], \@virtio,
+	  'the pmem region holds the same records');
+
+done_testing();
