@@ -37,6 +37,9 @@ enum wis_done {
 	WIS_DONE_EXIT, WIS_DONE_SHELL,
 };
 
+/* What /tmp is for the sweep: as found, or a private tmpfs. */
+enum wis_tmpfs { WIS_TMPFS_KEEP, WIS_TMPFS_PRIVATE };
+
 /* Lab-fleet lines on the console (signals.h). */
 enum wis_signals { WIS_SIGNALS_NONE, WIS_SIGNALS_KTAP, WIS_SIGNALS_LAVA };
 
@@ -60,6 +63,7 @@ struct wis_sweep_cfg {
 	char barrier[256];		/* the region they meet in; "": none */
 	unsigned barrier_timeout_s;	/* 0: derived from the sweep */
 	enum wis_signals signals;
+	enum wis_tmpfs tmpfs;
 	char preset[64];
 	char storage[4096];		/* backing for tests[] */
 

@@ -5,7 +5,7 @@
 # The includer sets CC, CFLAGS, OUT and LIBC (glibc, musl, fuzz) and gets
 # LIBWIS, the archive $(OUT)/obj/$(LIBC)/libwis.a, and LIBWIS_SRCS.
 LIBWIS_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
-LIBWIS_SRCS := analysis.c audit.c cmdline.c compare.c cpuset.c file.c \
+LIBWIS_SRCS := analysis.c audit.c cmdline.c compare.c cpuset.c env_warn.c file.c \
 	input.c json_read.c json_write.c model.c plan.c record.c recorder.c \
 	report.c sink.c table.c topology.c view_compare.c view_csv.c \
 	view_json.c view_lkp.c view_plot.c view_text.c

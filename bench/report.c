@@ -303,7 +303,7 @@ static void print_stdout(FILE *out, const struct model *m,
 	else if (o->format == WIS_REPORT_LKP)
 		view_lkp(out, m);
 	else
-		view_text(out, m);
+		view_text(out, m, o->family);
 }
 
 static int compare_and_print(FILE *out, const struct model *m,
@@ -356,15 +356,13 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 	return ret;
 }
 
-static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
-		   const char *(*describe)(const char *))
+static int run_cli(struct cli *c, int argc, char **argv, int is_compare)
 {
 	struct model m;
 	int ret;
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	c->news = calloc((size_t)argc + 1, sizeof(*c->news));
-	c->o.describe = describe;
 	if (!c->files || !c->news) {
 		perror("wis report");
 		ret = 2;
@@ -393,12 +391,15 @@ out:
 }
 
 int wis_report_main(int argc, char **argv,
-		    const char *(*describe)(const char *))
+		    const char *(*describe)(const char *),
+		    const char *(*family)(const char *))
 {
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
-	return run_cli(&c, argc, argv, 0, describe);
+	c.o.describe = describe;
+	c.o.family = family;
+	return run_cli(&c, argc, argv, 0);
 }
 
 int wis_compare_main(int argc, char **argv)
@@ -406,7 +407,7 @@ int wis_compare_main(int argc, char **argv)
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
-	return run_cli(&c, argc, argv, 1, NULL);
+	return run_cli(&c, argc, argv, 1);
 }
 
 int wis_report_mem(const void *buf, size_t len,

@@ -23,6 +23,7 @@ static int run_usage(FILE *f)
 		"      --affinity A       core, pu or none (core)\n"
 		"      --cpus LIST        CPUs to use, inside the inherited mask\n"
 		"      --shared PATH      fixed file for open4 / pread4\n"
+		"      --tmpfs            in a private tmpfs on /tmp (root)\n"
 		"      --records[=SINKS]  also write result records (console)\n");
 	return f == stderr ? 2 : 0;
 }
@@ -37,6 +38,7 @@ static const struct option run_options[] = {
 	{ "cpus", required_argument, NULL, 'c' },
 	{ "shared", required_argument, NULL, 'S' },
 	{ "records", optional_argument, NULL, 'r' },
+	{ "tmpfs", no_argument, NULL, 'T' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -93,6 +95,11 @@ int wis_run_main(int argc, char **argv)
 			opts.records = 1;
 		if (opt == 'r' && !optarg)
 			continue;
+		if (opt == 'T') {
+			if (apply(c, "tmpfs", "private", flag))
+				goto out;
+			continue;
+		}
 		/* Each long option is the wis.* key of the same name. */
 		if (apply(c, opt == 'r' ? "out" : option_name(opt), optarg, flag))
 			goto out;

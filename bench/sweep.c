@@ -14,6 +14,7 @@
 #include "audit.h"
 #include "barrier.h"
 #include "plan.h"
+#include "private_tmp.h"
 #include "recorder.h"
 #include "signals.h"
 #include "sweep.h"
@@ -245,23 +246,22 @@ static void run_record(struct sweep *s)
 }
 
 /*
- * The seed's mmap1 pitfall: a 128 MB mapping larger than the per-CPU
- * batch of vm_committed_as takes its global lock on every call.
+ * The machine's facts that concern these tests, above the table (or
+ * the progress).  Records need none: the reader finds the same facts in
+ * the run record and prints the same warnings.
  */
-static void warn_committed_batch(struct sweep *s)
+static void warn_environment(struct sweep *s)
 {
-	long batch = wis_committed_as_batch();
-	char msg[256];
+	struct wis_env_tests tests = { 0 };
+	struct wis_env env;
 
-	if (batch <= 0 || (unsigned long)batch * 4096 >= WIS_MB128)
+	if (!s->opts->table && !s->opts->progress)
 		return;
-	snprintf(msg, sizeof(msg),
-		 "vm_committed_as batch is %ld pages (totalram/ncpus/4), below the "
-		 "32768 pages of a 128 MB mapping: mmap1, malloc1, page_fault* and "
-		 "tlb_flush* will serialise on its global lock", batch);
-	emit_msg(s, "warn", msg);
-	if (s->opts->progress)
-		fprintf(stderr, "wis: warning: %s\n", msg);
+	wis_audit_env(&env);
+	for (int t = 0; t < s->nr_tests; t++)
+		wis_env_tests_add(&tests, s->tests[t]->name,
+				  s->tests[t]->family);
+	wis_env_warn(s->opts->table ? stdout : stderr, &env, &tests);
 }
 
 static void progress(struct sweep *s, int k, int n, const struct wis_point *p,
@@ -501,7 +501,11 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	s->cfg = cfg;
 	s->opts = opts;
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
-	if (open_sinks(s, err, sizeof(err)) || prepare(s, err, sizeof(err))) {
+	/* Sinks first: their files are where the user asked, not in it. */
+	if (open_sinks(s, err, sizeof(err)) ||
+	    (cfg->tmpfs == WIS_TMPFS_PRIVATE &&
+	     wis_private_tmpfs(err, sizeof(err))) ||
+	    prepare(s, err, sizeof(err))) {
 		ret = fail_early(s, err);
 		/* Joining a barrier gives up on a stop signal. */
 		if (stop_pending(s))
@@ -509,7 +513,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 		goto out;
 	}
 	run_record(s);
-	warn_committed_batch(s);
+	warn_environment(s);
 	wis_signals_plan(stdout, cfg->signals,
 			 s->nr_tests * nr_modes(cfg) * s->nr_tasks);
 	if (opts->table)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# README's table of wis.* keys is the parser's key table, as printed by
-# `wis sweep --help-keys`: a key added to one and not the other fails.
+# The table of wis.* keys in docs/keys.md is the parser's key table, as
+# printed by `wis sweep --help-keys`: a key added to one and not the other
+# fails.
 set -eu
 . tests/tap.sh
 
@@ -10,8 +11,8 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 "$WIS" sweep --help-keys >"$tmp" && rc=0 || rc=$?
 check "wis sweep --help-keys exits 0" test "$rc" -eq 0
-readme=$(sed -n '/^| key | meaning | default |$/,/^$/p' README.md | sed '/^$/d')
-check "README has a key table" test -n "$readme"
-is "README's key table is the one wis sweep --help-keys prints" \
-	"$(cat "$tmp")" "$readme"
+doc=$(sed -n '/^| key | meaning | default |$/,/^$/p' docs/keys.md | sed '/^$/d')
+check "docs/keys.md has a key table" test -n "$doc"
+is "docs/keys.md's key table is the one wis sweep --help-keys prints" \
+	"$(cat "$tmp")" "$doc"
 done_testing
