@@ -12,18 +12,23 @@
 /* Bytes of the largest mapping the memory tests make (128 MiB). */
 #define MAPPING_PAGES 32768.0
 
-static const char *const mapping_tests[] = {
-	"mmap1", "mmap2", "malloc1", "page_fault1", "page_fault2",
-	"page_fault3", "tlb_flush1", "tlb_flush3",
+static const struct {
+	const char *name;
+	enum wis_maps maps;
+} mapping_tests[] = {
+	{ "mmap1", WIS_MAPS_UNTOUCHED }, { "mmap2", WIS_MAPS_UNTOUCHED },
+	{ "malloc1", WIS_MAPS_UNTOUCHED }, { "page_fault1", WIS_MAPS_TOUCHED },
+	{ "page_fault2", WIS_MAPS_TOUCHED }, { "page_fault3", WIS_MAPS_TOUCHED },
+	{ "tlb_flush1", WIS_MAPS_TOUCHED }, { "tlb_flush3", WIS_MAPS_TOUCHED },
 };
 
-int wis_mapping_test(const char *name)
+enum wis_maps wis_mapping_test(const char *name)
 {
 	for (size_t i = 0; i < sizeof(mapping_tests) / sizeof(*mapping_tests);
 	     i++)
-		if (!strcmp(name, mapping_tests[i]))
-			return 1;
-	return 0;
+		if (!strcmp(name, mapping_tests[i].name))
+			return mapping_tests[i].maps;
+	return WIS_MAPS_NONE;
 }
 
 /* An unknown family might be a file test: warn rather than stay quiet. */
@@ -32,7 +37,7 @@ void wis_env_tests_add(struct wis_env_tests *t, const char *name,
 {
 	if (!family || !strcmp(family, "file"))
 		t->file = 1;
-	if (wis_mapping_test(name))
+	if (wis_mapping_test(name) != WIS_MAPS_NONE)
 		t->mapping = 1;
 }
 

@@ -25,8 +25,12 @@ struct wis_env_tests {
 	int mapping;	/* they map 128 MB at a time */
 };
 
-/* Whether a test maps 128 MB at once (vm_committed_as batch). */
-int wis_mapping_test(const char *name);
+/*
+ * Whether a test maps 128 MB at once (the vm_committed_as batch), and
+ * whether it touches every page of it (128 MB resident per task).
+ */
+enum wis_maps { WIS_MAPS_NONE, WIS_MAPS_UNTOUCHED, WIS_MAPS_TOUCHED };
+enum wis_maps wis_mapping_test(const char *name);
 
 /* Add test (name, family; family NULL if unknown) to what t holds. */
 void wis_env_tests_add(struct wis_env_tests *t, const char *name,

@@ -21,6 +21,9 @@
 #include "table.h"
 #include "topology.h"
 
+/* Fork, pinning, files and records of one point: 0.07 s on a host. */
+#define POINT_SETUP_S 0.1
+
 struct sweep {
 	const struct wis_sweep_cfg *cfg;
 	const struct wis_sweep_opts *opts;
@@ -183,22 +186,38 @@ static int open_barrier(struct sweep *s, char *err, size_t len)
 	return s->barrier ? 0 : -1;
 }
 
-static int prepare(struct sweep *s, char *err, size_t len)
+/* Tests and task counts; on a machine of places CPUs if not 0, not this. */
+static int plan(struct sweep *s, unsigned places, char *err, size_t len)
 {
 	int n;
 
-	if (resolve_cpus(s, err, len) || resolve_tests(s, err, len))
+	if (resolve_tests(s, err, len))
 		return -1;
-	s->topo = malloc(sizeof(*s->topo));
-	if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
-		snprintf(err, len, "cannot read the CPU topology");
-		return -1;
+	if (places) {
+		n = wis_tasks_resolve_places(s->cfg->tasks, places, s->tasks,
+					     WIS_MAX_TASKS, err, len);
+	} else {
+		if (resolve_cpus(s, err, len))
+			return -1;
+		s->topo = malloc(sizeof(*s->topo));
+		if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
+			snprintf(err, len, "cannot read the CPU topology");
+			return -1;
+		}
+		n = wis_tasks_resolve(s->cfg->tasks, &s->mask,
+				      s->cfg->affinity, s->tasks,
+				      WIS_MAX_TASKS, err, len);
 	}
-	n = wis_tasks_resolve(s->cfg->tasks, &s->mask, s->cfg->affinity, s->tasks,
-			      WIS_MAX_TASKS, err, len);
 	if (n < 0)
 		return -1;
 	s->nr_tasks = n;
+	return 0;
+}
+
+static int prepare(struct sweep *s, char *err, size_t len)
+{
+	if (plan(s, 0, err, len))
+		return -1;
 	s->sweep_hash = sweep_hash(s);
 	return open_barrier(s, err, len);
 }
@@ -206,6 +225,45 @@ static int prepare(struct sweep *s, char *err, size_t len)
 static double point_seconds(const struct wis_sweep_cfg *c)
 {
 	return (c->warmup + c->samples) * c->interval_ms / 1000.0;
+}
+
+static int nr_points(const struct sweep *s)
+{
+	return s->nr_tests * nr_modes(s->cfg) * s->nr_tasks;
+}
+
+/* Calls fn for every point, in the order they run. */
+static int each_point(struct sweep *s,
+		      int (*fn)(struct sweep *s, struct wis_point *p, int k,
+				void *arg), void *arg)
+{
+	int k = 0;
+
+	for (int t = 0; t < s->nr_tests; t++) {
+		for (int mode = 0; mode < 2; mode++) {
+			if (!(s->cfg->modes & (mode ? WIS_MODE_THREADS :
+					       WIS_MODE_PROCESSES)))
+				continue;
+			for (int i = 0; i < s->nr_tasks; i++) {
+				struct wis_point p = {
+					.test = s->tests[t], .threads = mode,
+					.nr_tasks = s->tasks[i],
+					.affinity = s->cfg->affinity,
+					.mask = &s->mask,
+					.interval_ms = s->cfg->interval_ms,
+					.warmup = s->cfg->warmup,
+					.samples = s->cfg->samples,
+					.shared_path = s->cfg->shared,
+					.barrier = s->barrier,
+					.barrier_gen = (uint64_t)k + 1,
+				};
+
+				if (fn(s, &p, ++k, arg))
+					return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 /* Hex strings: a JSON number would not keep 64 bits through a double. */
@@ -236,8 +294,7 @@ static void run_record(struct sweep *s)
 	wis_json_str(&j, "id", s->cfg->id);
 	if (wis_cfg_format(s->cfg, sweep, sizeof(sweep)) >= 0)
 		wis_json_str(&j, "sweep", sweep);
-	wis_json_u64(&j, "nr_points", (uint64_t)s->nr_tests * nr_modes(s->cfg) *
-		     s->nr_tasks);
+	wis_json_u64(&j, "nr_points", (uint64_t)nr_points(s));
 	barrier_fields(s, &j);
 	wis_audit_json(&j, &s->mask, s->opts->boot);
 	wis_json_str(&j, "sampler", wis_sampler_name(wis_sampler_probe()));
@@ -375,38 +432,28 @@ static int timed_out(struct sweep *s, time_t start)
 	return 1;
 }
 
+struct running {
+	struct wis_result *r;
+	time_t start;
+	double base;	/* the 1-task rate of the current test and mode */
+};
+
+static int next_point(struct sweep *s, struct wis_point *p, int k, void *arg)
+{
+	struct running *run = arg;
+
+	/* Task counts ascend: the first of a test and mode resets its base. */
+	if (p->nr_tasks == s->tasks[0])
+		run->base = 0;
+	return stop_pending(s) || timed_out(s, run->start) ||
+	       run_point(s, p, run->r, k, nr_points(s), &run->base);
+}
+
 static int run_points(struct sweep *s, struct wis_result *r)
 {
-	int n = s->nr_tests * nr_modes(s->cfg) * s->nr_tasks, k = 0;
-	time_t start = time(NULL);
+	struct running run = { .r = r, .start = time(NULL) };
 
-	for (int t = 0; t < s->nr_tests; t++) {
-		for (int mode = 0; mode < 2; mode++) {
-			double base = 0;
-
-			if (!(s->cfg->modes & (mode ? WIS_MODE_THREADS :
-					       WIS_MODE_PROCESSES)))
-				continue;
-			for (int i = 0; i < s->nr_tasks; i++) {
-				struct wis_point p = {
-					.test = s->tests[t], .threads = mode,
-					.nr_tasks = s->tasks[i],
-					.affinity = s->cfg->affinity, .mask = &s->mask,
-					.interval_ms = s->cfg->interval_ms,
-					.warmup = s->cfg->warmup,
-					.samples = s->cfg->samples,
-					.shared_path = s->cfg->shared,
-					.barrier = s->barrier,
-					.barrier_gen = (uint64_t)k + 1,
-				};
-
-				if (stop_pending(s) || timed_out(s, start) ||
-				    run_point(s, &p, r, ++k, n, &base))
-					return -1;
-			}
-		}
-	}
-	return 0;
+	return each_point(s, next_point, &run);
 }
 
 static void report_interrupt(struct sweep *s)
@@ -514,8 +561,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	}
 	run_record(s);
 	warn_environment(s);
-	wis_signals_plan(stdout, cfg->signals,
-			 s->nr_tests * nr_modes(cfg) * s->nr_tasks);
+	wis_signals_plan(stdout, cfg->signals, nr_points(s));
 	if (opts->table)
 		wis_table_header(stdout);
 	ret = run_points(s, r) || stop_pending(s) || s->failed ||
@@ -536,4 +582,60 @@ out:
 	free(s);
 	free(r);
 	return ret;
+}
+
+static int print_point(struct sweep *s, struct wis_point *p, int k, void *arg)
+{
+	(void)s;
+	(void)arg;
+	printf("%4d  %-16s %-9s %5lu\n", k, p->test->name,
+	       p->threads ? "threads" : "processes", p->nr_tasks);
+	return 0;
+}
+
+static void print_memory(const struct sweep *s, unsigned cpus)
+{
+	struct wis_memory_need need;
+
+	wis_cfg_memory(s->cfg, cpus, s->tasks[s->nr_tasks - 1], &need);
+	if (need.resident_mb)
+		printf("memory: %u MB or more: %u tasks of a test that touches "
+		       "128 MB each, plus 80 MB\n", need.resident_mb,
+		       s->tasks[s->nr_tasks - 1]);
+	if (need.batch_mb)
+		printf("memory: %u MB or more keeps the vm_committed_as batch "
+		       "of %u CPUs above a 128 MB mapping (mmap1, malloc1, "
+		       "page_fault*, tlb_flush* serialise below it)\n",
+		       need.batch_mb, cpus);
+}
+
+int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus)
+{
+	struct sweep *s = calloc(1, sizeof(*s));
+	char err[512];
+	int n;
+
+	if (!s) {
+		fprintf(stderr, "wis: out of memory\n");
+		return 2;
+	}
+	s->cfg = cfg;
+	if (plan(s, cpus, err, sizeof(err))) {
+		fprintf(stderr, "wis: %s\n", err);
+		free(s->topo);
+		free(s);
+		return 2;
+	}
+	each_point(s, print_point, NULL);
+	n = nr_points(s);
+	if (!cpus)
+		cpus = (unsigned)wis_cpuset_count(&s->mask);
+	printf("%d point%s on %u CPUs%s: %.0f s of samples, about %.0f s with "
+	       "each point's set-up\n", n, n == 1 ? "" : "s", cpus,
+	       s->topo ? " of this machine" : "", n * point_seconds(cfg),
+	       n * (point_seconds(cfg) + POINT_SETUP_S));
+	print_memory(s, cpus);
+	free(s->topo);
+	free(s);
+	return 0;
 }

@@ -25,6 +25,10 @@ is($rc, 0, 'qemu/run exits 0') or diag($err, slurp("$dir/console.log"));
 like($err, qr/results in \Q$dir\E/, 'it names the results directory');
 unlike($err, qr/deadline: killed/, 'the guest powered off by itself');
 like(slurp("$tmp/run.out"), qr/end ok/, 'it prints the report');
+like(slurp("$tmp/run.out"), qr/^TCG: figures are functional only/m,
+     '... under the TCG banner');
+like($err, qr/^qemu\/run: --mem 336: what the sweep needs at --smp 2/m,
+     'page_fault1 at 2 tasks: memory grows to 2 x 128 + 80 MB');
 
 my @virtio = records("$dir/virtio.wis");
 my @points = grep { $_->{type} eq 'point' } @virtio;
@@ -49,7 +53,8 @@ my $run = $virtio[0];
 is($run->{numa_nodes}, 2, 'the guest sees two NUMA nodes');
 is($run->{packages}, 2, '... one package each');
 is($run->{cpus_online}, '0-1', 'and two CPUs');
-cmp_ok($run->{mem_total_kb}, '<=', 256 * 1024, 'in 256 MB of memory');
+cmp_ok($run->{mem_total_kb}, '<=', 336 * 1024, 'in 336 MB of memory');
+cmp_ok($run->{mem_total_kb}, '>', 256 * 1024, '... more than the 256 MB default');
 my $host_libc = 'glibc ' . `getconf GNU_LIBC_VERSION` =~ s/^glibc //r =~ s/\s+$//r;
 is($run->{libc}, $host_libc, 'the suite ran on the image\'s libc, the host\'s');
 like($run->{cmdline}, qr/\Q$_\E/, "the command line carries $_")

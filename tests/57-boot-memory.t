@@ -24,6 +24,14 @@ like(slurp("$tmp/low.err"),
      '... naming the floor');
 ok(!-e "$tmp/low", '... before anything is made');
 
+$rc = run_logged("$tmp/small", 'qemu/run', '--accel', 'tcg', '--mem', 256,
+		 '--out', "$tmp/small", '--', 'wis.preset=numa');
+is($rc, 2, '--mem 256 for page_fault1 at 2 tasks: refused with exit 2');
+like(slurp("$tmp/small.err"),
+     qr/^qemu\/run: --mem 256 cannot hold the sweep: it needs --mem 336 or more/m,
+     '... naming the size it needs');
+ok(!-e "$tmp/small", '... before anything is made');
+
 for my $mem (80, 128) {
 	$rc = run_logged("$tmp/m$mem", 'qemu/run', '--accel', 'tcg', '--mem',
 			 $mem, '--timeout', 120, '--out', "$tmp/m$mem", '--',
