@@ -22,6 +22,7 @@ KILL_AFTER_S=2
 opt_smp=2
 opt_mem=256
 opt_mem_given=
+opt_mem_check=1
 opt_numa=1
 opt_accel=auto
 opt_out=
@@ -66,7 +67,8 @@ usage() {
 	cat <<EOF
 usage: $PROG [--smp N] [--mem MB] [--numa NODES] [--accel kvm|tcg|auto]
        [--out DIR] [--timeout S] [--instances K] [--barrier] [--pin CPUS]
-       [--kernel F] [--initrd F] [--console] [--] [KEY=VALUE ...]
+       [--kernel F] [--initrd F] [--console] [--no-mem-check]
+       [--] [KEY=VALUE ...]
 
 ${ABOUT:-}
 KEY=VALUE words go on the kernel command line: wis.* keys choose the sweep
@@ -85,7 +87,8 @@ Memory grows to what the sweep needs ('wis sweep --dry-run --cpus N
 WORDS' tells): 128 MB per task of the tests that fill 128 MB mappings,
 plus 80 MB, and under KVM 512 MB per vCPU plus 10 %, so the kernel's
 vm_committed_as batch exceeds one mapping.  A --mem too small for the
-mappings is refused, with the size they need.
+mappings is refused, with the size they need (--no-mem-check runs it
+anyway, to see the guest run out of memory).
 EOF
 }
 
@@ -109,6 +112,7 @@ parse_options() {
 		--) shift; break ;;
 		--console) opt_console=1; shift ;;
 		--barrier) opt_barrier=1; shift ;;
+		--no-mem-check) opt_mem_check=; shift ;;
 		--smp | --mem | --numa | --accel | --out | --timeout | \
 			--instances | --pin | --kernel | --initrd)
 			[ $# -ge 2 ] || die "$opt needs a value"
@@ -359,7 +363,7 @@ size_memory() {
 		say "--mem $opt_mem: what the sweep needs at --smp $opt_smp (wis sweep --dry-run --cpus $opt_smp tells why)"
 		return 0
 	fi
-	[ "$opt_mem" -ge "$resident" ] ||
+	[ "$opt_mem" -ge "$resident" ] || [ -z "$opt_mem_check" ] ||
 		die "--mem $opt_mem cannot hold the sweep: it needs --mem $resident or more (128 MB per task of its mapping tests at --smp $opt_smp, plus 80 MB; wis sweep --dry-run --cpus $opt_smp)"
 	[ "$accel" != kvm ] || [ "$opt_mem" -ge "$batch" ] ||
 		say "warning: --mem $opt_mem: below $batch MB the vm_committed_as batch of $opt_smp vCPUs is under one 128 MB mapping and mmap1, malloc1, page_fault* and tlb_flush* serialise on its lock; give --mem $batch"
