@@ -103,10 +103,14 @@ static void dat_num(FILE *f, double v)
 		fputs(" NaN", f);
 }
 
-/* The plot command that follows draws the SVG; gp_png() redraws it. */
+/*
+ * The plot command that follows draws the SVG; gp_png() redraws it.
+ * Each terminal is told noenhanced again: selecting one resets it, and
+ * enhanced text would make "page_fault1" "page" and a subscript.
+ */
 static void gp_svg(FILE *gp, const char *name)
 {
-	fputs("set terminal svg size 900,540 dynamic font 'sans,11' background '#ffffff'\n"
+	fputs("set terminal svg size 900,540 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
 	      "set output ", gp);
 	gp_str(gp, name);
 	fputs(".'.svg'\n", gp);
@@ -114,21 +118,31 @@ static void gp_svg(FILE *gp, const char *name)
 
 static void gp_png(FILE *gp, const char *name)
 {
-	fputs("set terminal pngcairo size 900,540 font 'sans,10' background '#ffffff'\n"
+	fputs("set terminal pngcairo size 900,540 noenhanced font 'sans,10' background '#ffffff'\n"
 	      "set output ", gp);
 	gp_str(gp, name);
 	fputs(".'.png'\nreplot\nunset output\n", gp);
 }
 
+/* Whole tasks only: about ten ticks, none between two counts. */
+static double task_step(double xmax)
+{
+	return xmax > 10 ? ceil(xmax / 10) : 1;
+}
+
+/* ymax: the highest line drawn, linear ones included. */
 static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
 {
+	xmax = xmax > 1 ? xmax : 2;
 	fputs("reset\nset termoption noenhanced\nset title ", gp);
 	gp_str(gp, title);
-	fputs("\nset xlabel 'tasks'\nset ylabel 'ops/s'\nset key top left box opaque\n"
+	fputs(" noenhanced\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
+	      "set key below horizontal noenhanced\n"
 	      "set grid ytics\nset ytics nomirror\nset y2tics\nset format y '%.1s%c'\n",
 	      gp);
-	fprintf(gp, "set xrange [0:%.15g]\nset yrange [0:%.15g]\n",
-		xmax > 1 ? xmax : 2, ymax > 0 ? ymax * 1.15 : 1);
+	fprintf(gp, "set xtics 0,%.15g nomirror\nunset mxtics\nset format x '%%.0f'\n"
+		"set xrange [0:%.15g]\nset yrange [0:%.15g]\n", task_step(xmax),
+		xmax, ymax > 0 ? ymax * 1.05 : 1);
 }
 
 /* Hardware threads a task stands for: one per core with core affinity. */
@@ -227,12 +241,28 @@ static int has_mode(const struct run *run, size_t from, size_t to, int m)
 	return 0;
 }
 
+/* "TITLE - run ID, kernel K, CPU on HOST": which run, kernel and machine. */
+static void run_title(char *buf, size_t len, const struct run *run,
+		      const char *title)
+{
+	char *kernel = rec_strdup(run->head, "kernel");
+	char *cpu = rec_strdup(run->head, "cpu_model");
+	char *host = rec_strdup(run->head, "hostname");
+
+	snprintf(buf, len, "%s - run %s, kernel %s, %s on %s", title, run->id,
+		 kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?");
+	free(kernel);
+	free(cpu);
+	free(host);
+}
+
 static void run_plot(struct plot *pl, const struct run *run, size_t from,
 		     size_t to, const char *name, const char *title)
 {
 	static const char *const modes[] = { "processes", "threads" };
 	double base[2], ymax = 0, xmax = run->points[to - 1].tasks;
 	FILE *dat = open_in(pl, name, "dat");
+	char full[1024];
 	const char *sep = "plot ";
 	int m;
 
@@ -240,15 +270,21 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 		return;
 	run_data(dat, run, from, to, base, &ymax);
 	close_file(pl, dat, name);
-	gp_start(pl->gp, title, xmax, ymax);
-	fputs("set y2label 'idle %'\nset y2range [0:100]\n", pl->gp);
+	for (m = 0; m < 2; m++)
+		if (isfinite(base[m]) && base[m] * xmax > ymax)
+			ymax = base[m] * xmax;
+	run_title(full, sizeof(full), run, title);
+	gp_start(pl->gp, full, xmax, ymax);
+	/* Idle at 0 % must not hide in the x axis. */
+	fputs("set y2label 'idle %'\nset y2range [-4:104]\nset y2tics 0,20,100\n",
+	      pl->gp);
 	gp_boundaries(pl->gp, run, xmax);
 	gp_svg(pl->gp, name);
 	for (m = 0; m < 2; m++) {
 		if (!has_mode(run, from, to, m))
 			continue;
 		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title '%s', \\\n"
-			"  '' index %d using 1:3 axes x1y2 with lines dt 2 lc %d title '%s idle %%'",
+			"  '' index %d using 1:3 axes x1y2 with linespoints dt 2 pt 6 ps 0.7 lc %d title '%s idle %%'",
 			sep, name, m, m + 1, modes[m], m, m + 1, modes[m]);
 		if (isfinite(base[m]))
 			fprintf(pl->gp, ", \\\n  %.15g*x with lines dt 3 lw 2 lc %d title '%s linear'",
