@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <linux/futex.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -482,6 +483,13 @@ static void take_sample(struct point_state *s, uint64_t *prev,
 		if (rate > out->max)
 			out->max = rate;
 	}
+	/*
+	 * Whole ops/s, as records keep them: every table then averages the
+	 * same numbers, and min/task is ops/s at one task.
+	 */
+	out->total = round(out->total);
+	out->min = round(out->min);
+	out->max = round(out->max);
 }
 
 static const char *const sampler_names[] = {

@@ -296,10 +296,11 @@ static int cmp_point(const void *a, const void *b)
 
 	if (x->test_order != y->test_order)
 		return x->test_order < y->test_order ? -1 : 1;
-	if (x->tasks != y->tasks)
-		return x->tasks < y->tasks ? -1 : 1;
+	/* wis run's order: by test, then mode, then tasks. */
 	if (x->threads != y->threads)
 		return x->threads - y->threads;
+	if (x->tasks != y->tasks)
+		return x->tasks < y->tasks ? -1 : 1;
 	return x->rec->seq < y->rec->seq ? -1 : x->rec->seq > y->rec->seq;
 }
 
@@ -323,9 +324,10 @@ static void compute_scaling(struct run *run)
 	for (i = 0; i < run->nr_points; i = end) {
 		end = run_test_end(run, i);
 		base[0] = base[1] = NULL;
-		for (k = i; k < end && run->points[k].tasks == 1; k++) {
+		for (k = i; k < end; k++) {
 			p = &run->points[k];
-			if (!base[p->threads] && point_ok(p) && p->average > 0)
+			if (p->tasks == 1 && !base[p->threads] && point_ok(p) &&
+			    p->average > 0)
 				base[p->threads] = p;
 		}
 		for (k = i; k < end; k++) {

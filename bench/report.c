@@ -343,7 +343,9 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 		cmp = compare_and_print(out, m, c, files);
 		return cmp ? cmp : ret;
 	}
-	print_stdout(out, m, &c->o);
+	/* runtest.py's files are the output asked for: no table besides. */
+	if (!c->o.runtest)
+		print_stdout(out, m, &c->o);
 	if (!files)
 		return ret;
 	if (c->o.runtest && write_runtest(m, c->o.out_dir ? c->o.out_dir :
