@@ -71,6 +71,24 @@ static void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Lines of text as one gnuplot string: 'a'."\n".'b'. */
+static void gp_lines(FILE *f, const char *text)
+{
+	char line[1024];
+	const char *nl;
+
+	for (;;) {
+		nl = strchr(text, '\n');
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(nl ? nl - text : (long)strlen(text)), text);
+		gp_str(f, line);
+		if (!nl)
+			return;
+		fputs(".\"\\n\".", f);
+		text = nl + 1;
+	}
+}
+
 static FILE *open_in(struct plot *pl, const char *name, const char *ext)
 {
 	char path[4096 + NAME_MAX_LEN];
@@ -135,7 +153,7 @@ static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
 {
 	xmax = xmax > 1 ? xmax : 2;
 	fputs("reset\nset termoption noenhanced\nset title ", gp);
-	gp_str(gp, title);
+	gp_lines(gp, title);
 	fputs(" noenhanced\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
 	      "set key below horizontal noenhanced\n"
 	      "set grid ytics\nset ytics nomirror\nset y2tics\nset format y '%.1s%c'\n",
@@ -241,7 +259,7 @@ static int has_mode(const struct run *run, size_t from, size_t to, int m)
 	return 0;
 }
 
-/* "TITLE - run ID, kernel K, CPU on HOST": which run, kernel and machine. */
+/* "TITLE\nrun ID, kernel K, CPU on HOST": which run, kernel and machine. */
 static void run_title(char *buf, size_t len, const struct run *run,
 		      const char *title)
 {
@@ -249,7 +267,7 @@ static void run_title(char *buf, size_t len, const struct run *run,
 	char *cpu = rec_strdup(run->head, "cpu_model");
 	char *host = rec_strdup(run->head, "hostname");
 
-	snprintf(buf, len, "%s - run %s, kernel %s, %s on %s", title, run->id,
+	snprintf(buf, len, "%s\nrun %s, kernel %s, %s on %s", title, run->id,
 		 kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?");
 	free(kernel);
 	free(cpu);
@@ -358,9 +376,13 @@ static void plot_runs(struct plot *pl, const struct model *m)
 	}
 }
 
-/* Rows [from, to) share a test: per mode, tasks A B B/A. */
+/*
+ * Rows [from, to) share a test: per mode, tasks A B B/A; ratio[m] says
+ * whether a B/A of that mode is a number (gnuplot fails on a line
+ * without one).
+ */
 static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
-		     size_t to, double *ymax)
+		     size_t to, double *ymax, int *ratio)
 {
 	const struct cmp_row *row;
 	size_t i;
@@ -376,6 +398,7 @@ static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
 			dat_num(dat, row->b);
 			dat_num(dat, cmp_ratio(row));
 			fputc('\n', dat);
+			ratio[m] |= isfinite(cmp_ratio(row));
 			if (row->a > *ymax)
 				*ymax = row->a;
 			if (row->b > *ymax)
@@ -385,6 +408,38 @@ static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
 	}
 }
 
+/* "run ID, kernel K, CPU on HOST", " + more" when a side sums runs. */
+static size_t side_title(char *buf, size_t len, const struct cmp_side *side)
+{
+	const struct run *run = side->runs[0];
+	char *kernel = rec_strdup(run->head, "kernel");
+	char *cpu = rec_strdup(run->head, "cpu_model");
+	char *host = rec_strdup(run->head, "hostname");
+	int n;
+
+	n = snprintf(buf, len, "run %s, kernel %s, %s on %s%s", run->id,
+		     kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?",
+		     side->nr > 1 ? " + more" : "");
+	free(kernel);
+	free(cpu);
+	free(host);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* "TEST\nA: ...\nB: ...": which runs, kernels and machines. */
+static void cmp_title(char *buf, size_t len, const struct cmp_table *t,
+		      const char *test)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s\nA: ", test);
+
+	if (used >= len)
+		return;
+	used += side_title(buf + used, len - used, &t->side[0]);
+	used += (size_t)snprintf(buf + used, len - used, "\nB: ");
+	if (used < len)
+		side_title(buf + used, len - used, &t->side[1]);
+}
+
 static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 		     size_t to, const char *name)
 {
@@ -392,7 +447,8 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 	double ymax = 0, xmax = 0;
 	FILE *dat = open_in(pl, name, "dat");
 	const char *sep = "plot ";
-	int present[2] = { 0, 0 }, m;
+	int present[2] = { 0, 0 }, ratio[2] = { 0, 0 }, m;
+	char full[1024];
 	size_t i;
 
 	if (!dat)
@@ -402,9 +458,10 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 		if (t->rows[i].tasks > xmax)
 			xmax = t->rows[i].tasks;
 	}
-	cmp_data(dat, t, from, to, &ymax);
+	cmp_data(dat, t, from, to, &ymax, ratio);
 	close_file(pl, dat, name);
-	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
+	cmp_title(full, sizeof(full), t, t->rows[from].test);
+	gp_start(pl->gp, full, xmax, ymax);
 	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
 	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
 	gp_svg(pl->gp, name);
@@ -412,10 +469,11 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 		if (!present[m])
 			continue;
 		fprintf(pl->gp, "%s'%s.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
-			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s', \\\n"
-			"  '' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
-			sep, name, m, m + 1, modes[m], m, m + 1, modes[m], m,
-			m + 3, modes[m]);
+			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s'",
+			sep, name, m, m + 1, modes[m], m, m + 1, modes[m]);
+		if (ratio[m])
+			fprintf(pl->gp, ", \\\n  '%s.dat' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
+				name, m, m + 3, modes[m]);
 		sep = ", \\\n  ";
 	}
 	fputc('\n', pl->gp);

@@ -28,7 +28,7 @@ is "every terminal is set noenhanced (selecting one resets it)" \
 check "the title is noenhanced" grep -q "^set title '.*' noenhanced$" "$gp"
 check "... and so is the key" grep -q '^set key .*noenhanced' "$gp"
 check "the title names test, run, kernel and machine" grep -qF \
-	"set title 'page_fault1 - run r1, kernel 6.1.0-test, test-cpu on box1'" \
+	"set title 'page_fault1'.\"\\n\".'run r1, kernel 6.1.0-test, test-cpu on box1'" \
 	"$gp"
 
 step=$(sed -n 's/^set xtics 0,\([^ ]*\).*/\1/p' "$gp")
