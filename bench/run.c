@@ -24,7 +24,7 @@ static int run_usage(FILE *f)
 		"      --cpus LIST        CPUs to use, inside the inherited mask\n"
 		"      --shared PATH      fixed file for open4 / pread4\n"
 		"      --tmpfs            in a private tmpfs on /tmp (root)\n"
-		"      --dry-run          print the points, their count and time\n"
+		"      --dry-run          the points, their count, time and memory\n"
 		"      --records[=SINKS]  also write result records (console)\n");
 	return f == stderr ? 2 : 0;
 }
