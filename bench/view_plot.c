@@ -155,7 +155,7 @@ static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
 	fputs("reset\nset termoption noenhanced\nset title ", gp);
 	gp_lines(gp, title);
 	fputs(" noenhanced\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
-	      "set key below horizontal noenhanced\n"
+	      "set key below horizontal noenhanced height 1.5\n"
 	      "set grid ytics\nset ytics nomirror\nset y2tics\nset format y '%.1s%c'\n",
 	      gp);
 	fprintf(gp, "set xtics 0,%.15g nomirror\nunset mxtics\nset format x '%%.0f'\n"
