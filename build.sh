@@ -90,6 +90,9 @@ commands:
   image    complete OUT/rootfs; write OUT/initramfs.cpio.zst, OUT/vmlinuz,
            OUT/pxe/ and OUT/MANIFEST
   size     where the bytes of the initramfs go
+  install [PREFIX]
+           build, then copy wis, its compat links and the presets to
+           PREFIX/bin and PREFIX/etc/wis/presets (default /usr/local)
   run [qemu/run options] [KEY=VALUE...]
            build what is missing or stale, then boot it with qemu/run
   asan     a dynamic build of wis under ASan and UBSan into OUT/asan,
@@ -225,6 +228,23 @@ build() {
 	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT" CC="$CC_SUITE" AR="${CROSS}ar"
 	make -C "$ROOT/init" -j"$jobs" OUT="$OUT" CC="$CC_INIT" AR="${CROSS}ar"
 	compat_links
+}
+
+# wis on a host's PATH: the binary, its NAME_processes / NAME_threads
+# links and the presets it finds at ../etc/wis/presets from its bin/.
+install_host() {
+	local prefix=${1:-/usr/local} bin name
+	bin=$prefix/bin
+	build
+	install -d "$bin" "$prefix/etc/wis/presets" ||
+		die "cannot create $bin and $prefix/etc/wis/presets"
+	install -m 755 "$OUT/rootfs/bin/wis" "$bin/wis"
+	for name in $("$OUT/rootfs/bin/wis" list --names); do
+		ln -sfn wis "$bin/${name}_processes"
+		ln -sfn wis "$bin/${name}_threads"
+	done
+	install -m 644 "$ROOT"/rootfs/etc/wis/presets/* "$prefix/etc/wis/presets/"
+	note "installed $bin/wis, its links and $prefix/etc/wis/presets"
 }
 
 # The suite again, instrumented; the host tests run on it too.
@@ -942,7 +962,7 @@ main() {
 			;;
 		-h | --help | help) usage; exit 0 ;;
 		deps | build | asan | image | size | test | all) cmd=$1; shift ;;
-		run | lava) cmd=$1; shift; break ;;
+		run | lava | install) cmd=$1; shift; break ;;
 		*) usage >&2; die "unknown argument: $1" ;;
 		esac
 	done
@@ -965,6 +985,10 @@ main() {
 	size) size_report ;;
 	run) run "$@" ;;
 	lava) lava "$@" ;;
+	install)
+		[ $# -le 1 ] || die "install takes one PREFIX"
+		install_host "$@"
+		;;
 	all) deps; build; image ;;
 	test)
 		[ "$ARCH" = x86_64 ] ||

@@ -24,6 +24,8 @@ KILL_AFTER_S=2
 opt_arch=x86_64
 opt_smp=2
 opt_mem=256
+opt_mem_given=
+opt_mem_check=1
 opt_numa=1
 opt_accel=auto
 opt_out=
@@ -44,6 +46,7 @@ user_kernel=
 image_dir=
 QEMU=
 CONSOLE_ARGS=
+kvm_why=
 run_dir=
 scratch=
 deadline=
@@ -64,15 +67,19 @@ die() {
 	exit 2
 }
 
+# Said with every report of TCG guests, whose vCPUs are emulated.
+TCG_BANNER="TCG: figures are functional only (emulated CPUs sharing the host's)"
+
+# The caller's ABOUT says what it boots and how.
 usage() {
 	cat <<EOF
 usage: $PROG [--arch x86_64|arm64] [--smp N] [--mem MB] [--numa NODES]
        [--accel kvm|tcg|auto]
        [--out DIR] [--timeout S] [--instances K] [--barrier] [--pin CPUS]
-       [--kernel F] [--initrd F] [--console] [--] [KEY=VALUE ...]
+       [--kernel F] [--initrd F] [--console] [--no-mem-check]
+       [--] [KEY=VALUE ...]
 
-Boots the wis image in QEMU, waits for it to power off (or kills it at the
-deadline), then prints 'wis report' of the results it left in DIR.
+${ABOUT:-}
 KEY=VALUE words go on the kernel command line: wis.* keys choose the sweep
 (wis.preset=smoke when neither wis.preset nor wis.tests is given), other
 words go to the kernel (loglevel=7 undoes the default quiet).  --console
@@ -89,6 +96,12 @@ aarch64 QEMU of Debian 12 (7.2) has no virtio-pmem-pci.
 Defaults: --arch x86_64 --smp 2 --mem 256 --numa 1 --accel auto, DIR a new
 directory under OUT/runs (OUT=$OUT).  The image's kernel needs --mem
 $MEM_FLOOR_MB or more.
+Memory grows to what the sweep needs ('wis sweep --dry-run --cpus N
+WORDS' tells): 128 MB per task of the tests that fill 128 MB mappings,
+plus 80 MB, and under KVM 512 MB per vCPU plus 10 %, so the kernel's
+vm_committed_as batch exceeds one mapping.  A --mem too small for the
+mappings is refused, with the size they need (--no-mem-check runs it
+anyway, to see the guest run out of memory).
 EOF
 }
 
@@ -111,6 +124,7 @@ parse_options() {
 		--) shift; break ;;
 		--console) opt_console=1; shift ;;
 		--barrier) opt_barrier=1; shift ;;
+		--no-mem-check) opt_mem_check=; shift ;;
 		--arch | --smp | --mem | --numa | --accel | --out | --timeout | \
 			--instances | --pin | --kernel | --initrd)
 			[ $# -ge 2 ] || die "$opt needs a value"
@@ -147,7 +161,7 @@ set_arch() {
 set_option() {
 	case $1 in
 	--smp) need_count "$1" "$2"; opt_smp=$2 ;;
-	--mem) need_count "$1" "$2"; opt_mem=$2 ;;
+	--mem) need_count "$1" "$2"; opt_mem=$2; opt_mem_given=1 ;;
 	--numa) need_count "$1" "$2"; opt_numa=$2 ;;
 	--timeout) need_count "$1" "$2"; opt_timeout=$2 ;;
 	--instances) need_count "$1" "$2"; opt_instances=$2 ;;
@@ -323,7 +337,14 @@ deadline_seconds() {
 # QEMU exit with status (0x31 << 1) | 1 = 99.
 kvm_works() {
 	local probe=$scratch/probe.bin status=0
-	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	if [ ! -e /dev/kvm ]; then
+		kvm_why="no /dev/kvm (no KVM module loaded, or no virtualisation extensions)"
+		return 1
+	fi
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		kvm_why="/dev/kvm is not readable and writable by uid $(id -u) (group kvm?)"
+		return 1
+	fi
 	{
 		head -c 65520 /dev/zero
 		# mov al, 0x31; out 0xf4, al; hlt; jmp $-1
@@ -337,9 +358,14 @@ kvm_works() {
 		timeout 10 "$QEMU" -accel kvm -cpu host -machine pc -nodefaults \
 			-display none -no-reboot -bios "$probe" \
 			-device isa-debug-exit,iobase=0xf4,iosize=1 \
-			</dev/null >/dev/null 2>&1
+			</dev/null >/dev/null 2>"$probe.err"
 	) 2>/dev/null || status=$?
-	[ "$status" -eq 99 ]
+	[ "$status" -eq 99 ] && return 0
+	kvm_why="a probe guest under KVM did not run (QEMU exit status $status"
+	[ "$status" -ne 124 ] || kvm_why="$kvm_why, killed after 10 s"
+	[ ! -s "$probe.err" ] || kvm_why="$kvm_why: $(tail -n 1 "$probe.err")"
+	kvm_why="$kvm_why)"
+	return 1
 }
 
 choose_accel() {
@@ -353,15 +379,44 @@ choose_accel() {
 	case $opt_accel in
 	tcg) accel=tcg ;;
 	kvm)
-		kvm_works || die "--accel kvm: KVM does not run a guest here"
+		kvm_works || die "--accel kvm: KVM does not run a guest here: $kvm_why"
 		accel=kvm
 		;;
 	auto)
 		accel=tcg
-		kvm_works && accel=kvm
+		if kvm_works; then
+			accel=kvm
+		else
+			say "TCG, not KVM: $kvm_why; figures are functional only"
+		fi
 		;;
 	esac
 	return 0
+}
+
+# --- memory --------------------------------------------------------------
+
+# Size the guests' memory for the sweep of WORDS (wis sweep --mem-for):
+# what its 128 MB mappings hold at its largest task count, and under KVM
+# a vm_committed_as batch above one mapping (under TCG figures are
+# functional only).  The default grows to that; a --mem given below what
+# the mappings hold is refused, below the batch it is warned about.
+size_memory() {
+	local resident batch need
+	read -r resident batch < <("$WIS" sweep --mem-for "$opt_smp" "$@") ||
+		die "$WIS sweep --mem-for failed"
+	need=$resident
+	[ "$accel" != kvm ] || [ "$batch" -le "$need" ] || need=$batch
+	if [ -z "$opt_mem_given" ]; then
+		[ "$need" -gt "$opt_mem" ] || return 0
+		opt_mem=$need
+		say "--mem $opt_mem: what the sweep needs at --smp $opt_smp (wis sweep --dry-run --cpus $opt_smp tells why)"
+		return 0
+	fi
+	[ "$opt_mem" -ge "$resident" ] || [ -z "$opt_mem_check" ] ||
+		die "--mem $opt_mem cannot hold the sweep: it needs --mem $resident or more (128 MB per task of its mapping tests at --smp $opt_smp, plus 80 MB; wis sweep --dry-run --cpus $opt_smp)"
+	[ "$accel" != kvm ] || [ "$opt_mem" -ge "$batch" ] ||
+		say "warning: --mem $opt_mem: below $batch MB the vm_committed_as batch of $opt_smp vCPUs is under one 128 MB mapping and mmap1, malloc1, page_fault* and tlb_flush* serialise on its lock; give --mem $batch"
 }
 
 # --- machine -------------------------------------------------------------
@@ -645,6 +700,7 @@ report_guests() {
 		fi
 		rc=0
 		mapfile -t files < <(result_files "$dir")
+		[ "$accel" != tcg ] || printf '%s\n' "$TCG_BANNER"
 		"$WIS" report "${files[@]}" || rc=$?
 		has_end "$dir" || console_story "${guest_names[$i]}" "$dir/console.log"
 		if [ "$rc" -eq 0 ] && [ "$status" != 0 ]; then
@@ -663,8 +719,9 @@ run_guests() {
 	local -a words
 	setup_traps
 	choose_accel
-	make_run_dir
 	mapfile -t words < <(guest_words i1)
+	size_memory "${words[@]}"
+	make_run_dir
 	deadline=$(deadline_seconds "$boot_s" "${words[@]}")
 	say "results in $run_dir ($accel, $opt_instances guest(s), deadline ${deadline} s)"
 	if [ -n "$opt_barrier" ]; then

@@ -118,6 +118,8 @@ bad "task list with an empty item" \
 bad "task count above the limit" \
 	"wis.tasks: bad value '2000': want N, A-B or A-B/STEP items (counts up to 1024), 'all' or 'auto'" \
 	wis.tasks=2000
+bad "tmpfs: keep or private only" \
+	"wis.tmpfs: bad value 'yes': want keep or private" wis.tmpfs=yes
 bad "task step without a range" \
 	"wis.tasks: bad value '4/2': want N, A-B or A-B/STEP items (counts up to 1024), 'all' or 'auto'" \
 	wis.tasks=4/2
@@ -167,7 +169,7 @@ bad "a test name that cannot be one" "wis.tests: bad value 'Open1': 'Open1' is n
 bad "empty value" "wis.mode: bad value '': empty value" wis.mode=
 bad "no value" "wis.mode: missing value (write wis.mode=VALUE)" wis.mode
 bad "unknown key, with the known ones" \
-	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.signals wis.profile wis.profile_top" \
+	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.tmpfs wis.signals wis.profile wis.profile_top" \
 	wis.bogus=1
 bad "a word that is no wis.* key (argv)" "'tasks=4': not a wis.KEY=VALUE word" \
 	tasks=4

@@ -1,6 +1,7 @@
 #!/bin/sh
-# docs/keys.md's table of wis.* keys is the parser's key table, as printed by
-# `wis sweep --help-keys`: a key added to one and not the other fails.
+# The table of wis.* keys in docs/keys.md is the parser's key table, as
+# printed by `wis sweep --help-keys`: a key added to one and not the other
+# fails.
 set -eu
 . tests/tap.sh
 

@@ -14,7 +14,7 @@ require_image();
 my @tests = qw(getppid1 open1 page_fault1);
 my @keys = ('wis.preset=smoke', 'wis.tests=' . join(',', @tests),
 	    'wis.tasks=1,2', 'wis.mode=both', 'wis.interval=100',
-	    'wis.samples=1', 'wis.warmup=1');
+	    'wis.samples=1', 'wis.warmup=1', 'lsm=capability,yama');
 
 my $tmp = tempdir(CLEANUP => 1);
 my $dir = "$tmp/results";
@@ -25,6 +25,12 @@ is($rc, 0, 'qemu/run exits 0') or diag($err, slurp("$dir/console.log"));
 like($err, qr/results in \Q$dir\E/, 'it names the results directory');
 unlike($err, qr/deadline: killed/, 'the guest powered off by itself');
 like(slurp("$tmp/run.out"), qr/end ok/, 'it prints the report');
+like(slurp("$tmp/run.out"), qr/^TCG: figures are functional only/m,
+     '... under the TCG banner');
+unlike(slurp("$tmp/run.out"), qr/^warning: LSMs/m,
+       'lsm=capability,yama: no LSM warning for open1');
+like($err, qr/^qemu\/run: --mem 336: what the sweep needs at --smp 2/m,
+     'page_fault1 at 2 tasks: memory grows to 2 x 128 + 80 MB');
 
 my @virtio = records("$dir/virtio.wis");
 my @points = grep { $_->{type} eq 'point' } @virtio;
@@ -49,7 +55,10 @@ my $run = $virtio[0];
 is($run->{numa_nodes}, 2, 'the guest sees two NUMA nodes');
 is($run->{packages}, 2, '... one package each');
 is($run->{cpus_online}, '0-1', 'and two CPUs');
-cmp_ok($run->{mem_total_kb}, '<=', 256 * 1024, 'in 256 MB of memory');
+is($run->{lsm}, 'lockdown,capability,yama',
+   'lsm=capability,yama: no AppArmor, no TOMOYO (lockdown comes first always)');
+cmp_ok($run->{mem_total_kb}, '<=', 336 * 1024, 'in 336 MB of memory');
+cmp_ok($run->{mem_total_kb}, '>', 256 * 1024, '... more than the 256 MB default');
 my $host_libc = 'glibc ' . `getconf GNU_LIBC_VERSION` =~ s/^glibc //r =~ s/\s+$//r;
 is($run->{libc}, $host_libc, 'the suite ran on the image\'s libc, the host\'s');
 like($run->{cmdline}, qr/\Q$_\E/, "the command line carries $_")

@@ -24,6 +24,14 @@ like(slurp("$tmp/low.err"),
      '... naming the floor');
 ok(!-e "$tmp/low", '... before anything is made');
 
+$rc = run_logged("$tmp/small", 'qemu/run', '--accel', 'tcg', '--mem', 256,
+		 '--out', "$tmp/small", '--', 'wis.preset=numa');
+is($rc, 2, '--mem 256 for page_fault1 at 2 tasks: refused with exit 2');
+like(slurp("$tmp/small.err"),
+     qr/^qemu\/run: --mem 256 cannot hold the sweep: it needs --mem 336 or more/m,
+     '... naming the size it needs');
+ok(!-e "$tmp/small", '... before anything is made');
+
 for my $mem (80, 128) {
 	$rc = run_logged("$tmp/m$mem", 'qemu/run', '--accel', 'tcg', '--mem',
 			 $mem, '--timeout', 120, '--out', "$tmp/m$mem", '--',
@@ -34,6 +42,21 @@ for my $mem (80, 128) {
 	is(($r[-1]{type} // '') . ' ' . ($r[-1]{status} // ''), 'end ok',
 	   '... with an end ok record');
 }
+
+# Too small on purpose: the OOM killer takes page_fault1's tasks, and
+# the guest's records say so.
+$rc = run_logged("$tmp/oom", 'qemu/run', '--accel', 'tcg', '--mem', 200,
+		 '--no-mem-check', '--timeout', 200, '--out', "$tmp/oom", '--',
+		 'wis.tests=page_fault1', 'wis.tasks=2', 'wis.mode=both',
+		 'wis.samples=2', 'wis.warmup=0', 'wis.interval=1500');
+is($rc, 1, '--mem 200 --no-mem-check, page_fault1 x2: the run fails, exit 1')
+	or diag(slurp("$tmp/oom.err"));
+my @oom = grep { $_->{type} eq 'point' } records("$tmp/oom/virtio.wis");
+is(join(' ', map { "$_->{mode}:$_->{status}" } @oom),
+   'processes:oom-killed threads:oom-killed',
+   '... both points oom-killed in the guest\'s records');
+like(slurp("$tmp/oom.out"), qr/^page_fault1 +threads +2 oom-killed: killed by the OOM killer/m,
+     '... and in the report');
 
 $rc = run_logged("$tmp/panic", 'qemu/run', '--accel', 'tcg', '--timeout',
 		 120, '--out', "$tmp/panic", '--', 'rdinit=/nonexistent',

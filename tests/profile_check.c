@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drives the profile's pieces for tests/16-profile.t:
+ * Drives the profile's pieces for tests/38-profile.t:
  *	profile_check ring		a ring whose record wraps, and a lost
  *					record: what the reader hands out
  *	profile_check kallsyms FILE ADDR...	the symbol of each address

@@ -73,6 +73,13 @@ static const char *describe_test(const char *name)
 	return t ? t->desc : NULL;
 }
 
+static const char *test_family(const char *name)
+{
+	const struct wis_test *t = wis_test_find(name);
+
+	return t ? t->family : NULL;
+}
+
 static int run_command(const char *self, int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -86,7 +93,8 @@ static int run_command(const char *self, int argc, char **argv)
 	if (!strcmp(cmd, "sweep"))
 		return wis_sweep_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
-		return wis_report_main(argc - 1, argv + 1, describe_test);
+		return wis_report_main(argc - 1, argv + 1, describe_test,
+				       test_family);
 	if (!strcmp(cmd, "compare"))
 		return wis_compare_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "emit"))

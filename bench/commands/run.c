@@ -26,6 +26,8 @@ static int run_usage(FILE *f)
 		"      --cpus LIST        CPUs to use, inside the inherited mask\n"
 		"      --shared PATH      fixed file for open4 / pread4\n"
 		"      --profile KINDS    cpu,stat,lock after each point's samples\n"
+		"      --tmpfs            in a private tmpfs on /tmp (root)\n"
+		"      --dry-run          the points, their count, time and memory\n"
 		"      --records[=SINKS]  also write result records (console)\n");
 	return f == stderr ? 2 : 0;
 }
@@ -42,6 +44,8 @@ static const struct option run_options[] = {
 	{ "shared", required_argument, NULL, 'S' },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "records", optional_argument, NULL, 'r' },
+	{ "tmpfs", no_argument, NULL, 'T' },
+	{ "dry-run", no_argument, NULL, 'n' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -72,7 +76,7 @@ int wis_run_main(int argc, char **argv)
 	struct wis_sweep_opts opts = { .table = 1 };
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
 	char err[512];
-	int opt, ret = 2;
+	int opt, ret = 2, dry_run = 0;
 
 	if (!c)
 		return 2;
@@ -98,6 +102,15 @@ int wis_run_main(int argc, char **argv)
 			opts.records = 1;
 		if (opt == 'r' && !optarg)
 			continue;
+		if (opt == 'n') {
+			dry_run = 1;
+			continue;
+		}
+		if (opt == 'T') {
+			if (apply(c, "tmpfs", "private", flag))
+				goto out;
+			continue;
+		}
 		/* Each long option is the wis.* key of the same name. */
 		if (apply(c, opt == 'r' ? "out" : option_name(opt), optarg, flag))
 			goto out;
@@ -113,7 +126,7 @@ int wis_run_main(int argc, char **argv)
 		fprintf(stderr, "wis run: %s\n", err);
 		goto out;
 	}
-	ret = wis_sweep_execute(c, &opts);
+	ret = dry_run ? wis_sweep_dry_run(c, 0) : wis_sweep_execute(c, &opts);
 out:
 	free(c);
 	return ret;
@@ -125,24 +138,45 @@ out:
  * runners that need a deadline beyond it.  Bad words still give a value:
  * the guest fails fast on them.
  */
-static int print_timeout(int argc, char **argv)
+static struct wis_sweep_cfg *cfg_of_words(int argc, char **argv)
 {
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
-	unsigned long long cpus = 0;
 	char *line = calloc(1, WIS_CMDLINE_MAX), err[512];
 	size_t used = 0;
 
-	if (!c || !line || argc < 3 ||
-	    wis_parse_uint(argv[2], WIS_MAX_CPUS, &cpus) || !cpus) {
-		fprintf(stderr, "wis sweep: --timeout-for needs a CPU count\n");
+	if (!c || !line) {
 		free(c);
 		free(line);
-		return 2;
+		return NULL;
 	}
-	for (int i = 3; i < argc; i++)
+	for (int i = 0; i < argc; i++)
 		used += snprintf(line + used, used < WIS_CMDLINE_MAX ?
 				 WIS_CMDLINE_MAX - used : 0, "%s ", argv[i]);
 	wis_cfg_cmdline(c, line, err, sizeof(err));
+	free(line);
+	return c;
+}
+
+/* The CPU count of --timeout-for and --mem-for; 0 when s is not one. */
+static unsigned cpu_count(int argc, char **argv)
+{
+	unsigned long long n;
+
+	if (argc < 3 || wis_parse_uint(argv[2], WIS_MAX_CPUS, &n))
+		return 0;
+	return (unsigned)n;
+}
+
+static int print_timeout(int argc, char **argv)
+{
+	unsigned cpus = cpu_count(argc, argv);
+	struct wis_sweep_cfg *c = cpus ? cfg_of_words(argc - 3, argv + 3) :
+				  NULL;
+
+	if (!c) {
+		fprintf(stderr, "wis sweep: --timeout-for needs a CPU count\n");
+		return 2;
+	}
 	if (!c->have_cpus) {
 		memset(&c->cpus, 0, sizeof(c->cpus));
 		for (unsigned cpu = 0; cpu < cpus; cpu++)
@@ -151,15 +185,71 @@ static int print_timeout(int argc, char **argv)
 	}
 	printf("%u\n", wis_cfg_timeout(c));
 	free(c);
-	free(line);
 	return 0;
+}
+
+/*
+ * `wis sweep --mem-for CPUS WORD...`: "RESIDENT BATCH", the MB a guest
+ * of CPUS CPUs needs for these words' sweep (wis_cfg_memory(); 0: no
+ * such test), for qemu/run's --mem.  Bad words give 0 0.
+ */
+static int print_memory(int argc, char **argv)
+{
+	unsigned cpus = cpu_count(argc, argv);
+	struct wis_sweep_cfg *c = cpus ? cfg_of_words(argc - 3, argv + 3) :
+				  NULL;
+	struct wis_memory_need need = { 0, 0 };
+	unsigned tasks[WIS_MAX_TASKS];
+	char err[256];
+	int n;
+
+	if (!c) {
+		fprintf(stderr, "wis sweep: --mem-for needs a CPU count\n");
+		return 2;
+	}
+	n = wis_tasks_resolve_places(c->tasks, cpus, tasks, WIS_MAX_TASKS,
+				     err, sizeof(err));
+	if (n > 0)
+		wis_cfg_memory(c, cpus, tasks[n - 1], &need);
+	printf("%u %u\n", need.resident_mb, need.batch_mb);
+	free(c);
+	return 0;
+}
+
+/* `wis sweep --dry-run [--cpus N] WORD...` */
+static int dry_run(int argc, char **argv)
+{
+	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	unsigned long long cpus = 0;
+	char err[512];
+	int first = 2, ret = 2, bad = 0;
+
+	if (argc > 3 && !strcmp(argv[2], "--cpus")) {
+		bad = wis_parse_uint(argv[3], WIS_MAX_TASKS, &cpus) || !cpus;
+		first = 4;
+	}
+	if (!c || bad) {
+		fprintf(stderr, "wis sweep: --dry-run --cpus needs a CPU count "
+			"from 1 to %d\n", WIS_MAX_TASKS);
+	} else if (wis_cfg_argv(c, argc - first, argv + first, err,
+				sizeof(err))) {
+		fprintf(stderr, "wis sweep: %s\n", err);
+	} else {
+		ret = wis_sweep_dry_run(c, (unsigned)cpus);
+	}
+	free(c);
+	return ret;
 }
 
 static int sweep_usage(void)
 {
 	fprintf(stderr, "usage: wis sweep wis.KEY=VALUE ...\n"
 		"       wis sweep --cmdline[=FILE] [--out SINKS] [--state FILE] [--boot PHASES]\n"
+		"       wis sweep --dry-run [--cpus N] wis.KEY=VALUE ...\n"
+		"                 the points, their count, time and memory, here\n"
+		"                 or on a machine of N CPUs\n"
 		"       wis sweep --timeout-for CPUS WORD...\n"
+		"       wis sweep --mem-for CPUS WORD...   MB: resident, batch\n"
 		"       wis sweep --help-keys    the keys, their values and defaults\n");
 	return 2;
 }
@@ -234,6 +324,10 @@ int wis_sweep_main(int argc, char **argv)
 		ret = 0;
 	} else if (argc > 1 && !strcmp(argv[1], "--timeout-for")) {
 		ret = print_timeout(argc, argv);
+	} else if (argc > 1 && !strcmp(argv[1], "--mem-for")) {
+		ret = print_memory(argc, argv);
+	} else if (argc > 1 && !strcmp(argv[1], "--dry-run")) {
+		ret = dry_run(argc, argv);
 	} else if (argc > 1 && (!strcmp(argv[1], "--cmdline") ||
 				!strncmp(argv[1], "--cmdline=", 10))) {
 		bad = parse_cmdline(c, argc, argv, &opts, err, sizeof(err));

@@ -15,6 +15,7 @@
 #include "audit.h"
 #include "barrier.h"
 #include "plan.h"
+#include "private_tmp.h"
 #include "record.h"
 #include "recorder.h"
 #include "report.h"
@@ -22,6 +23,9 @@
 #include "sweep.h"
 #include "table.h"
 #include "topology.h"
+
+/* Fork, pinning, files and records of one point: 0.07 s on a host. */
+#define POINT_SETUP_S 0.1
 
 struct sweep {
 	const struct wis_sweep_cfg *cfg;
@@ -218,22 +222,38 @@ static int open_barrier(struct sweep *s, char *err, size_t len)
 	return s->barrier ? 0 : -1;
 }
 
-static int prepare(struct sweep *s, char *err, size_t len)
+/* Tests and task counts; on a machine of places CPUs if not 0, not this. */
+static int plan(struct sweep *s, unsigned places, char *err, size_t len)
 {
 	int n;
 
-	if (resolve_cpus(s, err, len) || resolve_tests(s, err, len))
+	if (resolve_tests(s, err, len))
 		return -1;
-	s->topo = malloc(sizeof(*s->topo));
-	if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
-		snprintf(err, len, "cannot read the CPU topology");
-		return -1;
+	if (places) {
+		n = wis_tasks_resolve_places(s->cfg->tasks, places, s->tasks,
+					     WIS_MAX_TASKS, err, len);
+	} else {
+		if (resolve_cpus(s, err, len))
+			return -1;
+		s->topo = malloc(sizeof(*s->topo));
+		if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
+			snprintf(err, len, "cannot read the CPU topology");
+			return -1;
+		}
+		n = wis_tasks_resolve(s->cfg->tasks, &s->mask,
+				      s->cfg->affinity, s->tasks,
+				      WIS_MAX_TASKS, err, len);
 	}
-	n = wis_tasks_resolve(s->cfg->tasks, &s->mask, s->cfg->affinity, s->tasks,
-			      WIS_MAX_TASKS, err, len);
 	if (n < 0)
 		return -1;
 	s->nr_tasks = n;
+	return 0;
+}
+
+static int prepare(struct sweep *s, char *err, size_t len)
+{
+	if (plan(s, 0, err, len))
+		return -1;
 	s->sweep_hash = sweep_hash(s);
 	return open_barrier(s, err, len);
 }
@@ -241,6 +261,58 @@ static int prepare(struct sweep *s, char *err, size_t len)
 static double point_seconds(const struct wis_sweep_cfg *c)
 {
 	return (c->warmup + c->samples) * c->interval_ms / 1000.0;
+}
+
+/* The points of test t in one repeat, every mode and task count. */
+static int each_mode(struct sweep *s,
+		     int (*fn)(struct sweep *s, struct wis_point *p, int k,
+			       void *arg), void *arg, int t, unsigned repeat,
+		     int *k)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		if (!(s->cfg->modes & (mode ? WIS_MODE_THREADS :
+				       WIS_MODE_PROCESSES)))
+			continue;
+		for (int i = 0; i < s->nr_tasks; i++) {
+			struct wis_point p = {
+				.test = s->tests[t], .threads = mode,
+				.nr_tasks = s->tasks[i], .repeat = repeat,
+				.affinity = s->cfg->affinity, .mask = &s->mask,
+				.interval_ms = s->cfg->interval_ms,
+				.warmup = s->cfg->warmup,
+				.samples = s->cfg->samples,
+				.shared_path = s->cfg->shared,
+				.barrier = s->barrier,
+				.barrier_gen = (uint64_t)*k + 1,
+				.profile = s->cfg->profile,
+				.profile_top = s->cfg->profile_top ?
+					(int)s->cfg->profile_top :
+					WIS_PROF_TOP_DEFAULT,
+			};
+
+			if (fn(s, &p, ++*k, arg))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Calls fn for every point, in the order they run.  Repeats run whole
+ * passes, not a point N times in a row, so a drift of the machine
+ * spreads over every test instead of landing on one.
+ */
+static int each_point(struct sweep *s,
+		      int (*fn)(struct sweep *s, struct wis_point *p, int k,
+				void *arg), void *arg)
+{
+	int k = 0;
+
+	for (unsigned repeat = 0; repeat < nr_repeats(s->cfg); repeat++)
+		for (int t = 0; t < s->nr_tests; t++)
+			if (each_mode(s, fn, arg, t, repeat, &k))
+				return -1;
+	return 0;
 }
 
 /* Hex strings: a JSON number would not keep 64 bits through a double. */
@@ -280,24 +352,22 @@ static void run_record(struct sweep *s)
 }
 
 /*
- * The seed's mmap1 pitfall: a 128 MB mapping larger than the per-CPU
- * batch of vm_committed_as takes its global lock on every call.
+ * The machine's facts that concern these tests, above the table (or
+ * the progress).  Records need none: the reader finds the same facts in
+ * the run record and prints the same warnings.
  */
-static void warn_committed_batch(struct sweep *s)
+static void warn_environment(struct sweep *s)
 {
-	long batch = wis_committed_as_batch();
-	long mapping = WIS_MB128 / sysconf(_SC_PAGESIZE);
-	char msg[256];
+	struct wis_env_tests tests = { 0 };
+	struct wis_env env;
 
-	if (batch <= 0 || batch >= mapping)
+	if (!s->opts->table && !s->opts->progress)
 		return;
-	snprintf(msg, sizeof(msg),
-		 "vm_committed_as batch is %ld pages (totalram/ncpus/4), below the "
-		 "%ld pages of a 128 MB mapping: mmap1, malloc1, page_fault* and "
-		 "tlb_flush* will serialise on its global lock", batch, mapping);
-	emit_msg(s, "warn", msg);
-	if (s->opts->progress)
-		fprintf(stderr, "wis: warning: %s\n", msg);
+	wis_audit_env(&env);
+	for (int t = 0; t < s->nr_tests; t++)
+		wis_env_tests_add(&tests, s->tests[t]->name,
+				  s->tests[t]->family);
+	wis_env_warn(s->opts->table ? stdout : stderr, &env, &tests);
 }
 
 static void progress(struct sweep *s, int k, int n, const struct wis_point *p,
@@ -411,59 +481,28 @@ static int timed_out(struct sweep *s, time_t start)
 	return 1;
 }
 
-/* One pass over every test, mode and task count. */
-static int run_pass(struct sweep *s, struct wis_result *r, unsigned repeat,
-		    int *k, time_t start)
+struct running {
+	struct wis_result *r;
+	time_t start;
+	double base;	/* the 1-task rate of the current test and mode */
+};
+
+static int next_point(struct sweep *s, struct wis_point *p, int k, void *arg)
 {
-	int n = nr_points(s);
+	struct running *run = arg;
 
-	for (int t = 0; t < s->nr_tests; t++) {
-		for (int mode = 0; mode < 2; mode++) {
-			double base = 0;
-
-			if (!(s->cfg->modes & (mode ? WIS_MODE_THREADS :
-					       WIS_MODE_PROCESSES)))
-				continue;
-			for (int i = 0; i < s->nr_tasks; i++) {
-				struct wis_point p = {
-					.test = s->tests[t], .threads = mode,
-					.nr_tasks = s->tasks[i],
-					.repeat = repeat,
-					.affinity = s->cfg->affinity, .mask = &s->mask,
-					.interval_ms = s->cfg->interval_ms,
-					.warmup = s->cfg->warmup,
-					.samples = s->cfg->samples,
-					.shared_path = s->cfg->shared,
-					.barrier = s->barrier,
-					.barrier_gen = (uint64_t)*k + 1,
-					.profile = s->cfg->profile,
-					.profile_top = s->cfg->profile_top ?
-						(int)s->cfg->profile_top :
-						WIS_PROF_TOP_DEFAULT,
-				};
-
-				if (stop_pending(s) || timed_out(s, start) ||
-				    run_point(s, &p, r, ++*k, n, &base))
-					return -1;
-			}
-		}
-	}
-	return 0;
+	/* Task counts ascend: the first of a test and mode resets its base. */
+	if (p->nr_tasks == s->tasks[0])
+		run->base = 0;
+	return stop_pending(s) || timed_out(s, run->start) ||
+	       run_point(s, p, run->r, k, nr_points(s), &run->base);
 }
 
-/*
- * Repeats run whole passes, not a point N times in a row, so a drift of
- * the machine spreads over every test instead of landing on one.
- */
 static int run_points(struct sweep *s, struct wis_result *r)
 {
-	time_t start = time(NULL);
-	int k = 0;
+	struct running run = { .r = r, .start = time(NULL) };
 
-	for (unsigned repeat = 0; repeat < nr_repeats(s->cfg); repeat++)
-		if (run_pass(s, r, repeat, &k, start))
-			return -1;
-	return 0;
+	return each_point(s, next_point, &run);
 }
 
 static void report_interrupt(struct sweep *s)
@@ -568,7 +607,11 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
 	if (opts->table && cfg->profile)
 		s->kept = open_memstream(&s->kept_buf, &s->kept_len);
-	if (open_sinks(s, err, sizeof(err)) || prepare(s, err, sizeof(err))) {
+	/* Sinks first: their files are where the user asked, not in it. */
+	if (open_sinks(s, err, sizeof(err)) ||
+	    (cfg->tmpfs == WIS_TMPFS_PRIVATE &&
+	     wis_private_tmpfs(err, sizeof(err))) ||
+	    prepare(s, err, sizeof(err))) {
 		ret = fail_early(s, err);
 		/* Joining a barrier gives up on a stop signal. */
 		if (stop_pending(s))
@@ -576,7 +619,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 		goto out;
 	}
 	run_record(s);
-	warn_committed_batch(s);
+	warn_environment(s);
 	wis_signals_plan(stdout, cfg->signals, nr_points(s));
 	if (opts->table)
 		wis_table_header(stdout);
@@ -604,4 +647,60 @@ out:
 	free(s);
 	free(r);
 	return ret;
+}
+
+static int print_point(struct sweep *s, struct wis_point *p, int k, void *arg)
+{
+	(void)s;
+	(void)arg;
+	printf("%4d  %-16s %-9s %5lu\n", k, p->test->name,
+	       p->threads ? "threads" : "processes", p->nr_tasks);
+	return 0;
+}
+
+static void print_memory(const struct sweep *s, unsigned cpus)
+{
+	struct wis_memory_need need;
+
+	wis_cfg_memory(s->cfg, cpus, s->tasks[s->nr_tasks - 1], &need);
+	if (need.resident_mb)
+		printf("memory: %u MB or more: %u tasks of a test that touches "
+		       "128 MB each, plus 80 MB\n", need.resident_mb,
+		       s->tasks[s->nr_tasks - 1]);
+	if (need.batch_mb)
+		printf("memory: %u MB or more keeps the vm_committed_as batch "
+		       "of %u CPUs above a 128 MB mapping (mmap1, malloc1, "
+		       "page_fault*, tlb_flush* serialise below it)\n",
+		       need.batch_mb, cpus);
+}
+
+int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus)
+{
+	struct sweep *s = calloc(1, sizeof(*s));
+	char err[512];
+	int n;
+
+	if (!s) {
+		fprintf(stderr, "wis: out of memory\n");
+		return 2;
+	}
+	s->cfg = cfg;
+	if (plan(s, cpus, err, sizeof(err))) {
+		fprintf(stderr, "wis: %s\n", err);
+		free(s->topo);
+		free(s);
+		return 2;
+	}
+	each_point(s, print_point, NULL);
+	n = nr_points(s);
+	if (!cpus)
+		cpus = (unsigned)wis_cpuset_count(&s->mask);
+	printf("%d point%s on %u CPUs%s: %.0f s of samples, about %.0f s with "
+	       "each point's set-up\n", n, n == 1 ? "" : "s", cpus,
+	       s->topo ? " of this machine" : "", n * point_seconds(cfg),
+	       n * (point_seconds(cfg) + POINT_SETUP_S));
+	print_memory(s, cpus);
+	free(s->topo);
+	free(s);
+	return 0;
 }

@@ -4,6 +4,7 @@
  * fairness checklist compares between two configurations.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,22 +287,44 @@ static const char *fs_name(long type)
 	}
 }
 
-static void audit_tmp(struct wis_json *j)
+static void tmp_fs(char *buf, size_t len)
 {
 	struct statfs st;
-	char buf[32];
 	const char *name;
 
 	if (statfs("/tmp", &st)) {
-		wis_json_str(j, "tmp_fs", "missing");
+		snprintf(buf, len, "missing");
 		return;
 	}
 	name = fs_name(st.f_type);
-	if (!name) {
-		snprintf(buf, sizeof(buf), "0x%lx", (unsigned long)st.f_type);
-		name = buf;
-	}
-	wis_json_str(j, "tmp_fs", name);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "0x%lx", (unsigned long)st.f_type);
+}
+
+static void audit_tmp(struct wis_json *j)
+{
+	char buf[32];
+
+	tmp_fs(buf, sizeof(buf));
+	wis_json_str(j, "tmp_fs", buf);
+}
+
+void wis_audit_env(struct wis_env *e)
+{
+	char buf[8];
+	long batch = wis_committed_as_batch();
+	unsigned long mem = mem_total_kb();
+
+	read_line("/sys/kernel/security/lsm", e->lsm, sizeof(e->lsm), "");
+	read_line("/sys/module/apparmor/parameters/enabled", buf, sizeof(buf),
+		  "N");
+	e->apparmor = !strcmp(buf, "Y");
+	e->batch_pages = batch > 0 ? batch : NAN;
+	e->page_size = sysconf(_SC_PAGESIZE);
+	e->mem_total_kb = mem ? mem : NAN;
+	tmp_fs(e->tmp_fs, sizeof(e->tmp_fs));
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -58,7 +59,7 @@ const char *wis_status_name(enum wis_status s)
 	static const char *const names[] = {
 		[WIS_OK] = "ok", [WIS_ERROR] = "error",
 		[WIS_UNSUPPORTED] = "unsupported", [WIS_TIMEOUT] = "timeout",
-		[WIS_CRASHED] = "crashed",
+		[WIS_CRASHED] = "crashed", [WIS_OOM_KILLED] = "oom-killed",
 	};
 
 	return names[s];
@@ -426,6 +427,8 @@ static int task_died(struct point_state *s)
 			continue;
 		if (atomic_load(&ctl->failed))
 			return 1;
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+			s->r->sigkilled = 1;
 		if (WIFSIGNALED(st))
 			wis_fail(NULL, "task %lu killed by signal %d (%s)", i,
 				 WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -474,6 +477,13 @@ static void take_sample(struct point_state *s, uint64_t *prev,
 		if (rate > out->max)
 			out->max = rate;
 	}
+	/*
+	 * Whole ops/s, as records keep them: every table then averages the
+	 * same numbers, and min/task is ops/s at one task.
+	 */
+	out->total = round(out->total);
+	out->min = round(out->min);
+	out->max = round(out->max);
 }
 
 static const char *const sampler_names[] = {
@@ -805,6 +815,7 @@ static void classify_exit(struct wis_result *r, int killed, int status)
 		return;
 	}
 	if (WIFSIGNALED(status)) {
+		r->sigkilled |= WTERMSIG(status) == SIGKILL;
 		r->status = WIS_CRASHED;
 		snprintf(r->message, sizeof(r->message),
 			 "point process killed by signal %d (%s)",
@@ -918,8 +929,40 @@ static int make_prefix(char *prefix, size_t len)
 	return access("/tmp", W_OK | X_OK);
 }
 
+/* The kernel's count of OOM kills, memory cgroups' included; -1 unknown. */
+static long long oom_kills(void)
+{
+	static char buf[65536];
+	char *at;
+	int n = wis_read_file("/proc/vmstat", buf, sizeof(buf));
+
+	at = n > 0 ? strstr(buf, "\noom_kill ") : NULL;
+	return at ? atoll(at + strlen("\noom_kill ")) : -1;
+}
+
+/*
+ * A task or point killed by SIGKILL while the kernel's OOM kill count
+ * rose: the OOM killer's doing, not the test's.
+ */
+static void classify_oom(const struct wis_point *p, struct wis_result *r,
+			 long long before)
+{
+	long long after = oom_kills();
+
+	if (r->status == WIS_OK || r->interrupted || !r->sigkilled ||
+	    before < 0 || after <= before)
+		return;
+	r->status = WIS_OOM_KILLED;
+	snprintf(r->message, sizeof(r->message),
+		 "killed by the OOM killer (oom_kill in /proc/vmstat rose by "
+		 "%lld): %lu tasks of %s need more memory than there is; give "
+		 "the machine more (qemu/run --mem) or run fewer tasks",
+		 after - before, p->nr_tasks, p->test->name);
+}
+
 void wis_point_run(const struct wis_point *p, struct wis_result *out)
 {
+	long long oom_before = oom_kills();
 	struct wis_result *r;
 	struct wis_topology *topo;
 	char tmp_prefix[64];
@@ -977,6 +1020,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		kill(-pid, SIGKILL);
 		reap_group(pid);
 		classify_exit(r, killed, status);
+		classify_oom(p, r, oom_before);
 	} else {
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "fork: %s", strerror(errno));

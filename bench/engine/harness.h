@@ -16,6 +16,7 @@
 
 enum wis_status {
 	WIS_OK, WIS_ERROR, WIS_UNSUPPORTED, WIS_TIMEOUT, WIS_CRASHED,
+	WIS_OOM_KILLED,
 };
 
 /* /proc/stat fields summed over the CPUs a point used, in ticks. */
@@ -44,6 +45,7 @@ struct wis_result {
 	struct wis_barrier_pass barrier;	/* gen 0: not passed */
 	int barrier_failed;	/* message says why; no task was released */
 	int interrupted;	/* the SIGINT, SIGTERM or SIGHUP that stopped it */
+	int sigkilled;		/* a task or the point process got SIGKILL */
 	enum wis_sampler sampler;
 	unsigned overrun;	/* sampler wake-ups late by > 1 % of the interval */
 	struct wis_profile profile;	/* asked 0: not profiled */

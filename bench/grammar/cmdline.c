@@ -357,6 +357,10 @@ static const char *const done_names[] = {
 	[WIS_DONE_SHELL] = "shell", NULL,
 };
 
+static const char *const tmpfs_names[] = {
+	[WIS_TMPFS_KEEP] = "keep", [WIS_TMPFS_PRIVATE] = "private", NULL,
+};
+
 static const char *const signal_names[] = {
 	[WIS_SIGNALS_NONE] = "none", [WIS_SIGNALS_KTAP] = "ktap",
 	[WIS_SIGNALS_LAVA] = "lava", NULL,
@@ -464,6 +468,10 @@ static const struct key keys[] = {
 	  .def_doc = "60 s + (warmup + samples) × interval",
 	  .help = "longest wait for the other instances at one point, "
 		  "seconds" },
+	{ NAME_KEY("wis.tmpfs", tmpfs, tmpfs_names), .def = "keep",
+	  .help = "`private`: the sweep runs in a mount namespace of its own "
+		  "with a fresh tmpfs on /tmp and /dev/shm (root only; records "
+		  "still go where `wis.out` says); `keep`: /tmp as it is" },
 	{ NAME_KEY("wis.signals", signals, signal_names), .def = "none",
 	  .help = "lab-fleet lines on the console, one result per point "
 		  "(KTAP, or LAVA test-case signals; see below)" },

@@ -40,6 +40,8 @@ static inline unsigned wis_profile_length_ms(unsigned interval_ms)
 {
 	return interval_ms < 1000 ? 1000 : interval_ms;
 }
+/* What /tmp is for the sweep: as found, or a private tmpfs. */
+enum wis_tmpfs { WIS_TMPFS_KEEP, WIS_TMPFS_PRIVATE };
 
 /* Lab-fleet lines on the console (signals.h). */
 enum wis_signals { WIS_SIGNALS_NONE, WIS_SIGNALS_KTAP, WIS_SIGNALS_LAVA };
@@ -68,6 +70,7 @@ struct wis_sweep_cfg {
 	unsigned profile;		/* WIS_PROF_* bits; 0: off */
 	unsigned profile_top;		/* entries a profile table keeps;
 					   0: WIS_PROF_TOP_DEFAULT */
+	enum wis_tmpfs tmpfs;
 	char preset[64];
 	char storage[4096];		/* backing for tests[] */
 

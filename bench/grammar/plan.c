@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env_warn.h"
 #include "plan.h"
 #include "wis_limits.h"
 
@@ -48,18 +49,16 @@ static unsigned read_places(const struct wis_cpuset *inuse,
 	return places;
 }
 
-int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
-		      enum wis_affinity aff, unsigned *out, int max,
-		      char *err, size_t errlen)
+/* ends[t]: a node or package is full at t tasks. */
+static int resolve(const char *spec, unsigned places,
+		   const unsigned char *ends, unsigned *out, int max,
+		   char *err, size_t errlen)
 {
 	unsigned char set[WIS_MAX_TASKS + 1] = { 0 };
-	unsigned char ends[WIS_MAX_TASKS + 1] = { 0 };
 	char why[256];
 	int n = 0;
 
 	if (!strcmp(spec, "all") || !strcmp(spec, "auto")) {
-		unsigned places = read_places(cpus_in_use, aff, ends);
-
 		if (!places || places > WIS_MAX_TASKS) {
 			snprintf(err, errlen, "wis.tasks: bad value '%s': %u "
 				 "places to run tasks on", spec, places);
@@ -86,6 +85,54 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 		out[n++] = t;
 	}
 	return n;
+}
+
+int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
+		      enum wis_affinity aff, unsigned *out, int max,
+		      char *err, size_t errlen)
+{
+	unsigned char ends[WIS_MAX_TASKS + 1] = { 0 };
+	unsigned places = 0;
+
+	if (!strcmp(spec, "all") || !strcmp(spec, "auto"))
+		places = read_places(cpus_in_use, aff, ends);
+	return resolve(spec, places, ends, out, max, err, errlen);
+}
+
+int wis_tasks_resolve_places(const char *spec, unsigned places,
+			     unsigned *out, int max, char *err, size_t errlen)
+{
+	unsigned char ends[WIS_MAX_TASKS + 1] = { 0 };
+
+	return resolve(spec, places, ends, out, max, err, errlen);
+}
+
+/*
+ * What the image's kernel and the suite take besides the mappings: the
+ * least a guest boots and runs a sweep in (qemu/run's floor).
+ */
+#define BASE_MB 80
+#define MAPPING_MB 128
+
+void wis_cfg_memory(const struct wis_sweep_cfg *c, unsigned cpus,
+		    unsigned max_tasks, struct wis_memory_need *need)
+{
+	int touched = 0, mapped = 0;
+
+	for (int i = 0; i < c->nr_tests; i++) {
+		int kind = wis_mapping_test(c->tests[i]);
+
+		mapped |= kind != WIS_MAPS_NONE;
+		touched |= kind == WIS_MAPS_TOUCHED;
+	}
+	need->resident_mb = touched ? BASE_MB + MAPPING_MB * max_tasks : 0;
+	/*
+	 * totalram / CPUs / 4 pages above a mapping's 32768: 512 MB of
+	 * MemTotal per CPU, plus 10 % the kernel keeps out of MemTotal,
+	 * rounded up to 64 MB.
+	 */
+	need->batch_mb = mapped ? (cpus * 4 * MAPPING_MB * 11 / 10 + 63) /
+				  64 * 64 : 0;
 }
 
 unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)

@@ -27,6 +27,20 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 		      enum wis_affinity aff, unsigned *out, int max,
 		      char *err, size_t errlen);
 
+/* The same for a machine of places uniform places (one node, no SMT). */
+int wis_tasks_resolve_places(const char *spec, unsigned places,
+			     unsigned *out, int max, char *err, size_t errlen);
+
+/* Memory, MB, a machine needs for a sweep; 0 when it has no such test. */
+struct wis_memory_need {
+	unsigned resident_mb;	/* its touched mappings at max_tasks tasks */
+	unsigned batch_mb;	/* vm_committed_as batch above one mapping */
+};
+
+/* For cpus CPUs (the batch) and max_tasks tasks at most (resident). */
+void wis_cfg_memory(const struct wis_sweep_cfg *c, unsigned cpus,
+		    unsigned max_tasks, struct wis_memory_need *need);
+
 /*
  * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task
  * counts x repeats x ((warmup + samples) x interval + 1 s of set-up per point),

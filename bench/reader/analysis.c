@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env_warn.h"
 #include "table.h"
 #include "view.h"
 
@@ -15,13 +16,6 @@
 #define KNEE_GAIN 0.10
 /* A fall larger than this share of the rate: a wall, not noise. */
 #define WALL_FALL 0.03
-/* Bytes of the largest mapping the memory tests make (128 MiB). */
-#define MAPPING_BYTES (128UL << 20)
-
-static const char *const mapping_tests[] = {
-	"mmap1", "mmap2", "malloc1", "page_fault1", "page_fault2",
-	"page_fault3", "tlb_flush1", "tlb_flush3",
-};
 
 static void curve_start(FILE *out, const struct point *p, int *started)
 {
@@ -143,74 +137,37 @@ void analysis_curves(FILE *out, const struct run *run)
 	}
 }
 
-static int field_is(const struct record *rec, const char *key,
-		    const char *val)
+static void env_text(const struct record *head, const char *key, char *buf,
+		     size_t len)
 {
-	char *s = rec_strdup(rec, key);
-	int ret = s && !strcmp(s, val);
+	char *s = rec_strdup(head, key);
 
+	snprintf(buf, len, "%s", s ? s : "");
 	free(s);
-	return ret;
 }
 
-static int has_test(const struct run *run, const char *const *names,
-		    size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < run->nr_points; i++)
-		for (k = 0; k < n; k++)
-			if (!strcmp(run->points[i].test, names[k]))
-				return 1;
-	return 0;
-}
-
-/* Only the LSMs that sit on the file paths the tests measure. */
-static void lsm_warning(FILE *out, const struct record *head)
-{
-	char *lsm = rec_strdup(head, "lsm");
-
-	if (field_is(head, "apparmor", "Y") ||
-	    (lsm && (strstr(lsm, "apparmor") || strstr(lsm, "selinux") ||
-		     strstr(lsm, "smack") || strstr(lsm, "tomoyo")))) {
-		fputs("warning: an LSM is active (lsm ", out);
-		puts_clean(out, lsm ? lsm : "?");
-		fputs("): file tests such as open1 and open2 run up to 2x slower\n",
-		      out);
-	}
-	free(lsm);
-}
-
-static void tmp_warning(FILE *out, const struct record *head)
-{
-	char *fs = rec_strdup(head, "tmp_fs");
-
-	if (fs && strcmp(fs, "tmpfs")) {
-		fputs("warning: /tmp is ", out);
-		puts_clean(out, fs);
-		fputs(", not tmpfs: file tests measure that filesystem\n", out);
-	}
-	free(fs);
-}
-
-void analysis_environment(FILE *out, const struct run *run)
+void analysis_environment(FILE *out, const struct run *run,
+			  const char *(*family)(const char *test))
 {
 	const struct record *head = run->head;
-	double batch = rec_num(head, "committed_as_batch_pages");
-	double page = rec_num(head, "page_size");
+	struct wis_env_tests tests = { 0 };
+	struct wis_env env;
+	char apparmor[8];
+	size_t i;
 
 	if (!head)
 		return;
-	lsm_warning(out, head);
-	/* Batch pages are the measured kernel's; older records are x86's. */
-	if (!isfinite(page))
-		page = 4096;
-	if (isfinite(batch) && batch >= 0 && batch * page < MAPPING_BYTES &&
-	    has_test(run, mapping_tests,
-		     sizeof(mapping_tests) / sizeof(mapping_tests[0])))
-		fprintf(out, "warning: vm_committed_as batch %.0f pages is below a 128 MiB mapping: mmap tests serialise on its global counter\n",
-			batch);
-	tmp_warning(out, head);
+	env_text(head, "lsm", env.lsm, sizeof(env.lsm));
+	env_text(head, "apparmor", apparmor, sizeof(apparmor));
+	env.apparmor = !strcmp(apparmor, "Y");
+	env.batch_pages = rec_num(head, "committed_as_batch_pages");
+	env.page_size = rec_num(head, "page_size");
+	env.mem_total_kb = rec_num(head, "mem_total_kb");
+	env_text(head, "tmp_fs", env.tmp_fs, sizeof(env.tmp_fs));
+	for (i = 0; i < run->nr_points; i++)
+		wis_env_tests_add(&tests, run->points[i].test,
+				  family ? family(run->points[i].test) : NULL);
+	wis_env_warn(out, &env, &tests);
 }
 
 void analysis_differences(FILE *out, const struct run *a,

@@ -307,15 +307,16 @@ static int number_tests(struct run *run)
 	return 0;
 }
 
-/* What makes a point one measurement: test, task count, mode, repeat. */
+/* What makes a point one measurement: test, mode, task count, repeat. */
 static int cmp_key(const struct point *x, const struct point *y)
 {
 	if (x->test_order != y->test_order)
 		return x->test_order < y->test_order ? -1 : 1;
-	if (x->tasks != y->tasks)
-		return x->tasks < y->tasks ? -1 : 1;
+	/* wis run's order: by test, then mode, then tasks. */
 	if (x->threads != y->threads)
 		return x->threads - y->threads;
+	if (x->tasks != y->tasks)
+		return x->tasks < y->tasks ? -1 : 1;
 	return (x->repeat > y->repeat) - (x->repeat < y->repeat);
 }
 
@@ -384,17 +385,22 @@ size_t run_test_end(const struct run *run, size_t from)
 	return i;
 }
 
-/* The first good 1-task point of [from, to) in p's mode and repeat. */
+/*
+ * The first good 1-task point of [from, to) in p's mode and repeat: a
+ * test's points go by mode, then tasks, so they lead the mode's block.
+ */
 static const struct point *scaling_base(const struct run *run, size_t from,
 					size_t to, const struct point *p)
 {
 	const struct point *q;
-	size_t k;
+	size_t k = from;
 
-	for (k = from; k < to && run->points[k].tasks == 1; k++) {
+	while (k < to && run->points[k].threads != p->threads)
+		k++;
+	for (; k < to && run->points[k].threads == p->threads &&
+	     run->points[k].tasks == 1; k++) {
 		q = &run->points[k];
-		if (q->threads == p->threads && q->repeat == p->repeat &&
-		    point_ok(q) && q->average > 0)
+		if (q->repeat == p->repeat && point_ok(q) && q->average > 0)
 			return q;
 	}
 	return NULL;

@@ -569,7 +569,7 @@ static void print_stdout(FILE *out, const struct model *m,
 	else if (o->format == WIS_REPORT_LKP)
 		view_lkp(out, m);
 	else
-		view_text(out, m);
+		view_text(out, m, o->family);
 }
 
 static int compare_and_print(FILE *out, const struct model *m,
@@ -646,7 +646,9 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 		cmp = compare_and_print(out, m, c, files);
 		return cmp ? cmp : ret;
 	}
-	print_stdout(out, m, &c->o);
+	/* runtest.py's files are the output asked for: no table besides. */
+	if (!c->o.runtest)
+		print_stdout(out, m, &c->o);
 	if (!files)
 		return ret;
 	if (c->o.runtest && write_runtest(m, c->o.out_dir ? c->o.out_dir :
@@ -660,8 +662,7 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 	return ret;
 }
 
-static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
-		   const char *(*describe)(const char *))
+static int run_cli(struct cli *c, int argc, char **argv, int is_compare)
 {
 	struct model m;
 	int ret;
@@ -670,7 +671,6 @@ static int run_cli(struct cli *c, int argc, char **argv, int is_compare,
 	c->news = calloc((size_t)argc + 1, sizeof(*c->news));
 	c->side[0] = calloc((size_t)argc + 1, sizeof(*c->side[0]));
 	c->side[1] = calloc((size_t)argc + 1, sizeof(*c->side[1]));
-	c->o.describe = describe;
 	if (!c->files || !c->news || !c->side[0] || !c->side[1]) {
 		perror("wis report");
 		ret = 2;
@@ -697,12 +697,15 @@ out:
 }
 
 int wis_report_main(int argc, char **argv,
-		    const char *(*describe)(const char *))
+		    const char *(*describe)(const char *),
+		    const char *(*family)(const char *))
 {
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
-	return run_cli(&c, argc, argv, 0, describe);
+	c.o.describe = describe;
+	c.o.family = family;
+	return run_cli(&c, argc, argv, 0);
 }
 
 int wis_compare_main(int argc, char **argv)
@@ -710,7 +713,7 @@ int wis_compare_main(int argc, char **argv)
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
-	return run_cli(&c, argc, argv, 1, NULL);
+	return run_cli(&c, argc, argv, 1);
 }
 
 int wis_report_mem(const void *buf, size_t len,

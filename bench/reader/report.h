@@ -11,7 +11,8 @@
 /*
  * Subcommand entry points: argv[0] is the subcommand's name, options
  * start at argv[1].  They return the process exit status.  describe
- * gives a test's testcase: line for runtest's .title files (may be NULL).
+ * gives a test's testcase: line for runtest's .title files, family its
+ * family for the environment warnings (either may be NULL).
  *
  * wis report [--csv[=runtest] | --json | --lkp] [--out DIR] [--plot DIR]
  *	      [--compare A B [--sum] [--force]] FILE...
@@ -23,7 +24,8 @@
  *	   summed instances did not overlap.
  */
 int wis_report_main(int argc, char **argv,
-		    const char *(*describe)(const char *));
+		    const char *(*describe)(const char *),
+		    const char *(*family)(const char *));
 int wis_compare_main(int argc, char **argv);
 
 /*

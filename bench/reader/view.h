@@ -27,9 +27,12 @@ struct wis_report_opts {
 	int force;		/* sum points whose windows did not overlap */
 	/* A test's testcase: line, for runtest's .title files; may be NULL. */
 	const char *(*describe)(const char *test);
+	/* A test's family ("file", ...), for the warnings; may be NULL. */
+	const char *(*family)(const char *test);
 };
 
-void view_text(FILE *out, const struct model *m);
+void view_text(FILE *out, const struct model *m,
+	       const char *(*family)(const char *test));
 void view_csv(FILE *out, const struct model *m);
 void view_json(FILE *out, const struct model *m);
 void view_lkp(FILE *out, const struct model *m);
@@ -55,7 +58,8 @@ void csv_num(FILE *out, double v);
 void analysis_curves(FILE *out, const struct run *run);
 
 /* The environment facts that change readings, as "warning: ..." lines. */
-void analysis_environment(FILE *out, const struct run *run);
+void analysis_environment(FILE *out, const struct run *run,
+			  const char *(*family)(const char *test));
 
 /* The same between two runs compared: kernel, mitigations, libc. */
 void analysis_differences(FILE *out, const struct run *a,

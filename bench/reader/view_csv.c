@@ -140,30 +140,55 @@ static void runtest_idle(FILE *out, const struct point *p)
  * Rows are the task counts of either mode; linear is the larger 1-task
  * rate of the two modes times the tasks, as runtest.py computes it.
  */
+/* The first point of [from, to) with these tasks and mode, or NULL. */
+static const struct point *cell(const struct run *run, size_t from, size_t to,
+				unsigned long tasks, int threads)
+{
+	for (size_t i = from; i < to; i++)
+		if (run->points[i].tasks == tasks &&
+		    run->points[i].threads == threads)
+			return &run->points[i];
+	return NULL;
+}
+
+/* The least task count of [from, to) above after, 0 if none. */
+static unsigned long next_tasks(const struct run *run, size_t from, size_t to,
+				unsigned long after)
+{
+	unsigned long next = 0;
+
+	for (size_t i = from; i < to; i++)
+		if (run->points[i].tasks > after &&
+		    (!next || run->points[i].tasks < next))
+			next = run->points[i].tasks;
+	return next;
+}
+
+/*
+ * Points are by mode, then tasks; runtest.py's rows are by tasks, both
+ * modes in one.
+ */
 void view_runtest(FILE *out, const struct run *run, size_t from, size_t to)
 {
 	const struct point *cells[2];
 	double linear = 0, p, t;
-	size_t i, next;
+	unsigned long tasks;
 
 	fputs("tasks,processes,processes_idle,threads,threads_idle,linear\n"
 	      "0,0,100,0,100,0\n", out);
-	for (i = from; i < to; i = next) {
-		cells[0] = cells[1] = NULL;
-		for (next = i; next < to &&
-		     run->points[next].tasks == run->points[i].tasks; next++)
-			if (!cells[run->points[next].threads])
-				cells[run->points[next].threads] =
-					&run->points[next];
+	for (tasks = next_tasks(run, from, to, 0); tasks;
+	     tasks = next_tasks(run, from, to, tasks)) {
+		cells[0] = cell(run, from, to, tasks, 0);
+		cells[1] = cell(run, from, to, tasks, 1);
 		p = runtest_rate(cells[0]);
 		t = runtest_rate(cells[1]);
-		if (run->points[i].tasks == 1)
+		if (tasks == 1)
 			linear = p > t ? p : t;
-		fprintf(out, "%lu", run->points[i].tasks);
+		fprintf(out, "%lu", tasks);
 		runtest_int(out, p);
 		runtest_idle(out, cells[0]);
 		runtest_int(out, t);
 		runtest_idle(out, cells[1]);
-		runtest_linear(out, linear, run->points[i].tasks);
+		runtest_linear(out, linear, tasks);
 	}
 }

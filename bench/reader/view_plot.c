@@ -70,6 +70,24 @@ static void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Lines of text as one gnuplot string: 'a'."\n".'b'. */
+static void gp_lines(FILE *f, const char *text)
+{
+	char line[1024];
+	const char *nl;
+
+	for (;;) {
+		nl = strchr(text, '\n');
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(nl ? nl - text : (long)strlen(text)), text);
+		gp_str(f, line);
+		if (!nl)
+			return;
+		fputs(".\"\\n\".", f);
+		text = nl + 1;
+	}
+}
+
 static FILE *open_in(struct plot *pl, const char *name, const char *ext)
 {
 	char file[WIS_SAFE_NAME_MAX + 8], why[128];
@@ -175,15 +193,25 @@ static double top_of(double ymax)
 	return isfinite(ymax * 1.15) ? ymax * 1.15 : ymax;
 }
 
+/* Whole tasks only: about ten ticks, none between two counts. */
+static double task_step(double xmax)
+{
+	return xmax > 10 ? ceil(xmax / 10) : 1;
+}
+
+/* ymax: the highest line drawn, linear ones included. */
 static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
 {
+	xmax = xmax > 1 ? xmax : 2;
 	fputs("reset\nset termoption noenhanced\nset title ", gp);
-	gp_str(gp, title);
-	fputs("\nset xlabel 'tasks'\nset ylabel 'ops/s'\nset key top left box opaque\n"
+	gp_lines(gp, title);
+	fputs(" noenhanced\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
+	      "set key below horizontal noenhanced height 1.5\n"
 	      "set grid ytics\nset ytics nomirror\nset y2tics\nset format y '%.1s%c'\n",
 	      gp);
-	fprintf(gp, "set xrange [0:%.15g]\nset yrange [0:%.15g]\n",
-		xmax > 1 ? xmax : 2, top_of(ymax));
+	fprintf(gp, "set xtics 0,%.15g nomirror\nunset mxtics\nset format x '%%.0f'\n"
+		"set xrange [0:%.15g]\nset yrange [0:%.15g]\n", task_step(xmax),
+		xmax, top_of(ymax));
 }
 
 /* Hardware threads a task stands for: one per core with core affinity. */
@@ -282,11 +310,27 @@ static int has_mode(const struct run *run, size_t from, size_t to, int m)
 	return 0;
 }
 
+/* "TITLE\nrun ID, kernel K, CPU on HOST": which run, kernel and machine. */
+static void run_title(char *buf, size_t len, const struct run *run,
+		      const char *title)
+{
+	char *kernel = rec_strdup(run->head, "kernel");
+	char *cpu = rec_strdup(run->head, "cpu_model");
+	char *host = rec_strdup(run->head, "hostname");
+
+	snprintf(buf, len, "%s\nrun %s, kernel %s, %s on %s", title, run->id,
+		 kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?");
+	free(kernel);
+	free(cpu);
+	free(host);
+}
+
 static void run_plot(struct plot *pl, const struct run *run, size_t from,
 		     size_t to, const char *name, const char *title)
 {
 	static const char *const modes[] = { "processes", "threads" };
 	double base[2], ymax = 0, xmax = run->points[to - 1].tasks;
+	char full[1024];
 	const char *sep = "plot ";
 	size_t nr;
 	FILE *dat = open_data(pl, &nr);
@@ -296,8 +340,14 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 		return;
 	run_data(dat, run, from, to, base, &ymax);
 	close_data(pl, dat, nr);
-	gp_start(pl->gp, title, xmax, ymax);
-	fputs("set y2label 'idle %'\nset y2range [0:100]\n", pl->gp);
+	for (m = 0; m < 2; m++)
+		if (isfinite(base[m]) && base[m] * xmax > ymax)
+			ymax = base[m] * xmax;
+	run_title(full, sizeof(full), run, title);
+	gp_start(pl->gp, full, xmax, ymax);
+	/* Idle at 0 % must not hide in the x axis. */
+	fputs("set y2label 'idle %'\nset y2range [-4:104]\nset y2tics 0,20,100\n",
+	      pl->gp);
 	gp_boundaries(pl->gp, run, xmax);
 	make_outputs(pl, name);
 	gp_svg(pl->gp, name);
@@ -305,7 +355,7 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 		if (!has_mode(run, from, to, m))
 			continue;
 		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title '%s', \\\n"
-			"  '' index %d using 1:3 axes x1y2 with lines dt 2 lc %d title '%s idle %%'",
+			"  '' index %d using 1:3 axes x1y2 with linespoints dt 2 pt 6 ps 0.7 lc %d title '%s idle %%'",
 			sep, nr, m, m + 1, modes[m], m, m + 1, modes[m]);
 		if (isfinite(base[m]))
 			fprintf(pl->gp, ", \\\n  %.15g*x with lines dt 3 lw 2 lc %d title '%s linear'",
@@ -532,9 +582,13 @@ static void plot_runs(struct plot *pl, const struct model *m)
 	free_titles(titles, n);
 }
 
-/* Rows [from, to) share a test: per mode, tasks A B B/A. */
+/*
+ * Rows [from, to) share a test: per mode, tasks A B B/A; ratio[m] says
+ * whether a B/A of that mode is a number (gnuplot fails on a line
+ * without one).
+ */
 static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
-		     size_t to, double *ymax)
+		     size_t to, double *ymax, int *ratio)
 {
 	const struct cmp_row *row;
 	size_t i;
@@ -550,6 +604,7 @@ static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
 			dat_num(dat, row->b);
 			dat_num(dat, cmp_ratio(row));
 			fputc('\n', dat);
+			ratio[m] |= isfinite(cmp_ratio(row));
 			if (row->a > *ymax)
 				*ymax = row->a;
 			if (row->b > *ymax)
@@ -559,13 +614,46 @@ static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
 	}
 }
 
+/* "run ID, kernel K, CPU on HOST", " + more" when a side sums runs. */
+static size_t side_title(char *buf, size_t len, const struct cmp_side *side)
+{
+	const struct run *run = side->runs[0];
+	char *kernel = rec_strdup(run->head, "kernel");
+	char *cpu = rec_strdup(run->head, "cpu_model");
+	char *host = rec_strdup(run->head, "hostname");
+	int n;
+
+	n = snprintf(buf, len, "run %s, kernel %s, %s on %s%s", run->id,
+		     kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?",
+		     side->nr > 1 ? " + more" : "");
+	free(kernel);
+	free(cpu);
+	free(host);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* "TEST\nA: ...\nB: ...": which runs, kernels and machines. */
+static void cmp_title(char *buf, size_t len, const struct cmp_table *t,
+		      const char *test)
+{
+	size_t used = (size_t)snprintf(buf, len, "%s\nA: ", test);
+
+	if (used >= len)
+		return;
+	used += side_title(buf + used, len - used, &t->side[0]);
+	used += (size_t)snprintf(buf + used, len - used, "\nB: ");
+	if (used < len)
+		side_title(buf + used, len - used, &t->side[1]);
+}
+
 static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 		     size_t to, const char *name)
 {
 	static const char *const modes[] = { "processes", "threads" };
 	double ymax = 0, xmax = 0;
 	const char *sep = "plot ";
-	int present[2] = { 0, 0 }, m;
+	int present[2] = { 0, 0 }, ratio[2] = { 0, 0 }, m;
+	char full[1024];
 	size_t i, nr;
 	FILE *dat = open_data(pl, &nr);
 
@@ -576,9 +664,10 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 		if (t->rows[i].tasks > xmax)
 			xmax = t->rows[i].tasks;
 	}
-	cmp_data(dat, t, from, to, &ymax);
+	cmp_data(dat, t, from, to, &ymax, ratio);
 	close_data(pl, dat, nr);
-	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
+	cmp_title(full, sizeof(full), t, t->rows[from].test);
+	gp_start(pl->gp, full, xmax, ymax);
 	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
 	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
 	make_outputs(pl, name);
@@ -587,10 +676,11 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 		if (!present[m])
 			continue;
 		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
-			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s', \\\n"
-			"  '' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
-			sep, nr, m, m + 1, modes[m], m, m + 1, modes[m], m,
-			m + 3, modes[m]);
+			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s'",
+			sep, nr, m, m + 1, modes[m], m, m + 1, modes[m]);
+		if (ratio[m])
+			fprintf(pl->gp, ", \\\n  'd%zu.dat' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
+				nr, m, m + 3, modes[m]);
 		sep = ", \\\n  ";
 	}
 	fputc('\n', pl->gp);

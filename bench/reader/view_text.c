@@ -49,7 +49,7 @@ static void print_notes(FILE *out, const struct run *run)
 		rec = run->recs[i];
 		if (strcmp(rec->type, "warn") && strcmp(rec->type, "error"))
 			continue;
-		fprintf(out, "%s: ", rec->type);
+		fputs(strcmp(rec->type, "warn") ? "error: " : "warning: ", out);
 		put_field(out, rec, "message");
 		if (!rec_get(rec, "key", &v)) {
 			fputs(" (", out);
@@ -240,7 +240,8 @@ out:
 	free(medians);
 }
 
-void view_text(FILE *out, const struct model *m)
+void view_text(FILE *out, const struct model *m,
+	       const char *(*family)(const char *test))
 {
 	const struct run *run;
 	size_t i, k;
@@ -251,7 +252,7 @@ void view_text(FILE *out, const struct model *m)
 			fputc('\n', out);
 		print_header(out, run);
 		print_notes(out, run);
-		analysis_environment(out, run);
+		analysis_environment(out, run, family);
 		if (!run->nr_points)
 			continue;
 		fputc('\n', out);

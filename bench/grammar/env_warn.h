@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The facts of a machine known to change what a sweep measures, and the
+ * warnings they call for.  `wis run` / `wis sweep` print them above
+ * their table from the machine they run on; `wis report` from the run
+ * record.  Each warning is printed once, only when the sweep holds a test
+ * it concerns, and says how to remove its cause.
+ */
+#ifndef WIS_ENV_WARN_H
+#define WIS_ENV_WARN_H
+
+#include <stdio.h>
+
+struct wis_env {
+	char lsm[256];		/* /sys/kernel/security/lsm; "" unknown */
+	int apparmor;		/* its module parameter says Y */
+	double batch_pages;	/* vm_committed_as batch; NAN unknown */
+	double page_size;	/* bytes; NAN unknown (older records: 4096) */
+	double mem_total_kb;	/* MemTotal; NAN unknown */
+	char tmp_fs[32];	/* filesystem of /tmp; "" unknown */
+};
+
+/* Which kinds of test a sweep holds. */
+struct wis_env_tests {
+	int file;	/* family "file": they measure /tmp's filesystem */
+	int mapping;	/* they map 128 MB at a time */
+};
+
+/*
+ * Whether a test maps 128 MB at once (the vm_committed_as batch), and
+ * whether it touches every page of it (128 MB resident per task).
+ */
+enum wis_maps { WIS_MAPS_NONE, WIS_MAPS_UNTOUCHED, WIS_MAPS_TOUCHED };
+enum wis_maps wis_mapping_test(const char *name);
+
+/* Add test (name, family; family NULL if unknown) to what t holds. */
+void wis_env_tests_add(struct wis_env_tests *t, const char *name,
+		       const char *family);
+
+/* One "warning: ..." line per fact that concerns the tests; the count. */
+int wis_env_warn(FILE *out, const struct wis_env *e,
+		 const struct wis_env_tests *t);
+
+#endif

@@ -1,0 +1,48 @@
+#!/bin/sh
+# The gnuplot script of wis report --plot reads right: no enhanced text
+# (page_fault1 is not "page" and a subscript), whole task counts only on
+# the x axis, a y range that holds every line (the linear ones too), idle
+# on its own 0-100 % axis, and a title naming the run, kernel and machine.
+set -eu
+cd "$(dirname "$0")/.."
+. tests/records.sh
+
+# page_fault1, processes: 1 task at 1000 ops/s, then 2, 3, 5 and 24.
+emit --out file:r.wis --run r1 --seq 0 run id=host kernel=6.1.0-test \
+	cpu_model=test-cpu hostname=box1 date=2024-01-01
+seq=1
+for tasks in 1 2 3 5 24; do
+	emit --out file:r.wis --run r1 --seq $seq point test=page_fault1 \
+		mode=processes tasks:=$tasks status=ok \
+		average:=$((1000 + tasks * 10)) idle_pct:=0
+	seq=$((seq + 1))
+done
+emit --out file:r.wis --run r1 --seq $seq end status=ok
+report --plot plots r.wis
+gp=plots/plots.gp
+check "wis report --plot writes plots.gp" test -s "$gp"
+
+is "every terminal is set noenhanced (selecting one resets it)" \
+	"$(grep -c '^set terminal' "$gp")" \
+	"$(grep -c '^set terminal .* noenhanced' "$gp")"
+check "the title is noenhanced" grep -q "^set title '.*' noenhanced$" "$gp"
+check "... and so is the key" grep -q '^set key .*noenhanced' "$gp"
+check "the title names test, run, kernel and machine" grep -qF \
+	"set title 'page_fault1'.\"\\n\".'run r1, kernel 6.1.0-test, test-cpu on box1'" \
+	"$gp"
+
+step=$(sed -n 's/^set xtics 0,\([^ ]*\).*/\1/p' "$gp")
+is "x ticks every whole number of tasks: 24 tasks, every 3" 3 "$step"
+check "... no minor ticks between them" grep -qx 'unset mxtics' "$gp"
+check "... labels without decimals" grep -qx "set format x '%.0f'" "$gp"
+
+top=$(sed -n 's/^set yrange \[0:\(.*\)\]$/\1/p' "$gp")
+check "the y range holds the linear line: 24 x 1010 ops/s = 24240 or more" \
+	awk -v t="$top" 'BEGIN { exit !(t >= 24240) }'
+check "... and little more (5 %)" \
+	awk -v t="$top" 'BEGIN { exit !(t <= 24240 * 1.06) }'
+check "idle on the y2 axis, 0-100 % with 0 clear of the x axis" grep -qx \
+	'set y2range \[-4:104\]' "$gp"
+check "... drawn there" grep -q "using 1:3 axes x1y2 with linespoints" "$gp"
+plan "$tap_n"
+done_testing
