@@ -99,3 +99,15 @@ void wis_url_segment(FILE *out, const char *s)
 			fprintf(out, "%%%02X", c);
 	}
 }
+
+void put_clean(FILE *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i],
+		      out);
+}
+
+void puts_clean(FILE *out, const char *s)
+{
+	put_clean(out, s, strlen(s));
+}

@@ -8,8 +8,8 @@
 #ifndef WIS_SAFENAME_H
 #define WIS_SAFENAME_H
 
-#include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Longest component wis_safe_name() makes, without its NUL. */
 #define WIS_SAFE_NAME_MAX 72
@@ -37,5 +37,9 @@ int wis_safe_names_clash(const char *const *names, size_t n, size_t *a,
 
 /* s percent-encoded as a URL path segment: RFC 3986's unreserved kept. */
 void wis_url_segment(FILE *out, const char *s);
+
+/* Control characters in names and messages never reach the terminal. */
+void put_clean(FILE *out, const char *s, size_t n);
+void puts_clean(FILE *out, const char *s);
 
 #endif

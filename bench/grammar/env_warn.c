@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "env_warn.h"
-#include "table.h"
+#include "safename.h"
 
 /* Bytes of the largest mapping the memory tests make (128 MiB). */
 #define MAPPING_BYTES (128.0 * 1024 * 1024)

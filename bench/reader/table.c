@@ -5,20 +5,6 @@
 
 #include "table.h"
 
-void put_clean(FILE *out, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i],
-		      out);
-}
-
-void puts_clean(FILE *out, const char *s)
-{
-	put_clean(out, s, strlen(s));
-}
-
 void wis_table_header(FILE *f)
 {
 	fprintf(f, "%-16s %-9s %5s %14s %12s %7s %5s %12s %12s %6s %9s %7s\n",

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "safename.h"
+
 struct wis_row {
 	const char *test, *mode;
 	unsigned long tasks;
@@ -21,9 +23,5 @@ struct wis_row {
 
 void wis_table_header(FILE *f);
 void wis_table_row(FILE *f, const struct wis_row *row);
-
-/* Control characters in names and messages never reach the terminal. */
-void put_clean(FILE *out, const char *s, size_t n);
-void puts_clean(FILE *out, const char *s);
 
 #endif
