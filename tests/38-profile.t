@@ -13,8 +13,8 @@ plan 16
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CHECK=$tmp/profile_check
-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench \
-	-o "$CHECK" tests/profile_check.c bench/perf_ring.c bench/kallsyms.c
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base -Ibench/engine \
+	-o "$CHECK" tests/profile_check.c bench/engine/perf_ring.c bench/engine/kallsyms.c
 
 is "a sample that wraps the ring's end comes whole, and a lost record counts" \
 "sample ip ffffffff81000010 chain ffffffff81000110

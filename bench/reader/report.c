@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -102,145 +103,203 @@ static int set_format(struct wis_report_opts *o, enum wis_report_format f)
 	return 0;
 }
 
-/* Options both commands take; 1 when a was one, -1 when it was bad. */
-static int common_option(struct cli *c, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
+enum {
+	OPT_CSV = 256, OPT_JSON, OPT_FORCE, OPT_PLOT, OPT_LKP, OPT_OUT,
+	OPT_FOLDED, OPT_COMPARE, OPT_SUM, OPT_IN, OPT_BISECT, OPT_MIN_REPEATS,
+	OPT_TRIM_SHIFT, OPT_TRIM_MAX, OPT_ROUNDS, OPT_MIN_RATIO, OPT_LEVEL,
+};
 
-	if (!strcmp(a, "--csv"))
-		return set_format(&c->o, WIS_REPORT_CSV) ? -1 : 1;
-	if (!strcmp(a, "--json"))
-		return set_format(&c->o, WIS_REPORT_JSON) ? -1 : 1;
-	if (!strcmp(a, "--force")) {
-		c->o.force = 1;
-		return 1;
+/* Each command's options, for getopt_long. */
+static const struct option report_options[] = {
+	{ "csv", optional_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "lkp", no_argument, NULL, OPT_LKP },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "sum", no_argument, NULL, OPT_SUM },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option compare_options[] = {
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "in", required_argument, NULL, OPT_IN },
+	{ "bisect", required_argument, NULL, OPT_BISECT },
+	{ "min-repeats", required_argument, NULL, OPT_MIN_REPEATS },
+	{ "trim-shift", required_argument, NULL, OPT_TRIM_SHIFT },
+	{ "trim-max", required_argument, NULL, OPT_TRIM_MAX },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The rule's whole-number options: field, upper bound, 0 allowed. */
+static const struct {
+	int opt;
+	size_t offset;
+	unsigned long long max;
+	int zero;
+} rule_uints[] = {
+	{ OPT_MIN_REPEATS, offsetof(struct verdict_rule, min_repeats), 1000000, 0 },
+	{ OPT_TRIM_SHIFT, offsetof(struct verdict_rule, margin_shift), 63, 0 },
+	{ OPT_TRIM_MAX, offsetof(struct verdict_rule, max_margin), 1000000, 1 },
+	{ OPT_ROUNDS, offsetof(struct verdict_rule, rounds), 10000000, 0 },
+};
+
+/* A rule option's value: 0 taken, -1 bad. */
+static int rule_option(struct verdict_rule *r, int opt, const char *v)
+{
+	unsigned long long n;
+	char *end;
+	double d;
+
+	for (size_t k = 0; k < sizeof(rule_uints) / sizeof(rule_uints[0]); k++) {
+		if (rule_uints[k].opt != opt)
+			continue;
+		if (wis_parse_uint(v, rule_uints[k].max, &n) ||
+		    (!n && !rule_uints[k].zero))
+			return -1;
+		*(unsigned *)((char *)r + rule_uints[k].offset) = (unsigned)n;
+		return 0;
 	}
-	if (!strcmp(a, "--plot") && *i + 1 < argc) {
-		c->o.plot_dir = argv[++*i];
-		return 1;
-	}
+	d = strtod(v, &end);
+	if (end == v || *end || !isfinite(d) ||
+	    (opt == OPT_LEVEL ? d <= 0 || d >= 1 : d < 1))
+		return -1;
+	*(opt == OPT_LEVEL ? &r->level : &r->min_ratio) = d;
 	return 0;
 }
 
-static int report_option(struct cli *c, int argc, char **argv, int *i)
+static const char *option_name(int opt)
 {
-	const char *a = argv[*i];
+	for (const struct option *o = compare_options; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	for (const struct option *o = report_options; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
 
-	if (!strcmp(a, "--csv=runtest"))
-		c->o.runtest = 1;
-	else if (!strcmp(a, "--lkp"))
-		return set_format(&c->o, WIS_REPORT_LKP) ? -1 : 1;
-	else if (!strcmp(a, "--out") && *i + 1 < argc)
-		c->o.out_dir = argv[++*i];
-	else if (!strcmp(a, "--folded") && *i + 1 < argc)
-		c->o.folded_dir = argv[++*i];
-	else if (!strcmp(a, "--compare") && *i + 2 < argc) {
-		c->base.label = argv[++*i];
-		c->news[0].label = argv[++*i];
-		c->nr_news = 1;
-	} else if (!strcmp(a, "--sum"))
-		c->o.sum = 1;
-	else
+/* One option of either command: 0 taken, -1 bad (said on stderr). */
+static int take_option(struct cli *c, const char *cmd, int opt, char **argv)
+{
+	switch (opt) {
+	case OPT_CSV:
+		if (optarg && strcmp(optarg, "runtest"))
+			break;
+		if (optarg) {
+			c->o.runtest = 1;
+			return 0;
+		}
+		return set_format(&c->o, WIS_REPORT_CSV);
+	case OPT_JSON:
+		return set_format(&c->o, WIS_REPORT_JSON);
+	case OPT_LKP:
+		return set_format(&c->o, WIS_REPORT_LKP);
+	case OPT_FORCE:
+		c->o.force = 1;
 		return 0;
-	return 1;
+	case OPT_SUM:
+		c->o.sum = 1;
+		return 0;
+	case OPT_PLOT:
+		c->o.plot_dir = optarg;
+		return 0;
+	case OPT_OUT:
+		c->o.out_dir = optarg;
+		return 0;
+	case OPT_FOLDED:
+		c->o.folded_dir = optarg;
+		return 0;
+	case OPT_IN:
+		c->files[c->nr_files++] = optarg;
+		return 0;
+	case OPT_BISECT:
+		c->bisect = optarg;
+		return 0;
+	case OPT_COMPARE:
+		if (!argv[optind])
+			break;
+		c->base.label = optarg;
+		c->news[0].label = argv[optind++];
+		c->nr_news = 1;
+		return 0;
+	case ':':
+		fprintf(stderr, "wis %s: missing value for '%s'\n", cmd,
+			argv[optind - 1]);
+		return -1;
+	case '?':
+		fprintf(stderr, "wis %s: unknown option '%s'\n", cmd,
+			argv[optind - 1]);
+		return -1;
+	default:
+		if (!rule_option(&c->rule, opt, optarg))
+			return 0;
+	}
+	fprintf(stderr, "wis %s: bad value '%s' for --%s\n", cmd,
+		optarg ? optarg : "", option_name(opt));
+	return -1;
+}
+
+/*
+ * The command line of wis report or wis compare: -1 to go on, else the
+ * exit status.  Operands come in order ("-" in the option string); what
+ * follows "--" is one more list of them.
+ */
+static int parse_args(struct cli *c, int argc, char **argv,
+		      const struct option *options, const char *cmd,
+		      void (*operand)(struct cli *c, const char *s, int after))
+{
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "-:h", options, NULL)) != -1) {
+		if (opt == 'h')
+			return 0;
+		if (opt == 1)
+			operand(c, optarg, 0);
+		else if (take_option(c, cmd, opt, argv))
+			return 2;
+	}
+	for (; optind < argc; optind++)
+		operand(c, argv[optind], 1);
+	return -1;
+}
+
+static void report_operand(struct cli *c, const char *s, int after)
+{
+	(void)after;
+	c->files[c->nr_files++] = s;
 }
 
 static int report_args(struct cli *c, int argc, char **argv)
 {
-	int i, options = 1, ret;
+	int ret = parse_args(c, argc, argv, report_options, "report",
+			     report_operand);
 
-	for (i = 1; i < argc; i++) {
-		if (!options || argv[i][0] != '-' || !argv[i][1]) {
-			c->files[c->nr_files++] = argv[i];
-			continue;
-		}
-		if (!strcmp(argv[i], "--")) {
-			options = 0;
-			continue;
-		}
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(report_usage, stdout);
-			return 0;
-		}
-		ret = common_option(c, argc, argv, &i);
-		if (!ret)
-			ret = report_option(c, argc, argv, &i);
-		if (ret > 0)
-			continue;
-		if (!ret)
-			fprintf(stderr, "wis report: bad option %s\n", argv[i]);
-		goto usage;
+	if (!ret) {
+		fputs(report_usage, stdout);
+		return 0;
 	}
-	if (((c->o.sum || c->o.force) && !c->base.label) ||
-	    (c->base.label && (c->o.format == WIS_REPORT_LKP ||
-			       c->o.runtest)) ||
-	    (c->o.runtest && !c->o.out_dir && !c->o.plot_dir) ||
-	    (!c->nr_files && !c->base.label))
-		goto usage;
-	return -1;
-usage:
+	if (ret < 0 &&
+	    !(((c->o.sum || c->o.force) && !c->base.label) ||
+	      (c->base.label && (c->o.format == WIS_REPORT_LKP ||
+				 c->o.runtest)) ||
+	      (c->o.runtest && !c->o.out_dir && !c->o.plot_dir) ||
+	      (!c->nr_files && !c->base.label)))
+		return -1;
 	fputs(report_usage, stderr);
 	return 2;
-}
-
-/* "--min-ratio 1.02" and the like: 1 taken, -1 bad, 0 not one. */
-static int rule_option(struct verdict_rule *r, int argc, char **argv, int *i)
-{
-	static const struct {
-		const char *name;
-		unsigned long long max;
-		size_t offset;
-	} uints[] = {
-		{ "--min-repeats", 1000000, offsetof(struct verdict_rule, min_repeats) },
-		{ "--trim-shift", 63, offsetof(struct verdict_rule, margin_shift) },
-		{ "--trim-max", 1000000, offsetof(struct verdict_rule, max_margin) },
-		{ "--rounds", 10000000, offsetof(struct verdict_rule, rounds) },
-	};
-	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	unsigned long long n;
-	char *end;
-	double d;
-	size_t k;
-
-	for (k = 0; k < sizeof(uints) / sizeof(uints[0]); k++) {
-		if (strcmp(a, uints[k].name))
-			continue;
-		if (!v || wis_parse_uint(v, uints[k].max, &n) ||
-		    (!n && strcmp(a, "--trim-max")))
-			return -1;
-		*(unsigned *)((char *)r + uints[k].offset) = (unsigned)n;
-		++*i;
-		return 1;
-	}
-	if (strcmp(a, "--min-ratio") && strcmp(a, "--level"))
-		return 0;
-	d = v ? strtod(v, &end) : NAN;
-	if (!v || *end || !isfinite(d) || (!strcmp(a, "--level") ?
-					    d <= 0 || d >= 1 : d < 1))
-		return -1;
-	*(!strcmp(a, "--level") ? &r->level : &r->min_ratio) = d;
-	++*i;
-	return 1;
-}
-
-static int compare_option(struct cli *c, int argc, char **argv, int *i)
-{
-	int ret = common_option(c, argc, argv, i);
-
-	if (ret)
-		return ret;
-	if (!strcmp(argv[*i], "--in") && *i + 1 < argc) {
-		c->files[c->nr_files++] = argv[++*i];
-		return 1;
-	}
-	if (!strcmp(argv[*i], "--bisect") && *i + 1 < argc) {
-		c->bisect = argv[++*i];
-		return 1;
-	}
-	ret = rule_option(&c->rule, argc, argv, i);
-	if (ret < 0)
-		fprintf(stderr, "wis compare: bad value for %s\n", argv[*i]);
-	return ret;
 }
 
 /* A label of either form: BASE, NEW..., or a side of A... -- B.... */
@@ -256,34 +315,22 @@ static void compare_label(struct cli *c, const char *label, int after)
 
 static int compare_args(struct cli *c, int argc, char **argv)
 {
-	int i, after = 0, ret;
+	int ret;
 
 	c->o.sum = 1;
 	verdict_rule_defaults(&c->rule);
-	for (i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++)
 		c->repeats |= !strcmp(argv[i], "--");
-	for (i = 1; i < argc; i++) {
-		if (argv[i][0] != '-' || !argv[i][1]) {
-			compare_label(c, argv[i], after);
-			continue;
-		}
-		if (!strcmp(argv[i], "--") && !after++)
-			continue;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(compare_usage, stdout);
-			return 0;
-		}
-		ret = compare_option(c, argc, argv, &i);
-		if (ret > 0)
-			continue;
-		if (!ret)
-			fprintf(stderr, "wis compare: bad option %s\n", argv[i]);
-		goto usage;
+	ret = parse_args(c, argc, argv, compare_options, "compare",
+			 compare_label);
+	if (!ret) {
+		fputs(compare_usage, stdout);
+		return 0;
 	}
-	if (c->repeats ? c->nr_side[0] && c->nr_side[1] && !c->o.force :
-	    c->nr_news && !c->bisect)
+	if (ret < 0 && (c->repeats ?
+			c->nr_side[0] && c->nr_side[1] && !c->o.force :
+			c->nr_news && !c->bisect))
 		return -1;
-usage:
 	fputs(compare_usage, stderr);
 	return c->bisect ? BISECT_ABORT : 2;
 }

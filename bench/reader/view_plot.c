@@ -190,7 +190,7 @@ static double top_of(double ymax)
 {
 	if (!(ymax > 0))
 		return 1;
-	return isfinite(ymax * 1.15) ? ymax * 1.15 : ymax;
+	return isfinite(ymax * 1.05) ? ymax * 1.05 : ymax;
 }
 
 /* Whole tasks only: about ten ticks, none between two counts. */
@@ -427,7 +427,7 @@ static int profile_plot(struct plot *pl, const struct run *run, size_t from,
 		return 0;
 	profile_data(dat, run, from, to, widest);
 	close_data(pl, dat, nr);
-	gp_start(pl->gp, title, run->points[to - 1].tasks, 100 / 1.15);
+	gp_start(pl->gp, title, run->points[to - 1].tasks, 100 / 1.05);
 	fputs("set ylabel '% of kernel samples'\nset format y '%g'\n"
 	      "unset y2tics\n", pl->gp);
 	make_outputs(pl, name);
