@@ -17,14 +17,14 @@
 /* A fall larger than this share of the rate: a wall, not noise. */
 #define WALL_FALL 0.03
 
-static void curve_start(FILE *out, const struct point *p, int *started)
+static void curve_start(FILE *out, const struct rd_point *p, int *started)
 {
 	if (*started)
 		return;
 	*started = 1;
 	fputs("analysis: ", out);
 	puts_clean(out, p->test);
-	fprintf(out, " %s:", point_mode(p));
+	fprintf(out, " %s:", rd_point_mode(p));
 }
 
 /*
@@ -33,10 +33,10 @@ static void curve_start(FILE *out, const struct point *p, int *started)
  * point, a big symbol's share wanders by several points on its own.  A
  * symbol below a's table is taken at the table's last count, at most.
  */
-static double rise(const struct point_prof *pa, const struct point_prof *pb,
+static double rise(const struct rd_point_prof *pa, const struct rd_point_prof *pb,
 		   const char *sym)
 {
-	double na = prof_count(&pa->self, sym), nb = prof_count(&pb->self, sym);
+	double na = rd_prof_count(&pa->self, sym), nb = rd_prof_count(&pb->self, sym);
 
 	if (!na && pa->self.nr)
 		na = fmin(pa->self.count[pa->self.nr - 1], nb);
@@ -51,9 +51,9 @@ static double rise(const struct point_prof *pa, const struct point_prof *pb,
  * What grows from a to b: the kernel symbol whose share of the samples
  * rose most surely, and the callers it was reached from.
  */
-static void growth(FILE *out, const struct point *a, const struct point *b)
+static void growth(FILE *out, const struct rd_point *a, const struct rd_point *b)
 {
-	const struct point_prof *pa = &a->prof, *pb = &b->prof;
+	const struct rd_point_prof *pa = &a->prof, *pb = &b->prof;
 	const char *sym = NULL;
 	double best = 0;
 	char callers[256];
@@ -73,10 +73,10 @@ static void growth(FILE *out, const struct point *a, const struct point *b)
 	fputc(' ', out);
 	puts_clean(out, sym);
 	fputc(' ', out);
-	put_prof_share(out, pa, sym, 0);
+	rd_put_prof_share(out, pa, sym, 0);
 	fprintf(out, " -> %.0f%% of kernel samples",
-		prof_share(pb, prof_count(&pb->self, sym)));
-	prof_callers(pb, sym, callers, sizeof(callers));
+		rd_prof_share(pb, rd_prof_count(&pb->self, sym)));
+	rd_prof_callers(pb, sym, callers, sizeof(callers));
 	if (callers[0]) {
 		fputs(", from ", out);
 		puts_clean(out, callers);
@@ -85,17 +85,17 @@ static void growth(FILE *out, const struct point *a, const struct point *b)
 }
 
 /* The points of one test and mode, in task order, that measured. */
-static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
+static void curve(FILE *out, const struct rd_point *pts, size_t from, size_t to,
 		  int threads)
 {
-	const struct point *prev = NULL, *p, *base = NULL;
+	const struct rd_point *prev = NULL, *p, *base = NULL;
 	double gain;
 	int started = 0, knee = 0, wall;
 	size_t i;
 
 	for (i = from; i < to; i++) {
 		p = &pts[i];
-		if (p->threads != threads || !point_ok(p))
+		if (p->threads != threads || !rd_point_ok(p))
 			continue;
 		if (!base && p->tasks == 1 && p->average > 0)
 			base = p;
@@ -126,30 +126,30 @@ static void curve(FILE *out, const struct point *pts, size_t from, size_t to,
 		fputc('\n', out);
 }
 
-void analysis_curves(FILE *out, const struct run *run)
+void rd_analysis_curves(FILE *out, const struct rd_run *run)
 {
 	size_t i, end;
 
 	for (i = 0; i < run->nr_points; i = end) {
-		end = run_test_end(run, i);
+		end = rd_run_test_end(run, i);
 		curve(out, run->points, i, end, 0);
 		curve(out, run->points, i, end, 1);
 	}
 }
 
-static void env_text(const struct record *head, const char *key, char *buf,
+static void env_text(const struct rd_rec *head, const char *key, char *buf,
 		     size_t len)
 {
-	char *s = rec_strdup(head, key);
+	char *s = rd_rec_strdup(head, key);
 
 	snprintf(buf, len, "%s", s ? s : "");
 	free(s);
 }
 
-void analysis_environment(FILE *out, const struct run *run,
+void rd_analysis_environment(FILE *out, const struct rd_run *run,
 			  const char *(*family)(const char *test))
 {
-	const struct record *head = run->head;
+	const struct rd_rec *head = run->head;
 	struct wis_env_tests tests = { 0 };
 	struct wis_env env;
 	char apparmor[8];
@@ -160,9 +160,9 @@ void analysis_environment(FILE *out, const struct run *run,
 	env_text(head, "lsm", env.lsm, sizeof(env.lsm));
 	env_text(head, "apparmor", apparmor, sizeof(apparmor));
 	env.apparmor = !strcmp(apparmor, "Y");
-	env.batch_pages = rec_num(head, "committed_as_batch_pages");
-	env.page_size = rec_num(head, "page_size");
-	env.mem_total_kb = rec_num(head, "mem_total_kb");
+	env.batch_pages = rd_rec_num(head, "committed_as_batch_pages");
+	env.page_size = rd_rec_num(head, "page_size");
+	env.mem_total_kb = rd_rec_num(head, "mem_total_kb");
 	env_text(head, "tmp_fs", env.tmp_fs, sizeof(env.tmp_fs));
 	for (i = 0; i < run->nr_points; i++)
 		wis_env_tests_add(&tests, run->points[i].test,
@@ -170,8 +170,8 @@ void analysis_environment(FILE *out, const struct run *run,
 	wis_env_warn(out, &env, &tests);
 }
 
-void analysis_differences(FILE *out, const struct run *a,
-			  const struct run *b)
+void rd_analysis_differences(FILE *out, const struct rd_run *a,
+			  const struct rd_run *b)
 {
 	/* The field, and what the warning calls it. */
 	static const char *const keys[][2] = {
@@ -183,8 +183,8 @@ void analysis_differences(FILE *out, const struct run *a,
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		va = rec_strdup(a->head, keys[i][0]);
-		vb = rec_strdup(b->head, keys[i][0]);
+		va = rd_rec_strdup(a->head, keys[i][0]);
+		vb = rd_rec_strdup(b->head, keys[i][0]);
 		if (va && vb && strcmp(va, vb)) {
 			fprintf(out, "warning: %s differs: ", keys[i][1]);
 			puts_clean(out, va);

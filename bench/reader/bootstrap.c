@@ -12,7 +12,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double median_of(double *v, size_t n)
+double rd_median_of(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n ? v[n / 2] : NAN;
@@ -51,7 +51,7 @@ static double resampled_median(const double *v, size_t n, double *scratch,
 {
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = v[draw(state, n)];
-	return median_of(scratch, n);
+	return rd_median_of(scratch, n);
 }
 
 /* The q quantile of sorted v, interpolated between neighbours. */
@@ -65,7 +65,7 @@ static double quantile(const double *v, size_t n, double q)
 	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
 }
 
-int bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+int rd_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 		    unsigned rounds, double level, uint64_t seed,
 		    double *lo, double *hi)
 {

@@ -15,19 +15,19 @@ static const char *const controls[] = { "getppid1", "futex4", "poll2" };
 #define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
 
 struct entry {
-	const struct point *p;
+	const struct rd_point *p;
 	int side;
 	size_t run;		/* index among the side's runs */
 	unsigned long tasks;	/* total over the side's runs */
 	size_t arrival;
 };
 
-double cmp_ratio(const struct cmp_row *row)
+double rd_cmp_ratio(const struct rd_cmp_row *row)
 {
 	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
 }
 
-static void add_run(struct cmp_side *s, const struct run *run)
+static void add_run(struct rd_cmp_side *s, const struct rd_run *run)
 {
 	size_t i;
 
@@ -38,10 +38,10 @@ static void add_run(struct cmp_side *s, const struct run *run)
 }
 
 /* Runs with a record in the input, or with the label as their id. */
-static int resolve_label(struct cmp_side *s, const struct model *m,
-			 const struct cmp_label *l)
+static int resolve_label(struct rd_cmp_side *s, const struct rd_model *m,
+			 const struct rd_cmp_label *l)
 {
-	const struct record *rec;
+	const struct rd_rec *rec;
 	int found = 0;
 	size_t i;
 
@@ -61,27 +61,27 @@ static int resolve_label(struct cmp_side *s, const struct model *m,
 	return found;
 }
 
-int compare_side(struct cmp_side *s, const struct model *m,
-		 const struct cmp_label *labels, size_t nr, int sum, FILE *diag)
+int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
+		 const struct rd_cmp_label *labels, size_t nr, int sum, FILE *diag)
 {
 	size_t i;
 
 	s->runs = calloc(m->nr_runs + 1, sizeof(*s->runs));
 	if (!s->runs) {
-		report_diag(diag, "out of memory");
+		rd_report_diag(diag, "out of memory");
 		return 2;
 	}
 	for (i = 0; i < nr; i++) {
 		if (resolve_label(s, m, &labels[i]))
 			continue;
-		report_diag(diag, "compare: %s: %s", labels[i].label,
+		rd_report_diag(diag, "compare: %s: %s", labels[i].label,
 			    labels[i].input == CMP_NO_INPUT ?
 			    "neither a file nor a run id in the inputs" :
 			    "no run in it");
 		return 2;
 	}
 	if (s->nr > 1 && !sum) {
-		report_diag(diag, "compare: %s holds %zu runs; name one run id, or add them up with --sum",
+		rd_report_diag(diag, "compare: %s holds %zu runs; name one run id, or add them up with --sum",
 			    labels[0].label, s->nr);
 		return 2;
 	}
@@ -106,9 +106,9 @@ static int cmp_entry(const void *a, const void *b)
 	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-static struct entry *collect(const struct cmp_table *t, size_t *n)
+static struct entry *collect(const struct rd_cmp_table *t, size_t *n)
 {
-	const struct run *run;
+	const struct rd_run *run;
 	struct entry *v;
 	size_t total = 0, s, r, k;
 
@@ -134,10 +134,10 @@ static struct entry *collect(const struct cmp_table *t, size_t *n)
 	return v;
 }
 
-static int same_campaign(const struct record *a, const struct record *b)
+static int same_campaign(const struct rd_rec *a, const struct rd_rec *b)
 {
-	char *x = rec_strdup(a, "barrier_campaign");
-	char *y = rec_strdup(b, "barrier_campaign");
+	char *x = rd_rec_strdup(a, "barrier_campaign");
+	char *y = rd_rec_strdup(b, "barrier_campaign");
 	int same = !x || !y || !strcmp(x, y);
 
 	free(x);
@@ -152,29 +152,29 @@ static int same_campaign(const struct record *a, const struct record *b)
  * rule in docs/architecture.md, "Instances released together").  1 overlap, 0 not,
  * -1 not recorded (no barrier).
  */
-static int windows_overlap(const struct cmp_side *side, const struct entry *e,
+static int windows_overlap(const struct rd_cmp_side *side, const struct entry *e,
 			   size_t n)
 {
 	double start = -INFINITY, end = INFINITY, skew = 0, rel, v, gen0 = 0;
-	const struct record *rec, *head0 = side->runs[e[0].run]->head;
+	const struct rd_rec *rec, *head0 = side->runs[e[0].run]->head;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		rec = e[i].p->rec;
-		rel = rec_num(rec, "barrier_release_ns");
-		v = rec_num(rec, "barrier_gen");
+		rel = rd_rec_num(rec, "barrier_release_ns");
+		v = rd_rec_num(rec, "barrier_gen");
 		if (!isfinite(rel) || !isfinite(v) ||
-		    !isfinite(rec_num(rec, "window_start_ns")) ||
-		    !isfinite(rec_num(rec, "window_end_ns")))
+		    !isfinite(rd_rec_num(rec, "window_start_ns")) ||
+		    !isfinite(rd_rec_num(rec, "window_end_ns")))
 			return -1;
 		if (!i)
 			gen0 = v;
 		if (v != gen0 ||
 		    !same_campaign(head0, side->runs[e[i].run]->head))
 			return 0;
-		start = fmax(start, rec_num(rec, "window_start_ns") - rel);
-		end = fmin(end, rec_num(rec, "window_end_ns") - rel);
-		v = rec_num(rec, "barrier_skew_ns");
+		start = fmax(start, rd_rec_num(rec, "window_start_ns") - rel);
+		end = fmin(end, rd_rec_num(rec, "window_end_ns") - rel);
+		v = rd_rec_num(rec, "barrier_skew_ns");
 		skew = fmax(skew, isfinite(v) ? v : 0);
 	}
 	return start + skew < end;
@@ -184,7 +184,7 @@ static int windows_overlap(const struct cmp_side *side, const struct entry *e,
  * One side's entries of a row [e, e + n): a rate when every run of the
  * side has the point, measured, (and, summed, from overlapping windows).
  */
-static double side_rate(struct cmp_row *row, const struct cmp_side *side,
+static double side_rate(struct rd_cmp_row *row, const struct rd_cmp_side *side,
 			const struct entry *e, size_t n, int force)
 {
 	double sum = 0;
@@ -194,7 +194,7 @@ static double side_rate(struct cmp_row *row, const struct cmp_side *side,
 	for (i = 0; i < n; i++) {
 		if (i && e[i].run == e[i - 1].run)
 			continue;
-		if (!point_ok(e[i].p))
+		if (!rd_point_ok(e[i].p))
 			return NAN;
 		sum += e[i].p->average;
 		runs++;
@@ -214,7 +214,7 @@ static double side_rate(struct cmp_row *row, const struct cmp_side *side,
 	return sum;
 }
 
-size_t cmp_control_rank(const char *test)
+size_t rd_cmp_control_rank(const char *test)
 {
 	size_t i;
 
@@ -224,11 +224,11 @@ size_t cmp_control_rank(const char *test)
 	return NR_CONTROLS;
 }
 
-static void check_control(struct cmp_row *row)
+static void check_control(struct rd_cmp_row *row)
 {
-	double r = cmp_ratio(row);
+	double r = rd_cmp_ratio(row);
 
-	if (row->check == CMP_NO_OVERLAP || cmp_control_rank(row->test) ==
+	if (row->check == CMP_NO_OVERLAP || rd_cmp_control_rank(row->test) ==
 	    NR_CONTROLS)
 		return;
 	if (!isfinite(r))
@@ -239,7 +239,7 @@ static void check_control(struct cmp_row *row)
 		row->check = CMP_CONTROL_OK;
 }
 
-static void fill_row(struct cmp_table *t, struct cmp_row *row,
+static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
 		     const struct entry *e, size_t n, int force)
 {
 	size_t split = 0;
@@ -263,7 +263,7 @@ static void fill_row(struct cmp_table *t, struct cmp_row *row,
  * Controls first; then each test where its first point arrived.  Rows
  * come sorted by test, and a row's rank is its earliest point's arrival.
  */
-static void rank_tests(struct cmp_table *t)
+static void rank_tests(struct rd_cmp_table *t)
 {
 	size_t i, k, first, end, min;
 
@@ -272,7 +272,7 @@ static void rank_tests(struct cmp_table *t)
 		for (end = first; end < t->nr &&
 		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
 			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = cmp_control_rank(t->rows[first].test);
+		i = rd_cmp_control_rank(t->rows[first].test);
 		for (k = first; k < end; k++)
 			t->rows[k].rank = i < NR_CONTROLS ? i : NR_CONTROLS + min;
 	}
@@ -280,7 +280,7 @@ static void rank_tests(struct cmp_table *t)
 
 static int cmp_rank(const void *a, const void *b)
 {
-	const struct cmp_row *x = a, *y = b;
+	const struct rd_cmp_row *x = a, *y = b;
 
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
@@ -295,7 +295,7 @@ static int same_row(const struct entry *x, const struct entry *y)
 	       x->p->threads == y->p->threads && x->tasks == y->tasks;
 }
 
-static int build_rows(struct cmp_table *t, int force)
+static int build_rows(struct rd_cmp_table *t, int force)
 {
 	struct entry *e;
 	size_t n, i, end;
@@ -317,26 +317,26 @@ static int build_rows(struct cmp_table *t, int force)
 	return 0;
 }
 
-int compare_build(struct cmp_table *t, const struct model *m,
-		  const struct cmp_label *base, const struct cmp_label *news,
+int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
+		  const struct rd_cmp_label *base, const struct rd_cmp_label *news,
 		  size_t nr_news, const struct wis_report_opts *o, FILE *diag)
 {
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = compare_side(&t->side[0], m, base, 1, o->sum, diag);
+	ret = rd_compare_side(&t->side[0], m, base, 1, o->sum, diag);
 	if (!ret)
-		ret = compare_side(&t->side[1], m, news, nr_news, o->sum, diag);
+		ret = rd_compare_side(&t->side[1], m, news, nr_news, o->sum, diag);
 	if (ret)
 		return ret;
 	if (build_rows(t, o->force)) {
-		report_diag(diag, "out of memory");
+		rd_report_diag(diag, "out of memory");
 		return 2;
 	}
 	return 0;
 }
 
-void compare_free(struct cmp_table *t)
+void rd_compare_free(struct rd_cmp_table *t)
 {
 	free(t->side[0].runs);
 	free(t->side[1].runs);

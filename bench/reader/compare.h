@@ -20,20 +20,20 @@
 /* No input: a side named by run id. */
 #define CMP_NO_INPUT ((size_t)-1)
 
-struct cmp_label {
+struct rd_cmp_label {
 	const char *label;	/* as given */
 	size_t input;		/* the input it was read as, or CMP_NO_INPUT */
 };
 
-struct cmp_side {
-	const struct run **runs;
+struct rd_cmp_side {
+	const struct rd_run **runs;
 	size_t nr;
 };
 
 /* A control without a ratio on both sides is not checked. */
 enum cmp_check { CMP_NONE, CMP_CONTROL_OK, CMP_CONTROL_OFF, CMP_NO_OVERLAP };
 
-struct cmp_row {
+struct rd_cmp_row {
 	const char *test;
 	int threads;
 	unsigned long tasks;	/* over all the runs of a side */
@@ -43,9 +43,9 @@ struct cmp_row {
 	size_t rank;		/* controls first, then tests as they came */
 };
 
-struct cmp_table {
-	struct cmp_side side[2];
-	struct cmp_row *rows;
+struct rd_cmp_table {
+	struct rd_cmp_side side[2];
+	struct rd_cmp_row *rows;
 	size_t nr;
 	int controls_off, no_overlap, unchecked;
 };
@@ -54,32 +54,32 @@ struct cmp_table {
  * Resolve the sides and build the rows.  Returns 0, or 2 (bad usage, out
  * of memory) with the reason on diag.
  */
-int compare_build(struct cmp_table *t, const struct model *m,
-		  const struct cmp_label *base, const struct cmp_label *news,
+int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
+		  const struct rd_cmp_label *base, const struct rd_cmp_label *news,
 		  size_t nr_news, const struct wis_report_opts *o, FILE *diag);
-void compare_free(struct cmp_table *t);
+void rd_compare_free(struct rd_cmp_table *t);
 
 /*
  * The runs that labels name (files read as inputs, or run ids) into s;
  * more than one only when sum is set.  Returns 0, or 2 with the reason
  * on diag.
  */
-int compare_side(struct cmp_side *s, const struct model *m,
-		 const struct cmp_label *labels, size_t nr, int sum, FILE *diag);
+int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
+		 const struct rd_cmp_label *labels, size_t nr, int sum, FILE *diag);
 
 /* A control's place among the controls (getppid1, futex4, poll2), or 3. */
-size_t cmp_control_rank(const char *test);
+size_t rd_cmp_control_rank(const char *test);
 
 /* B/A, NaN when unknown. */
-double cmp_ratio(const struct cmp_row *row);
+double rd_cmp_ratio(const struct rd_cmp_row *row);
 
 /*
  * Table, CSV or JSON lines (o->format) to out; with the table the checks'
  * warnings follow it, with CSV and JSON they go to diag.  Returns 3 when
  * a control is off or windows did not overlap, else 0.
  */
-int compare_print(FILE *out, FILE *diag, const struct cmp_table *t,
-		  const struct cmp_label *base, const struct cmp_label *news,
+int rd_compare_print(FILE *out, FILE *diag, const struct rd_cmp_table *t,
+		  const struct rd_cmp_label *base, const struct rd_cmp_label *news,
 		  size_t nr_news, const struct wis_report_opts *o);
 
 #endif

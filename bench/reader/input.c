@@ -31,7 +31,7 @@
 static const char frame_magic[] = WIS_RECORD_MAGIC " ";
 #define MAGIC_LEN (sizeof(frame_magic) - 1)
 
-void report_diag(FILE *diag, const char *fmt, ...)
+void rd_report_diag(FILE *diag, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -44,26 +44,26 @@ void report_diag(FILE *diag, const char *fmt, ...)
 	fputc('\n', diag);
 }
 
-int rec_get(const struct record *rec, const char *key, struct wis_jval *v)
+int rd_rec_get(const struct rd_rec *rec, const char *key, struct wis_jval *v)
 {
 	return rec ? wis_json_get(rec->payload, rec->len, key, v) : -1;
 }
 
-char *rec_strdup(const struct record *rec, const char *key)
+char *rd_rec_strdup(const struct rd_rec *rec, const char *key)
 {
 	struct wis_jval v;
 
-	return rec_get(rec, key, &v) ? NULL : wis_jval_strdup(&v);
+	return rd_rec_get(rec, key, &v) ? NULL : wis_jval_strdup(&v);
 }
 
-double rec_num(const struct record *rec, const char *key)
+double rd_rec_num(const struct rd_rec *rec, const char *key)
 {
 	struct wis_jval v;
 
-	return rec_get(rec, key, &v) ? NAN : wis_jval_num(&v);
+	return rd_rec_get(rec, key, &v) ? NAN : wis_jval_num(&v);
 }
 
-static void record_free(struct record *rec)
+static void record_free(struct rd_rec *rec)
 {
 	if (!rec)
 		return;
@@ -73,7 +73,7 @@ static void record_free(struct record *rec)
 	free(rec);
 }
 
-int inputs_init(struct inputs *in, FILE *diag)
+int rd_inputs_init(struct rd_inputs *in, FILE *diag)
 {
 	memset(in, 0, sizeof(*in));
 	in->diag = diag;
@@ -82,7 +82,7 @@ int inputs_init(struct inputs *in, FILE *diag)
 	return in->line && in->text ? 0 : -1;
 }
 
-void inputs_free(struct inputs *in)
+void rd_inputs_free(struct rd_inputs *in)
 {
 	size_t i;
 
@@ -97,13 +97,13 @@ void inputs_free(struct inputs *in)
 	free(in->text);
 }
 
-static int seq_value(const struct record *rec, uint64_t *seq)
+static int seq_value(const struct rd_rec *rec, uint64_t *seq)
 {
 	struct wis_jval v;
 	uint64_t n = 0;
 	size_t i;
 
-	if (rec_get(rec, "seq", &v) || v.kind != WIS_J_NUMBER)
+	if (rd_rec_get(rec, "seq", &v) || v.kind != WIS_J_NUMBER)
 		return -1;
 	for (i = 0; i < v.len; i++) {
 		if (v.raw[i] < '0' || v.raw[i] > '9' ||
@@ -115,14 +115,14 @@ static int seq_value(const struct record *rec, uint64_t *seq)
 	return 0;
 }
 
-static int parse_payload(struct record *rec, char *err, size_t errlen)
+static int parse_payload(struct rd_rec *rec, char *err, size_t errlen)
 {
 	static const char bad_str[] = "missing or not a non-empty string";
 
 	if (wis_json_check(rec->payload, rec->len, err, errlen))
 		return -1;
-	rec->run = rec_strdup(rec, "run");
-	rec->type = rec_strdup(rec, "type");
+	rec->run = rd_rec_strdup(rec, "run");
+	rec->type = rd_rec_strdup(rec, "type");
 	if (!rec->run || !*rec->run) {
 		snprintf(err, errlen, "run: %s", bad_str);
 		return -1;
@@ -139,10 +139,10 @@ static int parse_payload(struct record *rec, char *err, size_t errlen)
 	return 0;
 }
 
-static int rec_push(struct record ***v, size_t *n, size_t *cap,
-		    struct record *rec)
+static int rec_push(struct rd_rec ***v, size_t *n, size_t *cap,
+		    struct rd_rec *rec)
 {
-	struct record **nv;
+	struct rd_rec **nv;
 	size_t ncap;
 
 	if (*n == *cap) {
@@ -157,14 +157,14 @@ static int rec_push(struct record ***v, size_t *n, size_t *cap,
 	return 0;
 }
 
-static struct input *cur_input(struct inputs *in)
+static struct rd_input *cur_input(struct rd_inputs *in)
 {
 	return &in->v[in->nr - 1];
 }
 
-static void add_record(struct inputs *in, const char *payload, size_t len)
+static void add_record(struct rd_inputs *in, const char *payload, size_t len)
 {
-	struct record *rec = calloc(1, sizeof(*rec));
+	struct rd_rec *rec = calloc(1, sizeof(*rec));
 	char err[256];
 	int ret;
 
@@ -182,7 +182,7 @@ static void add_record(struct inputs *in, const char *payload, size_t len)
 	rec->line = in->line_no;
 	rec->order = in->nr_recs + in->nr_fulls;
 	if (parse_payload(rec, err, sizeof(err))) {
-		report_diag(in->diag, "%s:%zu: malformed record: %s",
+		rd_report_diag(in->diag, "%s:%zu: malformed record: %s",
 			    cur_input(in)->name, in->line_no, err);
 		cur_input(in)->malformed++;
 		in->malformed++;
@@ -205,7 +205,7 @@ static void add_record(struct inputs *in, const char *payload, size_t len)
  * kernel messages; a torn frame followed by a whole one shares its line.
  * Returns 0 when a valid frame was found (and added).
  */
-static int find_frame(struct inputs *in, const char *line, size_t len)
+static int find_frame(struct rd_inputs *in, const char *line, size_t len)
 {
 	const char *p, *payload;
 	size_t plen;
@@ -229,7 +229,7 @@ static int find_frame(struct inputs *in, const char *line, size_t len)
  * unescaped "msg" of a log entry (n bytes in in->text), or, n < 0, the
  * line itself, as `lavacli jobs logs` prints it without --raw.
  */
-static int find_console_frame(struct inputs *in, const char *line,
+static int find_console_frame(struct rd_inputs *in, const char *line,
 			      size_t len, long n)
 {
 	if (n < 0) {
@@ -245,7 +245,7 @@ static int find_console_frame(struct inputs *in, const char *line,
 	return find_frame(in, in->text, wis_lava_unquote(in->text, (size_t)n));
 }
 
-static void scan_line(struct inputs *in, const char *line, size_t len)
+static void scan_line(struct rd_inputs *in, const char *line, size_t len)
 {
 	long n;
 
@@ -260,14 +260,14 @@ static void scan_line(struct inputs *in, const char *line, size_t len)
 		cur_input(in)->corrupt++;
 }
 
-static void line_drop(struct inputs *in, const char *s, size_t n)
+static void line_drop(struct rd_inputs *in, const char *s, size_t n)
 {
 	if (memmem(s, n, frame_magic, MAGIC_LEN))
 		in->line_bad_magic = 1;
 }
 
 /* Only the last LINE_KEEP bytes of an overlong line can hold a frame. */
-static void line_append(struct inputs *in, const char *s, size_t n)
+static void line_append(struct rd_inputs *in, const char *s, size_t n)
 {
 	size_t drop;
 
@@ -288,16 +288,16 @@ static void line_append(struct inputs *in, const char *s, size_t n)
 	in->line_len += n;
 }
 
-static void line_end(struct inputs *in)
+static void line_end(struct rd_inputs *in)
 {
 	scan_line(in, in->line, in->line_len);
 	in->line_len = 0;
 	in->line_bad_magic = 0;
 }
 
-static int input_begin(struct inputs *in, const char *name)
+static int input_begin(struct rd_inputs *in, const char *name)
 {
-	struct input *v;
+	struct rd_input *v;
 	size_t cap;
 
 	if (in->nr == in->cap) {
@@ -318,7 +318,7 @@ static int input_begin(struct inputs *in, const char *name)
 }
 
 /* Lines end at \n; NUL bytes (a region's zero fill) end them too. */
-static void input_feed(struct inputs *in, const char *buf, size_t n)
+static void input_feed(struct rd_inputs *in, const char *buf, size_t n)
 {
 	size_t i = 0, start;
 
@@ -338,7 +338,7 @@ static void input_feed(struct inputs *in, const char *buf, size_t n)
 	}
 }
 
-int inputs_mem(struct inputs *in, const char *name, const void *buf,
+int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
 	       size_t len)
 {
 	if (input_begin(in, name))
@@ -348,7 +348,7 @@ int inputs_mem(struct inputs *in, const char *name, const void *buf,
 	return 0;
 }
 
-int inputs_read(struct inputs *in, const char *name)
+int rd_inputs_read(struct rd_inputs *in, const char *name)
 {
 	int is_stdin = !strcmp(name, "-"), fd;
 	char *buf;
@@ -356,13 +356,13 @@ int inputs_read(struct inputs *in, const char *name)
 
 	fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		report_diag(in->diag, "cannot open %s: %s", name,
+		rd_report_diag(in->diag, "cannot open %s: %s", name,
 			    strerror(errno));
 		return -1;
 	}
 	buf = malloc(READ_CHUNK);
 	if (!buf || input_begin(in, name)) {
-		report_diag(in->diag, "%s: out of memory", name);
+		rd_report_diag(in->diag, "%s: out of memory", name);
 		free(buf);
 		if (!is_stdin)
 			close(fd);
@@ -376,7 +376,7 @@ int inputs_read(struct inputs *in, const char *name)
 		input_feed(in, buf, (size_t)n);
 	}
 	if (n < 0)
-		report_diag(in->diag, "cannot read %s: %s", name,
+		rd_report_diag(in->diag, "cannot read %s: %s", name,
 			    strerror(errno));
 	free(buf);
 	if (!is_stdin)
@@ -385,24 +385,24 @@ int inputs_read(struct inputs *in, const char *name)
 	return n < 0 ? -1 : 0;
 }
 
-void inputs_summary(const struct inputs *in)
+void rd_inputs_summary(const struct rd_inputs *in)
 {
-	const struct record *rec;
-	const struct input *i;
+	const struct rd_rec *rec;
+	const struct rd_input *i;
 	size_t k;
 
 	for (k = 0; k < in->nr; k++) {
 		i = &in->v[k];
 		if (i->corrupt)
-			report_diag(in->diag, "%s: %zu corrupt line%s skipped",
+			rd_report_diag(in->diag, "%s: %zu corrupt line%s skipped",
 				    i->name, i->corrupt,
 				    i->corrupt == 1 ? "" : "s");
 		if (!i->frames && !i->malformed)
-			report_diag(in->diag, "%s: no records", i->name);
+			rd_report_diag(in->diag, "%s: no records", i->name);
 	}
 	for (k = 0; k < in->nr_fulls; k++) {
 		rec = in->fulls[k];
-		report_diag(in->diag, "%s: region full at run %s seq %" PRIu64
+		rd_report_diag(in->diag, "%s: region full at run %s seq %" PRIu64
 			    "; later records are only in other sinks",
 			    in->v[rec->input].name, rec->run, rec->seq);
 	}

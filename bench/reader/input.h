@@ -13,7 +13,7 @@
 
 #include "json.h"
 
-struct record {
+struct rd_rec {
 	char *payload;		/* a checked object, NUL-terminated */
 	size_t len;
 	char *run, *type;
@@ -23,16 +23,16 @@ struct record {
 	size_t run_idx;		/* set by the merge */
 };
 
-struct input {
+struct rd_input {
 	const char *name;
 	size_t corrupt, malformed, frames;
 };
 
-struct inputs {
+struct rd_inputs {
 	FILE *diag;
-	struct input *v;
+	struct rd_input *v;
 	size_t nr, cap;
-	struct record **recs, **fulls;	/* "full": where a region stopped */
+	struct rd_rec **recs, **fulls;	/* "full": where a region stopped */
 	size_t nr_recs, cap_recs, nr_fulls, cap_fulls;
 	size_t malformed;
 	int oom;
@@ -43,25 +43,25 @@ struct inputs {
 };
 
 /* Diagnostics go to diag, each line prefixed "wis report: ". */
-int inputs_init(struct inputs *in, FILE *diag);
-void inputs_free(struct inputs *in);
+int rd_inputs_init(struct rd_inputs *in, FILE *diag);
+void rd_inputs_free(struct rd_inputs *in);
 
 /* Read a file ("-": stdin) to its end.  Returns 0, or -1 (named on diag). */
-int inputs_read(struct inputs *in, const char *name);
+int rd_inputs_read(struct rd_inputs *in, const char *name);
 /* The same for a buffer. */
-int inputs_mem(struct inputs *in, const char *name, const void *buf,
+int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
 	       size_t len);
 
 /* Corrupt lines, inputs without records and full regions, on diag. */
-void inputs_summary(const struct inputs *in);
+void rd_inputs_summary(const struct rd_inputs *in);
 
 /* printf to diag, prefixed, control characters replaced. */
-void report_diag(FILE *diag, const char *fmt, ...)
+void rd_report_diag(FILE *diag, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Field access on a record; NULL / NaN when missing or of another kind. */
-int rec_get(const struct record *rec, const char *key, struct wis_jval *v);
-char *rec_strdup(const struct record *rec, const char *key);
-double rec_num(const struct record *rec, const char *key);
+int rd_rec_get(const struct rd_rec *rec, const char *key, struct wis_jval *v);
+char *rd_rec_strdup(const struct rd_rec *rec, const char *key);
+double rd_rec_num(const struct rd_rec *rec, const char *key);
 
 #endif

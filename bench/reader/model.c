@@ -16,13 +16,13 @@
 #define MAX_TASKS 1000000
 #define MAX_REPEAT 1000000
 
-int model_init(struct model *m, FILE *diag)
+int rd_model_init(struct rd_model *m, FILE *diag)
 {
 	memset(m, 0, sizeof(*m));
-	return inputs_init(&m->in, diag);
+	return rd_inputs_init(&m->in, diag);
 }
 
-static void points_free(struct run *run)
+static void points_free(struct rd_run *run)
 {
 	size_t i;
 
@@ -30,12 +30,12 @@ static void points_free(struct run *run)
 		free(run->points[i].test);
 		free(run->points[i].status);
 		free(run->points[i].message);
-		point_prof_free(&run->points[i].prof);
+		rd_point_prof_free(&run->points[i].prof);
 	}
 	free(run->points);
 }
 
-void model_free(struct model *m)
+void rd_model_free(struct rd_model *m)
 {
 	size_t i;
 
@@ -44,15 +44,15 @@ void model_free(struct model *m)
 		points_free(&m->runs[i]);
 	}
 	free(m->runs);
-	inputs_free(&m->in);
+	rd_inputs_free(&m->in);
 }
 
-void put_field(FILE *out, const struct record *rec, const char *key)
+void rd_put_field(FILE *out, const struct rd_rec *rec, const char *key)
 {
 	struct wis_jval v;
 	char *s;
 
-	if (rec_get(rec, key, &v)) {
+	if (rd_rec_get(rec, key, &v)) {
 		fputc('?', out);
 		return;
 	}
@@ -69,8 +69,8 @@ void put_field(FILE *out, const struct record *rec, const char *key)
 
 static int cmp_rec(const void *a, const void *b)
 {
-	const struct record *x = *(const struct record *const *)a;
-	const struct record *y = *(const struct record *const *)b;
+	const struct rd_rec *x = *(const struct rd_rec *const *)a;
+	const struct rd_rec *y = *(const struct rd_rec *const *)b;
 	int c = strcmp(x->run, y->run);
 
 	if (c)
@@ -93,10 +93,10 @@ static int cmp_group(const void *a, const void *b)
 }
 
 /* The same run through several sinks: keep one record per seq. */
-static void merge_group(struct model *m, struct run *run, size_t idx,
+static void merge_group(struct rd_model *m, struct rd_run *run, size_t idx,
 			const struct group *g)
 {
-	struct record *rec, *prev;
+	struct rd_rec *rec, *prev;
 	size_t k;
 
 	for (k = g->start; k < g->start + g->len; k++) {
@@ -110,7 +110,7 @@ static void merge_group(struct model *m, struct run *run, size_t idx,
 		if (prev->len == rec->len &&
 		    !memcmp(prev->payload, rec->payload, rec->len))
 			continue;
-		report_diag(m->in.diag, "run %s seq %" PRIu64
+		rd_report_diag(m->in.diag, "run %s seq %" PRIu64
 			    ": different records in %s:%zu and %s:%zu; keeping the first",
 			    run->id, rec->seq, m->in.v[prev->input].name,
 			    prev->line, m->in.v[rec->input].name, rec->line);
@@ -118,7 +118,7 @@ static void merge_group(struct model *m, struct run *run, size_t idx,
 	}
 }
 
-static size_t find_groups(struct record **recs, size_t n,
+static size_t find_groups(struct rd_rec **recs, size_t n,
 			  struct group *groups)
 {
 	size_t i, nr = 0;
@@ -135,10 +135,10 @@ static size_t find_groups(struct record **recs, size_t n,
 	return nr;
 }
 
-static int merge(struct model *m)
+static int merge(struct rd_model *m)
 {
 	struct group *groups;
-	struct run *run;
+	struct rd_run *run;
 	size_t i, n;
 
 	if (m->in.nr_recs)
@@ -163,29 +163,29 @@ static int merge(struct model *m)
 
 /* ---- Checking a run ---- */
 
-static void note_gap(struct model *m, struct run *run, uint64_t from,
+static void note_gap(struct rd_model *m, struct rd_run *run, uint64_t from,
 		     uint64_t to)
 {
 	uint64_t n = to - from + 1;
 
 	if (from == to)
-		report_diag(m->in.diag, "run %s: missing seq %" PRIu64,
+		rd_report_diag(m->in.diag, "run %s: missing seq %" PRIu64,
 			    run->id, from);
 	else
-		report_diag(m->in.diag, "run %s: missing seq %" PRIu64
+		rd_report_diag(m->in.diag, "run %s: missing seq %" PRIu64
 			    "-%" PRIu64, run->id, from, to);
 	run->missing = run->missing + n < run->missing ? UINT64_MAX :
 		       run->missing + n;
 }
 
 /* Mean of a numeric array field; NaN when missing or empty. */
-static double array_mean(const struct record *rec, const char *key)
+static double array_mean(const struct rd_rec *rec, const char *key)
 {
 	struct wis_jval v;
 	double *vals, sum = 0;
 	size_t n, i;
 
-	if (rec_get(rec, key, &v))
+	if (rd_rec_get(rec, key, &v))
 		return NAN;
 	n = wis_jval_nums(&v, NULL, 0);
 	vals = n ? malloc(n * sizeof(*vals)) : NULL;
@@ -199,17 +199,17 @@ static double array_mean(const struct record *rec, const char *key)
 }
 
 /* Records written before wis.repeat existed have no repeat: it is 0. */
-static double point_repeat(const struct record *rec)
+static double point_repeat(const struct rd_rec *rec)
 {
 	struct wis_jval v;
 
-	return rec_get(rec, "repeat", &v) ? 0 : rec_num(rec, "repeat");
+	return rd_rec_get(rec, "repeat", &v) ? 0 : rd_rec_num(rec, "repeat");
 }
 
-static int valid_point(const struct point *p, const struct record *rec,
+static int valid_point(const struct rd_point *p, const struct rd_rec *rec,
 		       const char *mode)
 {
-	double tasks = rec_num(rec, "tasks");
+	double tasks = rd_rec_num(rec, "tasks");
 	double repeat = point_repeat(rec);
 
 	return p->test && *p->test && p->status && mode &&
@@ -218,33 +218,33 @@ static int valid_point(const struct point *p, const struct record *rec,
 	       repeat >= 0 && repeat < MAX_REPEAT && repeat == floor(repeat);
 }
 
-static void point_values(struct point *p, const struct record *rec)
+static void point_values(struct rd_point *p, const struct rd_rec *rec)
 {
-	p->tasks = (unsigned long)rec_num(rec, "tasks");
+	p->tasks = (unsigned long)rd_rec_num(rec, "tasks");
 	p->repeat = (unsigned)point_repeat(rec);
-	p->message = rec_strdup(rec, "message");
-	p->average = rec_num(rec, "average");
-	p->per_task = rec_num(rec, "per_task");
-	p->idle_pct = rec_num(rec, "idle_pct");
-	p->sys_us = rec_num(rec, "sys_us_per_op");
+	p->message = rd_rec_strdup(rec, "message");
+	p->average = rd_rec_num(rec, "average");
+	p->per_task = rd_rec_num(rec, "per_task");
+	p->idle_pct = rd_rec_num(rec, "idle_pct");
+	p->sys_us = rd_rec_num(rec, "sys_us_per_op");
 	p->min = array_mean(rec, "min");
 	p->max = array_mean(rec, "max");
-	p->wrapped = rec_num(rec, "wrapped");
+	p->wrapped = rd_rec_num(rec, "wrapped");
 	p->scaling = NAN;
 }
 
-static void add_point(struct model *m, struct run *run,
-		      const struct record *rec)
+static void add_point(struct rd_model *m, struct rd_run *run,
+		      const struct rd_rec *rec)
 {
-	struct point *p = &run->points[run->nr_points];
-	char *mode = rec_strdup(rec, "mode"), why[128];
+	struct rd_point *p = &run->points[run->nr_points];
+	char *mode = rd_rec_strdup(rec, "mode"), why[128];
 
 	memset(p, 0, sizeof(*p));
 	p->rec = rec;
-	p->test = rec_strdup(rec, "test");
-	p->status = rec_strdup(rec, "status");
+	p->test = rd_rec_strdup(rec, "test");
+	p->status = rd_rec_strdup(rec, "status");
 	if (!valid_point(p, rec, mode)) {
-		report_diag(m->in.diag, "run %s seq %" PRIu64
+		rd_report_diag(m->in.diag, "run %s seq %" PRIu64
 			    ": point without a valid test, mode, tasks, repeat and status",
 			    run->id, rec->seq);
 		run->errors++;
@@ -256,40 +256,40 @@ static void add_point(struct model *m, struct run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
-	if (point_prof_read(&p->prof, rec, why, sizeof(why))) {
-		report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
+	if (rd_point_prof_read(&p->prof, rec, why, sizeof(why))) {
+		rd_report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
 			    run->id, rec->seq, why);
 		run->errors++;
-		point_prof_free(&p->prof);
+		rd_point_prof_free(&p->prof);
 	}
 	if (p->repeat >= run->repeats)
 		run->repeats = p->repeat + 1;
 	run->nr_points++;
 }
 
-int point_ok(const struct point *p)
+int rd_point_ok(const struct rd_point *p)
 {
 	return !strcmp(p->status, "ok") && isfinite(p->average);
 }
 
-const char *point_mode(const struct point *p)
+const char *rd_point_mode(const struct rd_point *p)
 {
 	return p->threads ? "threads" : "processes";
 }
 
 static int cmp_by_test(const void *a, const void *b)
 {
-	const struct point *x = *(const struct point *const *)a;
-	const struct point *y = *(const struct point *const *)b;
+	const struct rd_point *x = *(const struct rd_point *const *)a;
+	const struct rd_point *y = *(const struct rd_point *const *)b;
 	int c = strcmp(x->test, y->test);
 
 	return c ? c : (x > y) - (x < y);
 }
 
 /* A test's order is that of its first point; points are in seq order. */
-static int number_tests(struct run *run)
+static int number_tests(struct rd_run *run)
 {
-	struct point **by_test = malloc((run->nr_points + 1) * sizeof(*by_test));
+	struct rd_point **by_test = malloc((run->nr_points + 1) * sizeof(*by_test));
 	size_t i, first = 0;
 
 	if (!by_test)
@@ -308,7 +308,7 @@ static int number_tests(struct run *run)
 }
 
 /* What makes a point one measurement: test, mode, task count, repeat. */
-static int cmp_key(const struct point *x, const struct point *y)
+static int cmp_key(const struct rd_point *x, const struct rd_point *y)
 {
 	if (x->test_order != y->test_order)
 		return x->test_order < y->test_order ? -1 : 1;
@@ -322,7 +322,7 @@ static int cmp_key(const struct point *x, const struct point *y)
 
 static int cmp_point(const void *a, const void *b)
 {
-	const struct point *x = a, *y = b;
+	const struct rd_point *x = a, *y = b;
 	int c = cmp_key(x, y);
 
 	if (c)
@@ -335,9 +335,9 @@ static int cmp_point(const void *a, const void *b)
  * measurement taken twice: the second is an error naming both records,
  * and is left out.
  */
-static void drop_duplicates(struct model *m, struct run *run)
+static void drop_duplicates(struct rd_model *m, struct rd_run *run)
 {
-	struct point *p, *kept;
+	struct rd_point *p, *kept;
 	size_t i, n = 0;
 
 	for (i = 0; i < run->nr_points; i++) {
@@ -347,9 +347,9 @@ static void drop_duplicates(struct model *m, struct run *run)
 			run->points[n++] = *p;
 			continue;
 		}
-		report_diag(m->in.diag, "run %s: point %s %s %lu tasks twice: seq %" PRIu64
+		rd_report_diag(m->in.diag, "run %s: point %s %s %lu tasks twice: seq %" PRIu64
 			    " (%s:%zu) and seq %" PRIu64 " (%s:%zu); keeping the first",
-			    run->id, p->test, point_mode(p), p->tasks,
+			    run->id, p->test, rd_point_mode(p), p->tasks,
 			    kept->rec->seq, m->in.v[kept->rec->input].name,
 			    kept->rec->line, p->rec->seq,
 			    m->in.v[p->rec->input].name, p->rec->line);
@@ -361,9 +361,9 @@ static void drop_duplicates(struct model *m, struct run *run)
 	run->nr_points = n;
 }
 
-static void count_failed(struct run *run)
+static void count_failed(struct rd_run *run)
 {
-	const struct point *p;
+	const struct rd_point *p;
 	size_t i;
 
 	for (i = 0; i < run->nr_points; i++) {
@@ -375,7 +375,7 @@ static void count_failed(struct run *run)
 	}
 }
 
-size_t run_test_end(const struct run *run, size_t from)
+size_t rd_run_test_end(const struct rd_run *run, size_t from)
 {
 	size_t i = from;
 
@@ -389,10 +389,10 @@ size_t run_test_end(const struct run *run, size_t from)
  * The first good 1-task point of [from, to) in p's mode and repeat: a
  * test's points go by mode, then tasks, so they lead the mode's block.
  */
-static const struct point *scaling_base(const struct run *run, size_t from,
-					size_t to, const struct point *p)
+static const struct rd_point *scaling_base(const struct rd_run *run, size_t from,
+					size_t to, const struct rd_point *p)
 {
-	const struct point *q;
+	const struct rd_point *q;
 	size_t k = from;
 
 	while (k < to && run->points[k].threads != p->threads)
@@ -400,51 +400,51 @@ static const struct point *scaling_base(const struct run *run, size_t from,
 	for (; k < to && run->points[k].threads == p->threads &&
 	     run->points[k].tasks == 1; k++) {
 		q = &run->points[k];
-		if (q->repeat == p->repeat && point_ok(q) && q->average > 0)
+		if (q->repeat == p->repeat && rd_point_ok(q) && q->average > 0)
 			return q;
 	}
 	return NULL;
 }
 
 /* Against the 1-task point of the same test, mode and repeat. */
-static void compute_scaling(struct run *run)
+static void compute_scaling(struct rd_run *run)
 {
-	const struct point *base;
-	struct point *p;
+	const struct rd_point *base;
+	struct rd_point *p;
 	size_t i, k, end;
 
 	for (i = 0; i < run->nr_points; i = end) {
-		end = run_test_end(run, i);
+		end = rd_run_test_end(run, i);
 		for (k = i; k < end; k++) {
 			p = &run->points[k];
 			base = scaling_base(run, i, end, p);
-			if (point_ok(p) && base)
+			if (rd_point_ok(p) && base)
 				p->scaling = p->average / base->average;
 		}
 	}
 }
 
-static void check_end(struct model *m, struct run *run)
+static void check_end(struct rd_model *m, struct rd_run *run)
 {
 	char *status;
 
 	if (!run->end) {
-		report_diag(m->in.diag, "run %s incomplete: no end record",
+		rd_report_diag(m->in.diag, "run %s incomplete: no end record",
 			    run->id);
 		return;
 	}
-	status = rec_strdup(run->end, "status");
+	status = rd_rec_strdup(run->end, "status");
 	if (!status || strcmp(status, "ok")) {
-		report_diag(m->in.diag, "run %s: end status %s", run->id,
+		rd_report_diag(m->in.diag, "run %s: end status %s", run->id,
 			    status ? status : "missing");
 		run->errors++;
 	}
 	free(status);
 }
 
-static int check_run(struct model *m, struct run *run)
+static int check_run(struct rd_model *m, struct rd_run *run)
 {
-	const struct record *rec;
+	const struct rd_rec *rec;
 	uint64_t expected = 0;
 	size_t i;
 
@@ -475,31 +475,31 @@ static int check_run(struct model *m, struct run *run)
 	return 0;
 }
 
-int run_bad(const struct run *run)
+int rd_run_bad(const struct rd_run *run)
 {
 	return !run->end || run->missing || run->errors || run->failed;
 }
 
-int model_build(struct model *m)
+int rd_model_build(struct rd_model *m)
 {
 	int ret = m->in.malformed ? 1 : 0;
 	size_t i;
 
-	inputs_summary(&m->in);
+	rd_inputs_summary(&m->in);
 	if (m->in.oom || merge(m)) {
-		report_diag(m->in.diag, "out of memory");
+		rd_report_diag(m->in.diag, "out of memory");
 		return 2;
 	}
 	for (i = 0; i < m->nr_runs; i++) {
 		if (check_run(m, &m->runs[i])) {
-			report_diag(m->in.diag, "out of memory");
+			rd_report_diag(m->in.diag, "out of memory");
 			return 2;
 		}
-		if (run_bad(&m->runs[i]))
+		if (rd_run_bad(&m->runs[i]))
 			ret = 1;
 	}
 	if (!m->nr_runs) {
-		report_diag(m->in.diag, "no records found");
+		rd_report_diag(m->in.diag, "no records found");
 		ret = 1;
 	}
 	return ret;

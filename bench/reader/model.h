@@ -13,8 +13,8 @@
 #include "input.h"
 #include "profile_read.h"
 
-struct point {
-	const struct record *rec;
+struct rd_point {
+	const struct rd_rec *rec;
 	char *test, *status, *message;
 	int threads;
 	unsigned long tasks;
@@ -24,45 +24,45 @@ struct point {
 	double min, max;	/* per task, mean over the samples */
 	double scaling;		/* against the same test and mode at 1 task */
 	double wrapped;
-	struct point_prof prof;	/* wis.profile's tables, if profiled */
+	struct rd_point_prof prof;	/* wis.profile's tables, if profiled */
 };
 
-struct run {
+struct rd_run {
 	const char *id;
-	struct record **recs;	/* merged: one per seq, ascending */
+	struct rd_rec **recs;	/* merged: one per seq, ascending */
 	size_t nr;
-	const struct record *head, *end;
-	struct point *points;	/* by test, task count, mode, repeat */
+	const struct rd_rec *head, *end;
+	struct rd_point *points;	/* by test, task count, mode, repeat */
 	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
 	size_t nr_points, failed, unsupported;
 	uint64_t missing;
 	int errors;	/* error records, conflicts, bad points, a bad end */
 };
 
-struct model {
-	struct inputs in;
-	struct run *runs;	/* in order of first arrival */
+struct rd_model {
+	struct rd_inputs in;
+	struct rd_run *runs;	/* in order of first arrival */
 	size_t nr_runs;
 };
 
-int model_init(struct model *m, FILE *diag);
-void model_free(struct model *m);
+int rd_model_init(struct rd_model *m, FILE *diag);
+void rd_model_free(struct rd_model *m);
 
 /*
  * Merge and check the runs of everything read into m->in, naming each
  * problem on diag.  Returns 0, 1 when a run is bad or there is none or a
  * record was malformed, 2 out of memory.
  */
-int model_build(struct model *m);
+int rd_model_build(struct rd_model *m);
 
-int run_bad(const struct run *run);
-int point_ok(const struct point *p);
-const char *point_mode(const struct point *p);
+int rd_run_bad(const struct rd_run *run);
+int rd_point_ok(const struct rd_point *p);
+const char *rd_point_mode(const struct rd_point *p);
 
 /* The points [*from, returned) share the test of points[*from]. */
-size_t run_test_end(const struct run *run, size_t from);
+size_t rd_run_test_end(const struct rd_run *run, size_t from);
 
 /* The value of key in rec, as text, control characters replaced. */
-void put_field(FILE *out, const struct record *rec, const char *key);
+void rd_put_field(FILE *out, const struct rd_rec *rec, const char *key);
 
 #endif

@@ -9,7 +9,7 @@
 
 #define CALLERS_SHOWN 2
 
-static void table_free(struct prof_table *t)
+static void table_free(struct rd_prof_table *t)
 {
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->name[i]);
@@ -19,7 +19,7 @@ static void table_free(struct prof_table *t)
 }
 
 /* Names separated by one blank each, none empty; -1 otherwise. */
-static int split_names(struct prof_table *t, const char *s)
+static int split_names(struct rd_prof_table *t, const char *s)
 {
 	size_t n = *s ? 1 : 0;
 
@@ -42,12 +42,12 @@ static int split_names(struct prof_table *t, const char *s)
 	return 0;
 }
 
-static int table_read(struct prof_table *t, const struct record *rec,
+static int table_read(struct rd_prof_table *t, const struct rd_rec *rec,
 		      const char *key, const char *nkey)
 {
 	struct wis_jval names, nums;
-	int has_names = !rec_get(rec, key, &names);
-	int has_nums = !rec_get(rec, nkey, &nums);
+	int has_names = !rd_rec_get(rec, key, &names);
+	int has_nums = !rd_rec_get(rec, nkey, &nums);
 	char *s;
 	int ret;
 
@@ -70,7 +70,7 @@ static int table_read(struct prof_table *t, const struct record *rec,
 	return 0;
 }
 
-int point_prof_read(struct point_prof *pp, const struct record *rec,
+int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		    char *err, size_t errlen)
 {
 	static const char *const keys[][2] = {
@@ -80,22 +80,22 @@ int point_prof_read(struct point_prof *pp, const struct record *rec,
 		{ "lock_chain", "lock_chain_n" },
 		{ "stat", "stat_per_op" },
 	};
-	struct prof_table *tables[] = {
+	struct rd_prof_table *tables[] = {
 		&pp->self, &pp->children, &pp->chain, &pp->lock_chain,
 		&pp->stat,
 	};
 
 	memset(pp, 0, sizeof(*pp));
-	pp->kinds = rec_strdup(rec, "profile");
+	pp->kinds = rd_rec_strdup(rec, "profile");
 	if (!pp->kinds)
 		return 0;
-	pp->why = rec_strdup(rec, "profile_why");
-	pp->event = rec_strdup(rec, "prof_event");
-	pp->samples = rec_num(rec, "prof_samples");
-	pp->lost = rec_num(rec, "prof_lost");
-	pp->other = rec_num(rec, "prof_other");
-	pp->rate = rec_num(rec, "profile_rate");
-	pp->lock_per_op = rec_num(rec, "lock_per_op");
+	pp->why = rd_rec_strdup(rec, "profile_why");
+	pp->event = rd_rec_strdup(rec, "prof_event");
+	pp->samples = rd_rec_num(rec, "prof_samples");
+	pp->lost = rd_rec_num(rec, "prof_lost");
+	pp->other = rd_rec_num(rec, "prof_other");
+	pp->rate = rd_rec_num(rec, "profile_rate");
+	pp->lock_per_op = rd_rec_num(rec, "lock_per_op");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (table_read(tables[i], rec, keys[i][0], keys[i][1])) {
 			snprintf(err, errlen, "%s and %s do not agree",
@@ -106,7 +106,7 @@ int point_prof_read(struct point_prof *pp, const struct record *rec,
 	return 0;
 }
 
-void point_prof_free(struct point_prof *pp)
+void rd_point_prof_free(struct rd_point_prof *pp)
 {
 	free(pp->kinds);
 	free(pp->why);
@@ -119,7 +119,7 @@ void point_prof_free(struct point_prof *pp)
 	memset(pp, 0, sizeof(*pp));
 }
 
-double prof_count(const struct prof_table *t, const char *name)
+double rd_prof_count(const struct rd_prof_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->nr; i++)
 		if (!strcmp(t->name[i], name))
@@ -143,7 +143,7 @@ static int lock_wrapper(const char *frame, size_t len)
 	return 0;
 }
 
-void prof_callers(const struct point_prof *pp, const char *sym, char *buf,
+void rd_prof_callers(const struct rd_point_prof *pp, const char *sym, char *buf,
 		  size_t len)
 {
 	size_t slen = strlen(sym), used = 0;
@@ -169,19 +169,19 @@ void prof_callers(const struct point_prof *pp, const char *sym, char *buf,
 	}
 }
 
-double prof_share(const struct point_prof *pp, double count)
+double rd_prof_share(const struct rd_point_prof *pp, double count)
 {
 	return pp->samples > 0 ? 100 * count / pp->samples : NAN;
 }
 
-void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
+void rd_put_prof_share(FILE *out, const struct rd_point_prof *pp, const char *sym,
 		    int decimals)
 {
-	double n = prof_count(&pp->self, sym);
+	double n = rd_prof_count(&pp->self, sym);
 
 	if (n > 0 || !pp->self.nr)
-		fprintf(out, "%.*f%%", decimals, prof_share(pp, n));
+		fprintf(out, "%.*f%%", decimals, rd_prof_share(pp, n));
 	else
 		fprintf(out, "<%.*f%%", decimals,
-			prof_share(pp, pp->self.count[pp->self.nr - 1]));
+			rd_prof_share(pp, pp->self.count[pp->self.nr - 1]));
 }

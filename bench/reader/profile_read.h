@@ -13,19 +13,19 @@
 
 #include "input.h"
 
-struct prof_table {
+struct rd_prof_table {
 	size_t nr;
 	char **name;
 	double *count;
 };
 
-struct point_prof {
+struct rd_point_prof {
 	char *kinds;		/* NULL: the point was not profiled */
 	char *why, *event;
 	double samples, lost, rate;	/* rate: of the profiled interval */
 	double other;		/* samples of other processes, left out */
 	double lock_per_op;
-	struct prof_table self, children, chain, lock_chain, stat;
+	struct rd_prof_table self, children, chain, lock_chain, stat;
 };
 
 /*
@@ -33,29 +33,29 @@ struct point_prof {
  * with kinds NULL), or -1 with the bad field in err: a table whose
  * names and counts disagree, or a half of one without the other.
  */
-int point_prof_read(struct point_prof *pp, const struct record *rec,
+int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		    char *err, size_t errlen);
-void point_prof_free(struct point_prof *pp);
+void rd_point_prof_free(struct rd_point_prof *pp);
 
 /* A count's share of a point's kernel samples, percent. */
-double prof_share(const struct point_prof *pp, double count);
+double rd_prof_share(const struct rd_point_prof *pp, double count);
 
 /*
  * "12.3%": sym's share of pp's samples; "<2.0%" when sym is not in pp's
  * table, whose last entry holds that share.
  */
-void put_prof_share(FILE *out, const struct point_prof *pp, const char *sym,
+void rd_put_prof_share(FILE *out, const struct rd_point_prof *pp, const char *sym,
 		    int decimals);
 
 /* The count of name in t, 0 when it is not there. */
-double prof_count(const struct prof_table *t, const char *name);
+double rd_prof_count(const struct rd_prof_table *t, const char *name);
 
 /*
  * The callers of sym in the busiest chain that starts with it, lock
  * wrappers (_raw_spin_lock and the like) skipped: "A <- B" into buf, or
  * "" when no chain starts with sym.
  */
-void prof_callers(const struct point_prof *pp, const char *sym, char *buf,
+void rd_prof_callers(const struct rd_point_prof *pp, const char *sym, char *buf,
 		  size_t len);
 
 #endif

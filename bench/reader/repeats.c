@@ -11,7 +11,7 @@
 #include "repeats.h"
 
 struct entry {
-	const struct point *p;
+	const struct rd_point *p;
 	int side;
 	size_t arrival;
 };
@@ -38,9 +38,9 @@ static int same_row(const struct entry *x, const struct entry *y)
 	       x->p->threads == y->p->threads && x->p->tasks == y->p->tasks;
 }
 
-static struct entry *collect(const struct rep_table *t, size_t *n)
+static struct entry *collect(const struct rd_rep_table *t, size_t *n)
 {
-	const struct run *run;
+	const struct rd_run *run;
 	struct entry *v;
 	size_t total = 0, s, r, k;
 
@@ -64,7 +64,7 @@ static struct entry *collect(const struct rep_table *t, size_t *n)
 }
 
 /* The ok repeats' rates of a row's entries into rates, side by side. */
-static void fill_rates(struct rep_row *row, const struct entry *e, size_t n,
+static void fill_rates(struct rd_rep_row *row, const struct entry *e, size_t n,
 		       double *rates)
 {
 	size_t i;
@@ -76,31 +76,31 @@ static void fill_rates(struct rep_row *row, const struct entry *e, size_t n,
 	row->rank = e[0].arrival;
 	row->rates[0] = rates;
 	for (i = 0; i < n && e[i].side == 0; i++) {
-		if (point_ok(e[i].p))
+		if (rd_point_ok(e[i].p))
 			rates[row->n[0]++] = e[i].p->average;
 		else
 			row->failed = 1;
 	}
 	row->rates[1] = rates + row->n[0];
 	for (; i < n; i++) {
-		if (point_ok(e[i].p))
+		if (rd_point_ok(e[i].p))
 			row->rates[1][row->n[1]++] = e[i].p->average;
 		else
 			row->failed = 1;
 	}
 }
 
-static int judge(struct rep_table *t, struct rep_row *row)
+static int judge(struct rd_rep_table *t, struct rd_rep_row *row)
 {
 	char key[256];
 
 	snprintf(key, sizeof(key), "%s/%s/%lu", row->test,
 		 row->threads ? "threads" : "processes", row->tasks);
-	if (verdict_judge(&t->rule, row->rates[0], row->n[0], row->rates[1],
+	if (rd_verdict_judge(&t->rule, row->rates[0], row->n[0], row->rates[1],
 			  row->n[1], row->failed, 0, bootstrap_seed(key),
 			  &row->v))
 		return -1;
-	row->control_off = cmp_control_rank(row->test) < 3 &&
+	row->control_off = rd_cmp_control_rank(row->test) < 3 &&
 			   fabs(row->v.ratio - 1) > CMP_CONTROL_TOLERANCE + 1e-9 &&
 			   (row->v.verdict == VERDICT_IMPROVED ||
 			    row->v.verdict == VERDICT_REGRESSED);
@@ -109,7 +109,7 @@ static int judge(struct rep_table *t, struct rep_row *row)
 }
 
 /* Controls first; then each test where its first point arrived. */
-static void rank_tests(struct rep_table *t)
+static void rank_tests(struct rd_rep_table *t)
 {
 	size_t i, k, first, end, min;
 
@@ -118,7 +118,7 @@ static void rank_tests(struct rep_table *t)
 		for (end = first; end < t->nr &&
 		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
 			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = cmp_control_rank(t->rows[first].test);
+		i = rd_cmp_control_rank(t->rows[first].test);
 		for (k = first; k < end; k++)
 			t->rows[k].rank = i < 3 ? i : 3 + min;
 	}
@@ -126,7 +126,7 @@ static void rank_tests(struct rep_table *t)
 
 static int cmp_rank(const void *a, const void *b)
 {
-	const struct rep_row *x = a, *y = b;
+	const struct rd_rep_row *x = a, *y = b;
 
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
@@ -136,7 +136,7 @@ static int cmp_rank(const void *a, const void *b)
 }
 
 /* A control off: no verdict can be trusted, whatever the rule said. */
-static void controls_first(struct rep_table *t)
+static void controls_first(struct rd_rep_table *t)
 {
 	size_t i;
 
@@ -147,7 +147,7 @@ static void controls_first(struct rep_table *t)
 	}
 }
 
-static int build_rows(struct rep_table *t)
+static int build_rows(struct rd_rep_table *t)
 {
 	struct entry *e;
 	size_t n, i, end;
@@ -174,28 +174,28 @@ out:
 	return ret;
 }
 
-int repeats_build(struct rep_table *t, const struct model *m,
-		  const struct cmp_label *a, size_t na,
-		  const struct cmp_label *b, size_t nb,
-		  const struct verdict_rule *rule, FILE *diag)
+int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
+		  const struct rd_cmp_label *a, size_t na,
+		  const struct rd_cmp_label *b, size_t nb,
+		  const struct rd_verdict_rule *rule, FILE *diag)
 {
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->rule = *rule;
-	ret = compare_side(&t->side[0], m, a, na, 1, diag);
+	ret = rd_compare_side(&t->side[0], m, a, na, 1, diag);
 	if (!ret)
-		ret = compare_side(&t->side[1], m, b, nb, 1, diag);
+		ret = rd_compare_side(&t->side[1], m, b, nb, 1, diag);
 	if (ret)
 		return ret;
 	if (build_rows(t)) {
-		report_diag(diag, "out of memory");
+		rd_report_diag(diag, "out of memory");
 		return 2;
 	}
 	return 0;
 }
 
-void repeats_free(struct rep_table *t)
+void rd_repeats_free(struct rd_rep_table *t)
 {
 	free(t->side[0].runs);
 	free(t->side[1].runs);
@@ -204,7 +204,7 @@ void repeats_free(struct rep_table *t)
 }
 
 /* Whether row is one of TEST[/MODE[/TASKS]]; -1 when spec is malformed. */
-static int row_matches(const struct rep_row *row, const char *spec)
+static int row_matches(const struct rd_rep_row *row, const char *spec)
 {
 	char test[128], mode[16] = "", tail;
 	unsigned long tasks = 0;
@@ -220,7 +220,7 @@ static int row_matches(const struct rep_row *row, const char *spec)
 	       (n < 3 || tasks == row->tasks);
 }
 
-int repeats_bisect(const struct rep_table *t, const char *spec)
+int rd_repeats_bisect(const struct rd_rep_table *t, const char *spec)
 {
 	int regressed = 0, undecided = 0, matched = 0, m;
 	size_t i;

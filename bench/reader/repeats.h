@@ -16,7 +16,7 @@
 #include "compare.h"
 #include "verdict.h"
 
-struct rep_row {
+struct rd_rep_row {
 	const char *test;
 	int threads;
 	unsigned long tasks;
@@ -24,42 +24,42 @@ struct rep_row {
 	size_t n[2];
 	int failed;		/* a repeat of either side was not ok */
 	int control_off;	/* this row is a control that moved */
-	struct point_verdict v;
+	struct rd_point_verdict v;
 	size_t rank;		/* controls first, then tests as they came */
 };
 
-struct rep_table {
-	struct cmp_side side[2];
-	struct rep_row *rows;
+struct rd_rep_table {
+	struct rd_cmp_side side[2];
+	struct rd_rep_row *rows;
 	size_t nr;
 	double *store;		/* backing of every rates[] */
 	size_t controls_off;
-	struct verdict_rule rule;
+	struct rd_verdict_rule rule;
 };
 
 /*
  * Resolve both sides (their runs pooled) and judge every point.  Returns
  * 0, or 2 (a side names nothing, out of memory) with the reason on diag.
  */
-int repeats_build(struct rep_table *t, const struct model *m,
-		  const struct cmp_label *a, size_t na,
-		  const struct cmp_label *b, size_t nb,
-		  const struct verdict_rule *rule, FILE *diag);
-void repeats_free(struct rep_table *t);
+int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
+		  const struct rd_cmp_label *a, size_t na,
+		  const struct rd_cmp_label *b, size_t nb,
+		  const struct rd_verdict_rule *rule, FILE *diag);
+void rd_repeats_free(struct rd_rep_table *t);
 
 /*
  * Exit status for git bisect run of the rows of TEST[/MODE[/TASKS]]: 1
  * when one regressed, else 125 when one is undecided, else 0; -1 when
  * spec matches no row or is malformed.
  */
-int repeats_bisect(const struct rep_table *t, const char *spec);
+int rd_repeats_bisect(const struct rd_rep_table *t, const char *spec);
 
 /*
  * Table, CSV or JSON lines; a control off is said first: on the table's
  * first line, on diag's with CSV and JSON.  Returns 3 when a control is
  * off, else 0.
  */
-int repeats_print(FILE *out, FILE *diag, const struct rep_table *t,
+int rd_repeats_print(FILE *out, FILE *diag, const struct rd_rep_table *t,
 		  enum wis_report_format format);
 
 #endif

@@ -85,14 +85,14 @@ struct cli {
 	struct wis_report_opts o;
 	const char **files;
 	size_t nr_files;
-	struct cmp_label base, *news;
+	struct rd_cmp_label base, *news;
 	size_t nr_news;
 	/* wis compare A... -- B...: the two sides' labels. */
 	int repeats;
-	struct cmp_label *side[2];
+	struct rd_cmp_label *side[2];
 	size_t nr_side[2];
 	const char *bisect;
-	struct verdict_rule rule;
+	struct rd_verdict_rule rule;
 };
 
 static int set_format(struct wis_report_opts *o, enum wis_report_format f)
@@ -148,14 +148,14 @@ static const struct {
 	unsigned long long max;
 	int zero;
 } rule_uints[] = {
-	{ OPT_MIN_REPEATS, offsetof(struct verdict_rule, min_repeats), 1000000, 0 },
-	{ OPT_TRIM_SHIFT, offsetof(struct verdict_rule, margin_shift), 63, 0 },
-	{ OPT_TRIM_MAX, offsetof(struct verdict_rule, max_margin), 1000000, 1 },
-	{ OPT_ROUNDS, offsetof(struct verdict_rule, rounds), 10000000, 0 },
+	{ OPT_MIN_REPEATS, offsetof(struct rd_verdict_rule, min_repeats), 1000000, 0 },
+	{ OPT_TRIM_SHIFT, offsetof(struct rd_verdict_rule, margin_shift), 63, 0 },
+	{ OPT_TRIM_MAX, offsetof(struct rd_verdict_rule, max_margin), 1000000, 1 },
+	{ OPT_ROUNDS, offsetof(struct rd_verdict_rule, rounds), 10000000, 0 },
 };
 
 /* A rule option's value: 0 taken, -1 bad. */
-static int rule_option(struct verdict_rule *r, int opt, const char *v)
+static int rule_option(struct rd_verdict_rule *r, int opt, const char *v)
 {
 	unsigned long long n;
 	char *end;
@@ -318,7 +318,7 @@ static int compare_args(struct cli *c, int argc, char **argv)
 	int ret;
 
 	c->o.sum = 1;
-	verdict_rule_defaults(&c->rule);
+	rd_verdict_rule_defaults(&c->rule);
 	for (int i = 1; i < argc; i++)
 		c->repeats |= !strcmp(argv[i], "--");
 	ret = parse_args(c, argc, argv, compare_options, "compare",
@@ -343,7 +343,7 @@ static int is_file(const char *path)
 }
 
 /* A side naming a file reads it, once, as one more input. */
-static int read_label(struct model *m, struct cmp_label *l)
+static int read_label(struct rd_model *m, struct rd_cmp_label *l)
 {
 	size_t k;
 
@@ -355,18 +355,18 @@ static int read_label(struct model *m, struct cmp_label *l)
 			l->input = k;
 	if (l->input != CMP_NO_INPUT)
 		return 0;
-	if (inputs_read(&m->in, l->label))
+	if (rd_inputs_read(&m->in, l->label))
 		return -1;
 	l->input = m->in.nr - 1;
 	return 0;
 }
 
-static int read_all(struct model *m, struct cli *c)
+static int read_all(struct rd_model *m, struct cli *c)
 {
 	size_t i, s;
 
 	for (i = 0; i < c->nr_files; i++)
-		if (inputs_read(&m->in, c->files[i]))
+		if (rd_inputs_read(&m->in, c->files[i]))
 			return -1;
 	for (s = 0; s < 2; s++)
 		for (i = 0; i < c->nr_side[s]; i++)
@@ -389,7 +389,7 @@ static int make_dirs(const char *path, FILE *diag)
 	size_t i, n = strlen(path);
 
 	if (n >= sizeof(buf)) {
-		report_diag(diag, "%s: path too long", path);
+		rd_report_diag(diag, "%s: path too long", path);
 		return -1;
 	}
 	memcpy(buf, path, n + 1);
@@ -398,7 +398,7 @@ static int make_dirs(const char *path, FILE *diag)
 			continue;
 		buf[i] = '\0';
 		if (mkdir(buf, 0777) && errno != EEXIST) {
-			report_diag(diag, "cannot create %s: %s", buf,
+			rd_report_diag(diag, "cannot create %s: %s", buf,
 				    strerror(errno));
 			return -1;
 		}
@@ -420,11 +420,11 @@ static int open_out_dir(int dirfd, const char *name, const char *shown,
 			(dirfd == AT_FDCWD ? 0 : O_NOFOLLOW));
 
 	if (fd < 0) {
-		report_diag(diag, "cannot open %s: %s", shown, strerror(errno));
+		rd_report_diag(diag, "cannot open %s: %s", shown, strerror(errno));
 		return -1;
 	}
 	if (wis_dir_owned(fd, why, sizeof(why))) {
-		report_diag(diag, "refusing to write into %s: %s", shown, why);
+		rd_report_diag(diag, "refusing to write into %s: %s", shown, why);
 		close(fd);
 		return -1;
 	}
@@ -438,7 +438,7 @@ static int out_dir(const char *path, FILE *diag)
 }
 
 static int write_file(int dirfd, const char *name, const char *shown,
-		      const struct run *run, size_t from, size_t to,
+		      const struct rd_run *run, size_t from, size_t to,
 		      const char *title, FILE *diag)
 {
 	char why[128];
@@ -447,7 +447,7 @@ static int write_file(int dirfd, const char *name, const char *shown,
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
 	if (!f) {
-		report_diag(diag, "cannot write %s/%s: %s", shown, name,
+		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
 			    fd < 0 ? why : strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -456,9 +456,9 @@ static int write_file(int dirfd, const char *name, const char *shown,
 	if (title)
 		fprintf(f, "%s\n", title);
 	else
-		view_runtest(f, run, from, to);
+		rd_view_runtest(f, run, from, to);
 	if (fclose(f)) {
-		report_diag(diag, "cannot write %s/%s: %s", shown, name,
+		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
 			    strerror(errno));
 		return -1;
 	}
@@ -473,27 +473,27 @@ static int names_clash(const char **names, size_t n, const char *what,
 	int ret = wis_safe_names_clash(names, n, &a, &b);
 
 	if (ret < 0)
-		report_diag(diag, "out of memory");
+		rd_report_diag(diag, "out of memory");
 	else if (ret)
-		report_diag(diag, "%s '%s' and '%s' map to the same file name; nothing written",
+		rd_report_diag(diag, "%s '%s' and '%s' map to the same file name; nothing written",
 			    what, names[a], names[b]);
 	return ret ? -1 : 0;
 }
 
 /* The tests of run, for names_clash(); NULL out of memory. */
-static const char **run_tests(const struct run *run, size_t *n)
+static const char **run_tests(const struct rd_run *run, size_t *n)
 {
 	const char **v = calloc(run->nr_points + 1, sizeof(*v));
 	size_t k;
 
 	*n = 0;
-	for (k = 0; v && k < run->nr_points; k = run_test_end(run, k))
+	for (k = 0; v && k < run->nr_points; k = rd_run_test_end(run, k))
 		v[(*n)++] = run->points[k].test;
 	return v;
 }
 
 /* One run's TEST.csv and TEST.title files into dirfd. */
-static int write_run(int dirfd, const char *shown, const struct run *run,
+static int write_run(int dirfd, const char *shown, const struct rd_run *run,
 		     const char *(*describe)(const char *), FILE *diag)
 {
 	char name[WIS_SAFE_NAME_MAX + 1], file[WIS_SAFE_NAME_MAX + 8];
@@ -503,13 +503,13 @@ static int write_run(int dirfd, const char *shown, const struct run *run,
 
 	tests = run_tests(run, &n);
 	if (!tests) {
-		report_diag(diag, "out of memory");
+		rd_report_diag(diag, "out of memory");
 		return -1;
 	}
 	if (names_clash(tests, n, "tests", diag))
 		goto out;
 	for (k = 0; k < run->nr_points; k = end) {
-		end = run_test_end(run, k);
+		end = rd_run_test_end(run, k);
 		wis_safe_name(name, run->points[k].test);
 		title = describe ? describe(run->points[k].test) : NULL;
 		snprintf(file, sizeof(file), "%s.csv", name);
@@ -527,7 +527,7 @@ out:
 }
 
 /* A run's own directory under dirfd, when there are several runs. */
-static int run_dir(int dirfd, const char *dir, const struct run *run,
+static int run_dir(int dirfd, const char *dir, const struct rd_run *run,
 		   char *shown, size_t len, FILE *diag)
 {
 	char name[WIS_SAFE_NAME_MAX + 1];
@@ -535,7 +535,7 @@ static int run_dir(int dirfd, const char *dir, const struct run *run,
 	wis_safe_name(name, run->id);
 	snprintf(shown, len, "%s/%s", dir, name);
 	if (mkdirat(dirfd, name, 0777) && errno != EEXIST) {
-		report_diag(diag, "cannot create %s: %s", shown,
+		rd_report_diag(diag, "cannot create %s: %s", shown,
 			    strerror(errno));
 		return -1;
 	}
@@ -543,7 +543,7 @@ static int run_dir(int dirfd, const char *dir, const struct run *run,
 }
 
 /* runtest.py's TEST.csv and TEST.title; with several runs, one dir each. */
-static int write_runtest(const struct model *m, const char *dir,
+static int write_runtest(const struct rd_model *m, const char *dir,
 			 const char *(*describe)(const char *), FILE *diag)
 {
 	char shown[4096 + WIS_SAFE_NAME_MAX + 2];
@@ -552,7 +552,7 @@ static int write_runtest(const struct model *m, const char *dir,
 	size_t i;
 
 	if (!ids) {
-		report_diag(diag, "out of memory");
+		rd_report_diag(diag, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < m->nr_runs; i++)
@@ -581,55 +581,55 @@ static int write_runtest(const struct model *m, const char *dir,
  * The plots into path, made if missing: of the runs, of a comparison (t)
  * or of a repeats comparison (r); 0, or -1 named on diag.
  */
-static int write_plots(const struct model *m, const struct cmp_table *t,
-		       const struct rep_table *r, const char *path, FILE *diag)
+static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
+		       const struct rd_rep_table *r, const char *path, FILE *diag)
 {
 	int dirfd = out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;
-	ret = r ? view_plot_repeats(m, r, dirfd, path, diag) :
-	      view_plot(m, t, dirfd, path, diag);
+	ret = r ? rd_view_plot_repeats(m, r, dirfd, path, diag) :
+	      rd_view_plot(m, t, dirfd, path, diag);
 	close(dirfd);
 	return ret;
 }
 
 /* --folded DIR: made if missing, written through its descriptor. */
-static int write_folded(const struct model *m, const char *path, FILE *diag)
+static int write_folded(const struct rd_model *m, const char *path, FILE *diag)
 {
 	int dirfd = out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;
-	ret = view_folded(m, dirfd, path, diag);
+	ret = rd_view_folded(m, dirfd, path, diag);
 	close(dirfd);
 	return ret;
 }
 
-static void print_stdout(FILE *out, const struct model *m,
+static void print_stdout(FILE *out, const struct rd_model *m,
 			 const struct wis_report_opts *o)
 {
 	if (o->format == WIS_REPORT_CSV)
-		view_csv(out, m);
+		rd_view_csv(out, m);
 	else if (o->format == WIS_REPORT_JSON)
-		view_json(out, m);
+		rd_view_json(out, m);
 	else if (o->format == WIS_REPORT_LKP)
-		view_lkp(out, m);
+		rd_view_lkp(out, m);
 	else
-		view_text(out, m, o->family);
+		rd_view_text(out, m, o->family);
 }
 
-static int compare_and_print(FILE *out, const struct model *m,
+static int compare_and_print(FILE *out, const struct rd_model *m,
 			     const struct cli *c, int files)
 {
-	struct cmp_table t;
+	struct rd_cmp_table t;
 	size_t i, k;
 	int ret;
 
-	ret = compare_build(&t, m, &c->base, c->news, c->nr_news, &c->o,
+	ret = rd_compare_build(&t, m, &c->base, c->news, c->nr_news, &c->o,
 			    m->in.diag);
 	if (!ret)
-		ret = compare_print(out, m->in.diag, &t, &c->base, c->news,
+		ret = rd_compare_print(out, m->in.diag, &t, &c->base, c->news,
 				    c->nr_news, &c->o);
 	/* A comparison whose checks failed (3) is still worth a picture. */
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
@@ -637,9 +637,9 @@ static int compare_and_print(FILE *out, const struct model *m,
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
-			if (run_bad(t.side[i].runs[k]))
+			if (rd_run_bad(t.side[i].runs[k]))
 				ret = 1;
-	compare_free(&t);
+	rd_compare_free(&t);
 	return ret;
 }
 
@@ -647,43 +647,43 @@ static int compare_and_print(FILE *out, const struct model *m,
  * The repeats comparison: its output, or with --bisect only the exit
  * status git bisect run reads.
  */
-static int judge_and_print(FILE *out, const struct model *m,
+static int judge_and_print(FILE *out, const struct rd_model *m,
 			   const struct cli *c, int files)
 {
-	struct rep_table t;
+	struct rd_rep_table t;
 	size_t i, k;
 	int ret;
 
-	ret = repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
+	ret = rd_repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
 			    c->nr_side[1], &c->rule, m->in.diag);
 	if (!ret)
-		ret = repeats_print(out, m->in.diag, &t, c->o.format);
+		ret = rd_repeats_print(out, m->in.diag, &t, c->o.format);
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
 	    write_plots(m, NULL, &t, c->o.plot_dir, m->in.diag))
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
-			if (run_bad(t.side[i].runs[k]))
+			if (rd_run_bad(t.side[i].runs[k]))
 				ret = 1;
 	if (c->bisect && ret != 2) {
-		ret = repeats_bisect(&t, c->bisect);
+		ret = rd_repeats_bisect(&t, c->bisect);
 		if (ret < 0) {
-			report_diag(m->in.diag, "--bisect %s: no such point in "
+			rd_report_diag(m->in.diag, "--bisect %s: no such point in "
 				    "the runs (TEST[/MODE[/TASKS]])", c->bisect);
 			ret = BISECT_ABORT;
 		}
 	} else if (c->bisect) {
 		ret = BISECT_ABORT;
 	}
-	repeats_free(&t);
+	rd_repeats_free(&t);
 	return ret;
 }
 
 /* Every output asked for; files only when files is set.  Exit status. */
-static int report_outputs(FILE *out, struct model *m, const struct cli *c,
+static int report_outputs(FILE *out, struct rd_model *m, const struct cli *c,
 			  int files)
 {
-	int ret = model_build(m), cmp;
+	int ret = rd_model_build(m), cmp;
 
 	if (ret == 2)
 		return c->bisect ? BISECT_ABORT : ret;
@@ -711,7 +711,7 @@ static int report_outputs(FILE *out, struct model *m, const struct cli *c,
 
 static int run_cli(struct cli *c, int argc, char **argv, int is_compare)
 {
-	struct model m;
+	struct rd_model m;
 	int ret;
 
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
@@ -728,13 +728,13 @@ static int run_cli(struct cli *c, int argc, char **argv, int is_compare)
 	if (ret >= 0)
 		goto out;
 	ret = c->bisect ? BISECT_ABORT : 2;
-	if (model_init(&m, stderr)) {
+	if (rd_model_init(&m, stderr)) {
 		perror("wis report");
 		goto out;
 	}
 	if (!read_all(&m, c))
 		ret = report_outputs(stdout, &m, c, 1);
-	model_free(&m);
+	rd_model_free(&m);
 out:
 	free(c->files);
 	free(c->news);
@@ -768,8 +768,8 @@ int wis_report_mem(const void *buf, size_t len,
 		   const char *const *news, size_t nr_news, FILE *out,
 		   FILE *diag)
 {
-	struct cmp_label labels[8];
-	struct model m;
+	struct rd_cmp_label labels[8];
+	struct rd_model m;
 	struct cli c;
 	size_t i;
 	int ret = 2;
@@ -777,28 +777,28 @@ int wis_report_mem(const void *buf, size_t len,
 	memset(&c, 0, sizeof(c));
 	c.o = *o;
 	if (base) {
-		c.base = (struct cmp_label){ base, CMP_NO_INPUT };
+		c.base = (struct rd_cmp_label){ base, CMP_NO_INPUT };
 		for (i = 0; i < nr_news && i < 8; i++)
-			labels[i] = (struct cmp_label){ news[i], CMP_NO_INPUT };
+			labels[i] = (struct rd_cmp_label){ news[i], CMP_NO_INPUT };
 		c.news = labels;
 		c.nr_news = i;
 	}
-	if (!model_init(&m, diag) && !inputs_mem(&m.in, "input", buf, len))
+	if (!rd_model_init(&m, diag) && !rd_inputs_mem(&m.in, "input", buf, len))
 		ret = report_outputs(out, &m, &c, 0);
-	model_free(&m);
+	rd_model_free(&m);
 	return ret;
 }
 
 void wis_report_explain(const void *buf, size_t len, FILE *out, FILE *diag)
 {
-	struct model m;
+	struct rd_model m;
 
-	if (!model_init(&m, diag) && !inputs_mem(&m.in, "records", buf, len) &&
-	    model_build(&m) != 2) {
+	if (!rd_model_init(&m, diag) && !rd_inputs_mem(&m.in, "records", buf, len) &&
+	    rd_model_build(&m) != 2) {
 		for (size_t i = 0; i < m.nr_runs; i++) {
-			analysis_curves(out, &m.runs[i]);
-			view_profiles(out, &m.runs[i]);
+			rd_analysis_curves(out, &m.runs[i]);
+			rd_view_profiles(out, &m.runs[i]);
 		}
 	}
-	model_free(&m);
+	rd_model_free(&m);
 }

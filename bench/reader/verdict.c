@@ -14,26 +14,26 @@ static const char *const why_names[] = {
 	[WHY_FAILED] = "a failed point", [WHY_CONTROL_OFF] = "a control off",
 };
 
-const char *verdict_name(enum verdict v)
+const char *rd_verdict_name(enum verdict v)
 {
 	return verdict_names[v];
 }
 
-const char *verdict_why_name(enum verdict_why why)
+const char *rd_verdict_why_name(enum verdict_why why)
 {
 	return why_names[why];
 }
 
-void verdict_rule_defaults(struct verdict_rule *r)
+void rd_verdict_rule_defaults(struct rd_verdict_rule *r)
 {
-	*r = (struct verdict_rule){
+	*r = (struct rd_verdict_rule){
 		.min_repeats = 3, .margin_shift = 5, .max_margin = 3,
 		.min_ratio = 1.01, .level = 0.95, .rounds = 10000,
 	};
 }
 
 /* Sorted v[0..n) less LKP's margin at each end: [*first, *first + kept). */
-static size_t trim(const struct verdict_rule *r, size_t n, size_t *first)
+static size_t trim(const struct rd_verdict_rule *r, size_t n, size_t *first)
 {
 	size_t margin = r->margin_shift < sizeof(n) * 8 ? n >> r->margin_shift :
 			0;
@@ -44,13 +44,13 @@ static size_t trim(const struct verdict_rule *r, size_t n, size_t *first)
 	return n - 2 * margin;
 }
 
-void side_summarise(double *v, size_t n, struct side_summary *s)
+void rd_side_summarise(double *v, size_t n, struct rd_side_summary *s)
 {
 	double mean = 0, var = 0;
 	size_t i;
 
 	s->n = n;
-	s->median = median_of(v, n);
+	s->median = rd_median_of(v, n);
 	s->min = n ? v[0] : NAN;
 	s->max = n ? v[n - 1] : NAN;
 	for (i = 0; i < n; i++)
@@ -61,15 +61,15 @@ void side_summarise(double *v, size_t n, struct side_summary *s)
 			100 * sqrt(var / (double)(n - 1)) / mean : NAN;
 }
 
-static int separated(const struct side_summary *a,
-		     const struct side_summary *b)
+static int separated(const struct rd_side_summary *a,
+		     const struct rd_side_summary *b)
 {
 	return (b->min > a->median && b->median > a->max) ||
 	       (a->min > b->median && a->median > b->max);
 }
 
-static enum verdict decide(const struct verdict_rule *r,
-			   const struct point_verdict *v)
+static enum verdict decide(const struct rd_verdict_rule *r,
+			   const struct rd_point_verdict *v)
 {
 	int beyond = v->ratio > r->min_ratio || v->ratio < 1 / r->min_ratio;
 	int excludes_one = v->lo > 1 || v->hi < 1;
@@ -79,18 +79,18 @@ static enum verdict decide(const struct verdict_rule *r,
 	return v->ratio > 1 ? VERDICT_IMPROVED : VERDICT_REGRESSED;
 }
 
-int verdict_judge(const struct verdict_rule *r, double *a, size_t na,
+int rd_verdict_judge(const struct rd_verdict_rule *r, double *a, size_t na,
 		  double *b, size_t nb, int failed, int control_off,
-		  uint64_t seed, struct point_verdict *v)
+		  uint64_t seed, struct rd_point_verdict *v)
 {
 	size_t fa, fb, ka, kb;
 
-	median_of(a, na);
-	median_of(b, nb);
+	rd_median_of(a, na);
+	rd_median_of(b, nb);
 	ka = trim(r, na, &fa);
 	kb = trim(r, nb, &fb);
-	side_summarise(a + fa, ka, &v->a);
-	side_summarise(b + fb, kb, &v->b);
+	rd_side_summarise(a + fa, ka, &v->a);
+	rd_side_summarise(b + fb, kb, &v->b);
 	v->ratio = v->a.median > 0 ? v->b.median / v->a.median : NAN;
 	v->separated = separated(&v->a, &v->b);
 	v->lo = v->hi = NAN;
@@ -98,7 +98,7 @@ int verdict_judge(const struct verdict_rule *r, double *a, size_t na,
 	v->why = failed ? WHY_FAILED : control_off ? WHY_CONTROL_OFF :
 		 ka < r->min_repeats || kb < r->min_repeats ?
 		 WHY_FEW_REPEATS : WHY_NONE;
-	if (ka && kb && bootstrap_ratio(a + fa, ka, b + fb, kb, r->rounds,
+	if (ka && kb && rd_bootstrap_ratio(a + fa, ka, b + fb, kb, r->rounds,
 					r->level, seed, &v->lo, &v->hi))
 		return -1;
 	if (v->why == WHY_NONE && isfinite(v->ratio))

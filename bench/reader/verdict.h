@@ -25,7 +25,7 @@ enum verdict_why {
 	WHY_NONE, WHY_FEW_REPEATS, WHY_FAILED, WHY_CONTROL_OFF,
 };
 
-struct verdict_rule {
+struct rd_verdict_rule {
 	unsigned min_repeats;	/* 3 */
 	unsigned margin_shift;	/* 5: trim size >> 5 from each end */
 	unsigned max_margin;	/* 3 */
@@ -35,14 +35,14 @@ struct verdict_rule {
 };
 
 /* One side after trimming: what the rule and the table use. */
-struct side_summary {
+struct rd_side_summary {
 	size_t n;		/* repeats kept */
 	double median, min, max;
 	double stddev_pct;	/* of the kept repeats, % of their mean */
 };
 
-struct point_verdict {
-	struct side_summary a, b;
+struct rd_point_verdict {
+	struct rd_side_summary a, b;
 	double ratio;		/* median_b / median_a */
 	double lo, hi;		/* bootstrap interval of the ratio */
 	int separated;		/* LKP's range rule holds */
@@ -50,10 +50,10 @@ struct point_verdict {
 	enum verdict_why why;
 };
 
-void verdict_rule_defaults(struct verdict_rule *r);
+void rd_verdict_rule_defaults(struct rd_verdict_rule *r);
 
 /* Sort v[0..n) and summarise it whole (no trimming). */
-void side_summarise(double *v, size_t n, struct side_summary *s);
+void rd_side_summarise(double *v, size_t n, struct rd_side_summary *s);
 
 /*
  * Judge rates a[0..na) against b[0..nb) (both sorted in place); failed
@@ -61,11 +61,11 @@ void side_summarise(double *v, size_t n, struct side_summary *s);
  * seed makes the bootstrap reproducible.  Returns 0, or -1 out of
  * memory.
  */
-int verdict_judge(const struct verdict_rule *rule, double *a, size_t na,
+int rd_verdict_judge(const struct rd_verdict_rule *rule, double *a, size_t na,
 		  double *b, size_t nb, int failed, int control_off,
-		  uint64_t seed, struct point_verdict *v);
+		  uint64_t seed, struct rd_point_verdict *v);
 
-const char *verdict_name(enum verdict v);
-const char *verdict_why_name(enum verdict_why why);
+const char *rd_verdict_name(enum verdict v);
+const char *rd_verdict_why_name(enum verdict_why why);
 
 #endif

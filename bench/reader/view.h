@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The outputs of wis report, each from the model (model.h), one file per
- * family: text (view_text.c, with analysis.c), CSV and runtest.py's CSV
- * (view_csv.c), JSON lines (view_json.c), LKP's keys (view_lkp.c), plots
- * (view_plot.c) and comparisons (compare.c).
+ * family: text (rd_view_text.c, with analysis.c), CSV and runtest.py's CSV
+ * (rd_view_csv.c), JSON lines (rd_view_json.c), LKP's keys (rd_view_lkp.c), plots
+ * (rd_view_plot.c) and comparisons (compare.c).
  */
 #ifndef WIS_VIEW_H
 #define WIS_VIEW_H
@@ -31,23 +31,23 @@ struct wis_report_opts {
 	const char *(*family)(const char *test);
 };
 
-void view_text(FILE *out, const struct model *m,
+void rd_view_text(FILE *out, const struct rd_model *m,
 	       const char *(*family)(const char *test));
-void view_csv(FILE *out, const struct model *m);
-void view_json(FILE *out, const struct model *m);
-void view_lkp(FILE *out, const struct model *m);
+void rd_view_csv(FILE *out, const struct rd_model *m);
+void rd_view_json(FILE *out, const struct rd_model *m);
+void rd_view_lkp(FILE *out, const struct rd_model *m);
 
 /*
  * runtest.py's CSV of the test whose points are [from, to) of run:
  * tasks,processes,processes_idle,threads,threads_idle,linear, its leading
  * 0 row, -1 for a failed or missing point.
  */
-void view_runtest(FILE *out, const struct run *run, size_t from, size_t to);
+void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from, size_t to);
 
 /* A CSV field, quoted when it needs to be; nothing for NULL. */
-void csv_str(FILE *out, const char *s);
+void rd_csv_str(FILE *out, const char *s);
 /* ",V" with %.15g, or "," alone for a value that is not finite. */
-void csv_num(FILE *out, double v);
+void rd_csv_num(FILE *out, double v);
 
 /*
  * What the curve of one test and mode says: efficiency is the rate over
@@ -55,17 +55,17 @@ void csv_num(FILE *out, double v);
  * which more tasks add less than a tenth of linear; a wall is a fall of
  * the rate as tasks are added.  Lines "analysis: ..." to out.
  */
-void analysis_curves(FILE *out, const struct run *run);
+void rd_analysis_curves(FILE *out, const struct rd_run *run);
 
 /* The environment facts that change readings, as "warning: ..." lines. */
-void analysis_environment(FILE *out, const struct run *run,
+void rd_analysis_environment(FILE *out, const struct rd_run *run,
 			  const char *(*family)(const char *test));
 
 /* The same between two runs compared: kernel, mitigations, libc. */
-void analysis_differences(FILE *out, const struct run *a,
-			  const struct run *b);
+void rd_analysis_differences(FILE *out, const struct rd_run *a,
+			  const struct rd_run *b);
 
-struct cmp_table;
+struct rd_cmp_table;
 
 /*
  * Into the directory dirfd (dir names it in messages): per test of every
@@ -76,29 +76,29 @@ struct cmp_table;
  * missing, a file that cannot be written, two tests that would share a
  * file name).
  */
-int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
+int rd_view_plot(const struct rd_model *m, const struct rd_cmp_table *t, int dirfd,
 	      const char *dir, FILE *diag);
 
-struct rep_table;
+struct rd_rep_table;
 
 /*
  * The same for a repeats comparison: per test each side's median rate
  * against tasks, with min-max bars over its repeats.
  */
-int view_plot_repeats(const struct model *m, const struct rep_table *t,
+int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
 		      int dirfd, const char *dir, FILE *diag);
 
 /* Per profiled point, its top kernel symbols and counters per op. */
-void view_profiles(FILE *out, const struct run *run);
+void rd_view_profiles(FILE *out, const struct rd_run *run);
 
 /*
  * Into dir: per profiled point RUN-TEST-MODE-TASKS.folded, its recorded
  * chains as folded stacks ("root;...;leaf COUNT").  0, or -1 on diag.
  */
-int view_folded(const struct model *m, int dirfd, const char *dir,
+int rd_view_folded(const struct rd_model *m, int dirfd, const char *dir,
 		FILE *diag);
 
 /* Efficiency of a point: NaN when there is no 1-task rate. */
-double point_efficiency(const struct point *p);
+double rd_point_efficiency(const struct rd_point *p);
 
 #endif

@@ -14,13 +14,13 @@ static const char *const check_names[] = {
 	[CMP_NO_OVERLAP] = "no overlap",
 };
 
-static const char *mode_name(const struct cmp_row *row)
+static const char *mode_name(const struct rd_cmp_row *row)
 {
 	return row->threads ? "threads" : "processes";
 }
 
 static void print_side(FILE *out, const char *name, const char *label,
-		       const struct cmp_side *s)
+		       const struct rd_cmp_side *s)
 {
 	size_t i;
 
@@ -35,15 +35,15 @@ static void print_side(FILE *out, const char *name, const char *label,
 			fputs(" + ", out);
 		puts_clean(out, s->runs[i]->id);
 		fputs(" (kernel ", out);
-		put_field(out, s->runs[i]->head, "kernel");
+		rd_put_field(out, s->runs[i]->head, "kernel");
 		fputc(')', out);
 	}
 	fputc('\n', out);
 }
 
-static void print_warnings(FILE *out, const struct cmp_table *t)
+static void print_warnings(FILE *out, const struct rd_cmp_table *t)
 {
-	const struct cmp_row *row;
+	const struct rd_cmp_row *row;
 	size_t i;
 
 	for (i = 0; i < t->nr; i++) {
@@ -55,7 +55,7 @@ static void print_warnings(FILE *out, const struct cmp_table *t)
 		fprintf(out, " %s %lu tasks: ", mode_name(row), row->tasks);
 		if (row->check == CMP_CONTROL_OFF)
 			fprintf(out, "control at B/A %.2f, outside 1.00 +/- 0.03\n",
-				cmp_ratio(row));
+				rd_cmp_ratio(row));
 		else
 			fputs("the instances' windows did not overlap\n", out);
 	}
@@ -77,11 +77,11 @@ static void cell(char *buf, size_t len, const char *fmt, double v)
 
 #define SYMBOL_CHANGES 3
 
-static const struct point *find_point(const struct run *run,
-				      const struct cmp_row *row)
+static const struct rd_point *find_point(const struct rd_run *run,
+				      const struct rd_cmp_row *row)
 {
 	for (size_t i = 0; i < run->nr_points; i++) {
-		const struct point *p = &run->points[i];
+		const struct rd_point *p = &run->points[i];
 
 		if (p->prof.samples > 0 && p->threads == row->threads &&
 		    p->tasks == row->tasks && !strcmp(p->test, row->test))
@@ -91,18 +91,18 @@ static const struct point *find_point(const struct run *run,
 }
 
 /* The share of sym in b minus that in a, in points. */
-static double share_change(const struct point *a, const struct point *b,
+static double share_change(const struct rd_point *a, const struct rd_point *b,
 			   const char *sym)
 {
-	return prof_share(&b->prof, prof_count(&b->prof.self, sym)) -
-	       prof_share(&a->prof, prof_count(&a->prof.self, sym));
+	return rd_prof_share(&b->prof, rd_prof_count(&b->prof.self, sym)) -
+	       rd_prof_share(&a->prof, rd_prof_count(&a->prof.self, sym));
 }
 
 /* Of the symbols in either top table, the one that moved most, not in done. */
-static const char *most_changed(const struct point *a, const struct point *b,
+static const char *most_changed(const struct rd_point *a, const struct rd_point *b,
 				const char **done, int nr_done)
 {
-	const struct point *side[2] = { a, b };
+	const struct rd_point *side[2] = { a, b };
 	const char *best = NULL;
 	double most = 0;
 
@@ -127,14 +127,14 @@ static const char *most_changed(const struct point *a, const struct point *b,
  * One kernel against another: per compared point profiled on both sides,
  * the kernel symbols whose share of the samples changed most.
  */
-static void print_symbol_changes(FILE *out, const struct cmp_table *t)
+static void print_symbol_changes(FILE *out, const struct rd_cmp_table *t)
 {
 	if (t->side[0].nr != 1 || t->side[1].nr != 1)
 		return;
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct cmp_row *row = &t->rows[i];
-		const struct point *a = find_point(t->side[0].runs[0], row);
-		const struct point *b = find_point(t->side[1].runs[0], row);
+		const struct rd_cmp_row *row = &t->rows[i];
+		const struct rd_point *a = find_point(t->side[0].runs[0], row);
+		const struct rd_point *b = find_point(t->side[1].runs[0], row);
 		const char *done[SYMBOL_CHANGES];
 		int n = 0;
 
@@ -148,20 +148,20 @@ static void print_symbol_changes(FILE *out, const struct cmp_table *t)
 			fputs(n ? ", " : " ", out);
 			puts_clean(out, done[n]);
 			fputc(' ', out);
-			put_prof_share(out, &a->prof, done[n], 1);
+			rd_put_prof_share(out, &a->prof, done[n], 1);
 			fputs(" -> ", out);
-			put_prof_share(out, &b->prof, done[n], 1);
+			rd_put_prof_share(out, &b->prof, done[n], 1);
 			n++;
 		}
 		fputc('\n', out);
 	}
 }
 
-static void print_table(FILE *out, const struct cmp_table *t,
-			const struct cmp_label *base,
-			const struct cmp_label *news, size_t nr_news)
+static void print_table(FILE *out, const struct rd_cmp_table *t,
+			const struct rd_cmp_label *base,
+			const struct rd_cmp_label *news, size_t nr_news)
 {
-	const struct cmp_row *row;
+	const struct rd_cmp_row *row;
 	char test[32], va[32], vb[32], ratio[32];
 	size_t i, k, n;
 
@@ -171,7 +171,7 @@ static void print_table(FILE *out, const struct cmp_table *t,
 	if (t->side[0].nr > 1 || t->side[1].nr > 1)
 		fputs("tasks: the total over the runs of a side\n", out);
 	for (k = 0; k < t->side[1].nr; k++)
-		analysis_differences(out, t->side[0].runs[0],
+		rd_analysis_differences(out, t->side[0].runs[0],
 				     t->side[1].runs[k]);
 	fprintf(out, "\n%-20s %-9s %6s %14s %14s %7s  %s\n", "test", "mode",
 		"tasks", "A ops/s", "B ops/s", "B/A", "check");
@@ -183,7 +183,7 @@ static void print_table(FILE *out, const struct cmp_table *t,
 				test[n] = '?';
 		cell(va, sizeof(va), "%.0f", row->a);
 		cell(vb, sizeof(vb), "%.0f", row->b);
-		cell(ratio, sizeof(ratio), "%.2f", cmp_ratio(row));
+		cell(ratio, sizeof(ratio), "%.2f", rd_cmp_ratio(row));
 		fprintf(out, "%-20s %-9s %6lu %14s %14s %7s  %s\n",
 			test, mode_name(row), row->tasks, va, vb, ratio,
 			check_names[row->check]);
@@ -192,26 +192,26 @@ static void print_table(FILE *out, const struct cmp_table *t,
 	print_symbol_changes(out, t);
 }
 
-static void print_csv(FILE *out, const struct cmp_table *t)
+static void print_csv(FILE *out, const struct rd_cmp_table *t)
 {
-	const struct cmp_row *row;
+	const struct rd_cmp_row *row;
 	size_t i;
 
 	fputs("test,mode,tasks,a,b,ratio,check\n", out);
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
-		csv_str(out, row->test);
+		rd_csv_str(out, row->test);
 		fprintf(out, ",%s,%lu", mode_name(row), row->tasks);
-		csv_num(out, row->a);
-		csv_num(out, row->b);
-		csv_num(out, cmp_ratio(row));
+		rd_csv_num(out, row->a);
+		rd_csv_num(out, row->b);
+		rd_csv_num(out, rd_cmp_ratio(row));
 		fprintf(out, ",%s\n", check_names[row->check]);
 	}
 }
 
-static void print_json(FILE *out, const struct cmp_table *t)
+static void print_json(FILE *out, const struct rd_cmp_table *t)
 {
-	const struct cmp_row *row;
+	const struct rd_cmp_row *row;
 	struct wis_json j;
 	size_t i;
 
@@ -223,7 +223,7 @@ static void print_json(FILE *out, const struct cmp_table *t)
 		wis_json_u64(&j, "tasks", row->tasks);
 		wis_json_f64(&j, "a", row->a);
 		wis_json_f64(&j, "b", row->b);
-		wis_json_f64(&j, "ratio", cmp_ratio(row));
+		wis_json_f64(&j, "ratio", rd_cmp_ratio(row));
 		wis_json_str(&j, "check", check_names[row->check]);
 		if (!j.oom)
 			fprintf(out, "{%s}\n", j.buf);
@@ -231,8 +231,8 @@ static void print_json(FILE *out, const struct cmp_table *t)
 	}
 }
 
-int compare_print(FILE *out, FILE *diag, const struct cmp_table *t,
-		  const struct cmp_label *base, const struct cmp_label *news,
+int rd_compare_print(FILE *out, FILE *diag, const struct rd_cmp_table *t,
+		  const struct rd_cmp_label *base, const struct rd_cmp_label *news,
 		  size_t nr_news, const struct wis_report_opts *o)
 {
 	if (o->format == WIS_REPORT_CSV) {

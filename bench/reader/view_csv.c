@@ -20,7 +20,7 @@ static int formula_start(const char *s)
 	return *s && strchr("=+-@\t\r", *s);
 }
 
-void csv_str(FILE *out, const char *s)
+void rd_csv_str(FILE *out, const char *s)
 {
 	int neutral;
 
@@ -44,48 +44,48 @@ void csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void csv_num(FILE *out, double v)
+void rd_csv_num(FILE *out, double v)
 {
 	fputc(',', out);
 	if (isfinite(v))
 		fprintf(out, "%.15g", v);
 }
 
-static void csv_field(FILE *out, const struct record *rec, const char *key)
+static void csv_field(FILE *out, const struct rd_rec *rec, const char *key)
 {
-	char *s = rec_strdup(rec, key);
+	char *s = rd_rec_strdup(rec, key);
 
-	csv_str(out, s);
+	rd_csv_str(out, s);
 	free(s);
 }
 
-static void csv_point(FILE *out, const struct run *run, const struct point *p)
+static void csv_point(FILE *out, const struct rd_run *run, const struct rd_point *p)
 {
-	csv_str(out, run->id);
+	rd_csv_str(out, run->id);
 	fputc(',', out);
 	csv_field(out, run->head, "id");
 	fputc(',', out);
-	csv_str(out, p->test);
-	fprintf(out, ",%s,%lu,%u,", point_mode(p), p->tasks, p->repeat);
+	rd_csv_str(out, p->test);
+	fprintf(out, ",%s,%lu,%u,", rd_point_mode(p), p->tasks, p->repeat);
 	csv_field(out, p->rec, "affinity");
-	csv_num(out, p->wrapped);
+	rd_csv_num(out, p->wrapped);
 	fputc(',', out);
-	csv_str(out, p->status);
-	csv_num(out, p->average);
-	csv_num(out, p->per_task);
-	csv_num(out, p->scaling);
-	csv_num(out, p->idle_pct);
-	csv_num(out, p->sys_us);
-	csv_num(out, rec_num(p->rec, "samples"));
-	csv_num(out, rec_num(p->rec, "interval_ms"));
+	rd_csv_str(out, p->status);
+	rd_csv_num(out, p->average);
+	rd_csv_num(out, p->per_task);
+	rd_csv_num(out, p->scaling);
+	rd_csv_num(out, p->idle_pct);
+	rd_csv_num(out, p->sys_us);
+	rd_csv_num(out, rd_rec_num(p->rec, "samples"));
+	rd_csv_num(out, rd_rec_num(p->rec, "interval_ms"));
 	fputc(',', out);
-	csv_str(out, p->message);
+	rd_csv_str(out, p->message);
 	fputc('\n', out);
 }
 
-void view_csv(FILE *out, const struct model *m)
+void rd_view_csv(FILE *out, const struct rd_model *m)
 {
-	const struct run *run;
+	const struct rd_run *run;
 	size_t i, k;
 
 	fputs("run,id,test,mode,tasks,repeat,affinity,wrapped,status,average,"
@@ -99,9 +99,9 @@ void view_csv(FILE *out, const struct model *m)
 }
 
 /* runtest.py prints whole ops/s (upstream's average: line) and -1 for none. */
-static double runtest_rate(const struct point *p)
+static double runtest_rate(const struct rd_point *p)
 {
-	return p && point_ok(p) ? p->average : -1;
+	return p && rd_point_ok(p) ? p->average : -1;
 }
 
 /*
@@ -128,9 +128,9 @@ static void runtest_linear(FILE *out, double base, unsigned long tasks)
 		fprintf(out, ",%.0f\n", round(base) * (double)tasks);
 }
 
-static void runtest_idle(FILE *out, const struct point *p)
+static void runtest_idle(FILE *out, const struct rd_point *p)
 {
-	if (p && point_ok(p) && isfinite(p->idle_pct))
+	if (p && rd_point_ok(p) && isfinite(p->idle_pct))
 		fprintf(out, ",%.2f", p->idle_pct);
 	else
 		fputs(",-1", out);
@@ -141,7 +141,7 @@ static void runtest_idle(FILE *out, const struct point *p)
  * rate of the two modes times the tasks, as runtest.py computes it.
  */
 /* The first point of [from, to) with these tasks and mode, or NULL. */
-static const struct point *cell(const struct run *run, size_t from, size_t to,
+static const struct rd_point *cell(const struct rd_run *run, size_t from, size_t to,
 				unsigned long tasks, int threads)
 {
 	for (size_t i = from; i < to; i++)
@@ -152,7 +152,7 @@ static const struct point *cell(const struct run *run, size_t from, size_t to,
 }
 
 /* The least task count of [from, to) above after, 0 if none. */
-static unsigned long next_tasks(const struct run *run, size_t from, size_t to,
+static unsigned long next_tasks(const struct rd_run *run, size_t from, size_t to,
 				unsigned long after)
 {
 	unsigned long next = 0;
@@ -168,9 +168,9 @@ static unsigned long next_tasks(const struct run *run, size_t from, size_t to,
  * Points are by mode, then tasks; runtest.py's rows are by tasks, both
  * modes in one.
  */
-void view_runtest(FILE *out, const struct run *run, size_t from, size_t to)
+void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from, size_t to)
 {
-	const struct point *cells[2];
+	const struct rd_point *cells[2];
 	double linear = 0, p, t;
 	unsigned long tasks;
 

@@ -2,9 +2,9 @@
 /* JSON lines: the merged records of every run, payload for payload. */
 #include "view.h"
 
-void view_json(FILE *out, const struct model *m)
+void rd_view_json(FILE *out, const struct rd_model *m)
 {
-	const struct run *run;
+	const struct rd_run *run;
 	size_t i, k;
 
 	for (i = 0; i < m->nr_runs; i++) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LKP's will-it-scale keys, per test: LKP computes them from runtest.py's
- * CSV, so this reads the very CSV view_runtest() writes, the way LKP's
+ * CSV, so this reads the very CSV rd_view_runtest() writes, the way LKP's
  * parser does (rows with a -1 are not data rows to it), in the same
  * order of floating-point operations, so the figures are identical.
  */
@@ -99,11 +99,11 @@ static void profile_key(FILE *out, const char *kind, const char *name,
  * LKP profiles a job at its one task count; of a test's points that is
  * the profiled one with the most tasks, processes mode before threads.
  */
-static void lkp_profile(FILE *out, const struct run *run, size_t from,
+static void lkp_profile(FILE *out, const struct rd_run *run, size_t from,
 			size_t to)
 {
-	const struct point *best = NULL, *p;
-	const struct point_prof *pp;
+	const struct rd_point *best = NULL, *p;
+	const struct rd_point_prof *pp;
 
 	for (size_t i = from; i < to; i++) {
 		p = &run->points[i];
@@ -117,16 +117,16 @@ static void lkp_profile(FILE *out, const struct run *run, size_t from,
 	pp = &best->prof;
 	for (size_t i = 0; i < pp->self.nr; i++)
 		profile_key(out, "self", pp->self.name[i],
-			    prof_share(pp, pp->self.count[i]));
+			    rd_prof_share(pp, pp->self.count[i]));
 	for (size_t i = 0; i < pp->children.nr; i++)
 		profile_key(out, "children", pp->children.name[i],
-			    prof_share(pp, pp->children.count[i]));
+			    rd_prof_share(pp, pp->children.count[i]));
 	for (size_t i = 0; i < pp->chain.nr; i++)
 		profile_key(out, "calltrace", pp->chain.name[i],
-			    prof_share(pp, pp->chain.count[i]));
+			    rd_prof_share(pp, pp->chain.count[i]));
 }
 
-static void lkp_test(FILE *out, const struct run *run, size_t from, size_t to)
+static void lkp_test(FILE *out, const struct rd_run *run, size_t from, size_t to)
 {
 	struct lkp_sums s = { 0, 0, 0, 0, 0, 0 };
 	char *csv = NULL, *line, *next, *names[RUNTEST_COLUMNS];
@@ -135,7 +135,7 @@ static void lkp_test(FILE *out, const struct run *run, size_t from, size_t to)
 
 	if (!mem)
 		return;
-	view_runtest(mem, run, from, to);
+	rd_view_runtest(mem, run, from, to);
 	if (fclose(mem)) {
 		free(csv);
 		return;
@@ -158,15 +158,15 @@ static void lkp_test(FILE *out, const struct run *run, size_t from, size_t to)
 	free(csv);
 }
 
-void view_lkp(FILE *out, const struct model *m)
+void rd_view_lkp(FILE *out, const struct rd_model *m)
 {
-	const struct run *run;
+	const struct rd_run *run;
 	size_t i, k, end;
 
 	for (i = 0; i < m->nr_runs; i++) {
 		run = &m->runs[i];
 		for (k = 0; k < run->nr_points; k = end) {
-			end = run_test_end(run, k);
+			end = rd_run_test_end(run, k);
 			lkp_test(out, run, k, end);
 		}
 	}

@@ -102,7 +102,7 @@ static FILE *open_in(struct plot *pl, const char *name, const char *ext)
 		close(fd);
 	}
 	if (!f) {
-		report_diag(pl->diag, "cannot write %s/%s: %s", pl->dir, file,
+		rd_report_diag(pl->diag, "cannot write %s/%s: %s", pl->dir, file,
 			    why);
 		pl->failed = 1;
 	}
@@ -129,7 +129,7 @@ static void make_outputs(struct plot *pl, const char *name)
 static void close_file(struct plot *pl, FILE *f, const char *name)
 {
 	if (f && fclose(f)) {
-		report_diag(pl->diag, "cannot write %s/%s: %s", pl->dir, name,
+		rd_report_diag(pl->diag, "cannot write %s/%s: %s", pl->dir, name,
 			    strerror(errno));
 		pl->failed = 1;
 	}
@@ -215,10 +215,10 @@ static void gp_start(FILE *gp, const char *title, double xmax, double ymax)
 }
 
 /* Hardware threads a task stands for: one per core with core affinity. */
-static double cpus_per_task(const struct run *run)
+static double cpus_per_task(const struct rd_run *run)
 {
-	double tpc = rec_num(run->head, "threads_per_core");
-	char *aff = run->nr_points ? rec_strdup(run->points[0].rec, "affinity") :
+	double tpc = rd_rec_num(run->head, "threads_per_core");
+	char *aff = run->nr_points ? rd_rec_strdup(run->points[0].rec, "affinity") :
 		    NULL;
 	int core = aff && !strcmp(aff, "core");
 
@@ -235,12 +235,12 @@ static void gp_line(FILE *gp, double at, const char *what, double xmax)
 		at, at, what, at, *what == 'n' ? 97 : 92);
 }
 
-static void gp_packages(FILE *gp, const struct run *run, double xmax,
+static void gp_packages(FILE *gp, const struct rd_run *run, double xmax,
 			double per_task)
 {
-	double packages = rec_num(run->head, "packages");
-	double cpus = rec_num(run->head, "cores") *
-		      rec_num(run->head, "threads_per_core");
+	double packages = rd_rec_num(run->head, "packages");
+	double cpus = rd_rec_num(run->head, "cores") *
+		      rd_rec_num(run->head, "threads_per_core");
 	int k;
 
 	if (!(packages > 1 && packages < MAX_LINES && cpus > 0))
@@ -250,9 +250,9 @@ static void gp_packages(FILE *gp, const struct run *run, double xmax,
 }
 
 /* Vertical lines where the placement crosses into a new node or package. */
-static void gp_boundaries(FILE *gp, const struct run *run, double xmax)
+static void gp_boundaries(FILE *gp, const struct rd_run *run, double xmax)
 {
-	char *nodes = rec_strdup(run->head, "nodes"), *p, *list, err[128];
+	char *nodes = rd_rec_strdup(run->head, "nodes"), *p, *list, err[128];
 	double per_task = cpus_per_task(run), at = 0;
 	struct wis_cpuset set;
 
@@ -274,10 +274,10 @@ static void gp_boundaries(FILE *gp, const struct run *run, double xmax)
 }
 
 /* One data block per mode (gnuplot's index 0, 1): tasks rate idle. */
-static void run_data(FILE *dat, const struct run *run, size_t from, size_t to,
+static void run_data(FILE *dat, const struct rd_run *run, size_t from, size_t to,
 		     double *base, double *ymax)
 {
-	const struct point *p;
+	const struct rd_point *p;
 	size_t i;
 	int m;
 
@@ -288,19 +288,19 @@ static void run_data(FILE *dat, const struct run *run, size_t from, size_t to,
 			if (p->threads != m)
 				continue;
 			fprintf(dat, "%lu", p->tasks);
-			dat_num(dat, point_ok(p) ? p->average : NAN);
-			dat_num(dat, point_ok(p) ? p->idle_pct : NAN);
+			dat_num(dat, rd_point_ok(p) ? p->average : NAN);
+			dat_num(dat, rd_point_ok(p) ? p->idle_pct : NAN);
 			fputc('\n', dat);
-			if (point_ok(p) && p->tasks == 1 && isnan(base[m]))
+			if (rd_point_ok(p) && p->tasks == 1 && isnan(base[m]))
 				base[m] = p->average;
-			if (point_ok(p) && p->average > *ymax)
+			if (rd_point_ok(p) && p->average > *ymax)
 				*ymax = p->average;
 		}
 		fputs("\n\n", dat);
 	}
 }
 
-static int has_mode(const struct run *run, size_t from, size_t to, int m)
+static int has_mode(const struct rd_run *run, size_t from, size_t to, int m)
 {
 	size_t i;
 
@@ -311,12 +311,12 @@ static int has_mode(const struct run *run, size_t from, size_t to, int m)
 }
 
 /* "TITLE\nrun ID, kernel K, CPU on HOST": which run, kernel and machine. */
-static void run_title(char *buf, size_t len, const struct run *run,
+static void run_title(char *buf, size_t len, const struct rd_run *run,
 		      const char *title)
 {
-	char *kernel = rec_strdup(run->head, "kernel");
-	char *cpu = rec_strdup(run->head, "cpu_model");
-	char *host = rec_strdup(run->head, "hostname");
+	char *kernel = rd_rec_strdup(run->head, "kernel");
+	char *cpu = rd_rec_strdup(run->head, "cpu_model");
+	char *host = rd_rec_strdup(run->head, "hostname");
 
 	snprintf(buf, len, "%s\nrun %s, kernel %s, %s on %s", title, run->id,
 		 kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?");
@@ -325,7 +325,7 @@ static void run_title(char *buf, size_t len, const struct run *run,
 	free(host);
 }
 
-static void run_plot(struct plot *pl, const struct run *run, size_t from,
+static void run_plot(struct plot *pl, const struct rd_run *run, size_t from,
 		     size_t to, const char *name, const char *title)
 {
 	static const char *const modes[] = { "processes", "threads" };
@@ -369,10 +369,10 @@ static void run_plot(struct plot *pl, const struct run *run, size_t from,
 #define CURVE_SYMS 5
 
 /* A mode's profiled point with the most tasks: its top symbols are followed. */
-static const struct point *widest_profile(const struct run *run, size_t from,
+static const struct rd_point *widest_profile(const struct rd_run *run, size_t from,
 					  size_t to, int m)
 {
-	const struct point *w = NULL;
+	const struct rd_point *w = NULL;
 
 	for (size_t i = from; i < to; i++)
 		if (run->points[i].threads == m &&
@@ -382,22 +382,22 @@ static const struct point *widest_profile(const struct run *run, size_t from,
 }
 
 /* Per mode a block: tasks, then the share of each followed symbol. */
-static void profile_data(FILE *dat, const struct run *run, size_t from,
-			 size_t to, const struct point *const *widest)
+static void profile_data(FILE *dat, const struct rd_run *run, size_t from,
+			 size_t to, const struct rd_point *const *widest)
 {
 	for (int m = 0; m < 2; m++) {
-		const struct point *w = widest[m];
+		const struct rd_point *w = widest[m];
 
 		for (size_t i = from; w && i < to; i++) {
-			const struct point *p = &run->points[i];
+			const struct rd_point *p = &run->points[i];
 
 			if (p->threads != m || !(p->prof.samples > 0))
 				continue;
 			fprintf(dat, "%lu", p->tasks);
 			for (size_t k = 0; k < w->prof.self.nr && k < CURVE_SYMS;
 			     k++)
-				dat_num(dat, prof_share(&p->prof,
-					prof_count(&p->prof.self,
+				dat_num(dat, rd_prof_share(&p->prof,
+					rd_prof_count(&p->prof.self,
 						   w->prof.self.name[k])));
 			fputc('\n', dat);
 		}
@@ -410,10 +410,10 @@ static void profile_data(FILE *dat, const struct run *run, size_t from,
  * symbols of each mode's widest profiled point, so a growing lock shows
  * as a rising curve.  0 when the test has no profile.
  */
-static int profile_plot(struct plot *pl, const struct run *run, size_t from,
+static int profile_plot(struct plot *pl, const struct rd_run *run, size_t from,
 			size_t to, const char *name, const char *title)
 {
-	const struct point *widest[2];
+	const struct rd_point *widest[2];
 	const char *sep = "plot ";
 	size_t nr;
 	FILE *dat;
@@ -433,7 +433,7 @@ static int profile_plot(struct plot *pl, const struct run *run, size_t from,
 	make_outputs(pl, name);
 	gp_svg(pl->gp, name);
 	for (int m = 0; m < 2; m++) {
-		const struct point *w = widest[m];
+		const struct rd_point *w = widest[m];
 
 		for (size_t k = 0; w && k < w->prof.self.nr && k < CURVE_SYMS;
 		     k++) {
@@ -464,7 +464,7 @@ static void html_figure(FILE *html, const char *name, const char *title)
 }
 
 /* Every field of the run record, as written. */
-static void html_audit(FILE *html, const struct run *run)
+static void html_audit(FILE *html, const struct rd_run *run)
 {
 	struct wis_jval k, v;
 	size_t pos = 0;
@@ -501,9 +501,9 @@ static int check_names(struct plot *pl, const char *const *titles, size_t n)
 	if (!ret)
 		return 0;
 	if (ret < 0)
-		report_diag(pl->diag, "--plot: out of memory");
+		rd_report_diag(pl->diag, "--plot: out of memory");
 	else
-		report_diag(pl->diag, "--plot: '%s' and '%s' map to the same file name; no plots drawn",
+		rd_report_diag(pl->diag, "--plot: '%s' and '%s' map to the same file name; no plots drawn",
 			    titles[a], titles[b]);
 	pl->failed = 1;
 	return -1;
@@ -519,9 +519,9 @@ static void free_titles(char **titles, size_t n)
 }
 
 /* Each test of each run: "TEST", or "RUN TEST" when there are several. */
-static char **run_titles(const struct model *m, size_t *n)
+static char **run_titles(const struct rd_model *m, size_t *n)
 {
-	const struct run *run;
+	const struct rd_run *run;
 	size_t i, k, cap = 1;
 	char **titles;
 
@@ -531,7 +531,7 @@ static char **run_titles(const struct model *m, size_t *n)
 	*n = 0;
 	for (i = 0; titles && i < m->nr_runs; i++) {
 		run = &m->runs[i];
-		for (k = 0; k < run->nr_points; k = run_test_end(run, k)) {
+		for (k = 0; k < run->nr_points; k = rd_run_test_end(run, k)) {
 			if (asprintf(&titles[*n], "%s%s%s",
 				     m->nr_runs > 1 ? run->id : "",
 				     m->nr_runs > 1 ? " " : "",
@@ -545,15 +545,15 @@ static char **run_titles(const struct model *m, size_t *n)
 	return titles;
 }
 
-static void plot_runs(struct plot *pl, const struct model *m)
+static void plot_runs(struct plot *pl, const struct rd_model *m)
 {
 	char name[WIS_SAFE_NAME_MAX + 1], title[512];
-	const struct run *run;
+	const struct rd_run *run;
 	size_t i, k, end, n, t = 0;
 	char **titles = run_titles(m, &n);
 
 	if (!titles) {
-		report_diag(pl->diag, "--plot: out of memory");
+		rd_report_diag(pl->diag, "--plot: out of memory");
 		pl->failed = 1;
 		return;
 	}
@@ -568,7 +568,7 @@ static void plot_runs(struct plot *pl, const struct model *m)
 		fputs("</h2>\n", pl->html);
 		html_audit(pl->html, run);
 		for (k = 0; k < run->nr_points; k = end, t++) {
-			end = run_test_end(run, k);
+			end = rd_run_test_end(run, k);
 			wis_safe_name(name, titles[t]);
 			run_plot(pl, run, k, end, name, titles[t]);
 			html_figure(pl->html, name, titles[t]);
@@ -587,10 +587,10 @@ static void plot_runs(struct plot *pl, const struct model *m)
  * whether a B/A of that mode is a number (gnuplot fails on a line
  * without one).
  */
-static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
+static void cmp_data(FILE *dat, const struct rd_cmp_table *t, size_t from,
 		     size_t to, double *ymax, int *ratio)
 {
-	const struct cmp_row *row;
+	const struct rd_cmp_row *row;
 	size_t i;
 	int m;
 
@@ -602,9 +602,9 @@ static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
 			fprintf(dat, "%lu", row->tasks);
 			dat_num(dat, row->a);
 			dat_num(dat, row->b);
-			dat_num(dat, cmp_ratio(row));
+			dat_num(dat, rd_cmp_ratio(row));
 			fputc('\n', dat);
-			ratio[m] |= isfinite(cmp_ratio(row));
+			ratio[m] |= isfinite(rd_cmp_ratio(row));
 			if (row->a > *ymax)
 				*ymax = row->a;
 			if (row->b > *ymax)
@@ -615,12 +615,12 @@ static void cmp_data(FILE *dat, const struct cmp_table *t, size_t from,
 }
 
 /* "run ID, kernel K, CPU on HOST", " + more" when a side sums runs. */
-static size_t side_title(char *buf, size_t len, const struct cmp_side *side)
+static size_t side_title(char *buf, size_t len, const struct rd_cmp_side *side)
 {
-	const struct run *run = side->runs[0];
-	char *kernel = rec_strdup(run->head, "kernel");
-	char *cpu = rec_strdup(run->head, "cpu_model");
-	char *host = rec_strdup(run->head, "hostname");
+	const struct rd_run *run = side->runs[0];
+	char *kernel = rd_rec_strdup(run->head, "kernel");
+	char *cpu = rd_rec_strdup(run->head, "cpu_model");
+	char *host = rd_rec_strdup(run->head, "hostname");
 	int n;
 
 	n = snprintf(buf, len, "run %s, kernel %s, %s on %s%s", run->id,
@@ -633,7 +633,7 @@ static size_t side_title(char *buf, size_t len, const struct cmp_side *side)
 }
 
 /* "TEST\nA: ...\nB: ...": which runs, kernels and machines. */
-static void cmp_title(char *buf, size_t len, const struct cmp_table *t,
+static void cmp_title(char *buf, size_t len, const struct rd_cmp_table *t,
 		      const char *test)
 {
 	size_t used = (size_t)snprintf(buf, len, "%s\nA: ", test);
@@ -646,7 +646,7 @@ static void cmp_title(char *buf, size_t len, const struct cmp_table *t,
 		side_title(buf + used, len - used, &t->side[1]);
 }
 
-static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
+static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 		     size_t to, const char *name)
 {
 	static const char *const modes[] = { "processes", "threads" };
@@ -688,7 +688,7 @@ static void cmp_plot(struct plot *pl, const struct cmp_table *t, size_t from,
 }
 
 /* The row after the last of the test of row i. */
-static size_t cmp_test_end(const struct cmp_table *t, size_t i)
+static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
 {
 	size_t end = i;
 
@@ -697,7 +697,7 @@ static size_t cmp_test_end(const struct cmp_table *t, size_t i)
 	return end;
 }
 
-static void plot_compare(struct plot *pl, const struct cmp_table *t)
+static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
 {
 	char name[WIS_SAFE_NAME_MAX + 1];
 	const char **titles = calloc(t->nr + 1, sizeof(*titles));
@@ -707,7 +707,7 @@ static void plot_compare(struct plot *pl, const struct cmp_table *t)
 		titles[n++] = t->rows[i].test;
 	if (!titles || check_names(pl, titles, n)) {
 		if (!titles)
-			report_diag(pl->diag, "--plot: out of memory");
+			rd_report_diag(pl->diag, "--plot: out of memory");
 		pl->failed = 1;
 		free(titles);
 		return;
@@ -724,10 +724,10 @@ static void plot_compare(struct plot *pl, const struct cmp_table *t)
 }
 
 /* Rows [from, to) share a test: per mode, tasks and each side's median, min, max. */
-static void rep_data(FILE *dat, const struct rep_table *t, size_t from,
+static void rep_data(FILE *dat, const struct rd_rep_table *t, size_t from,
 		     size_t to, double *ymax)
 {
-	const struct rep_row *row;
+	const struct rd_rep_row *row;
 	size_t i;
 	int m;
 
@@ -750,7 +750,7 @@ static void rep_data(FILE *dat, const struct rep_table *t, size_t from,
 	}
 }
 
-static void rep_plot(struct plot *pl, const struct rep_table *t, size_t from,
+static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 		     size_t to, const char *name)
 {
 	static const char *const modes[] = { "processes", "threads" };
@@ -787,7 +787,7 @@ static void rep_plot(struct plot *pl, const struct rep_table *t, size_t from,
 }
 
 /* The row after the last of the test of row i. */
-static size_t rep_test_end(const struct rep_table *t, size_t i)
+static size_t rep_test_end(const struct rd_rep_table *t, size_t i)
 {
 	size_t end = i;
 
@@ -796,7 +796,7 @@ static size_t rep_test_end(const struct rep_table *t, size_t i)
 	return end;
 }
 
-static void plot_repeats(struct plot *pl, const struct rep_table *t)
+static void plot_repeats(struct plot *pl, const struct rd_rep_table *t)
 {
 	char name[WIS_SAFE_NAME_MAX + 1];
 	const char **titles = calloc(t->nr + 1, sizeof(*titles));
@@ -806,7 +806,7 @@ static void plot_repeats(struct plot *pl, const struct rep_table *t)
 		titles[n++] = t->rows[i].test;
 	if (!titles || check_names(pl, titles, n)) {
 		if (!titles)
-			report_diag(pl->diag, "--plot: out of memory");
+			rd_report_diag(pl->diag, "--plot: out of memory");
 		pl->failed = 1;
 		free(titles);
 		return;
@@ -831,7 +831,7 @@ static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		report_diag(diag, "cannot start gnuplot: %s", strerror(errno));
+		rd_report_diag(diag, "cannot start gnuplot: %s", strerror(errno));
 		return -1;
 	}
 	if (!pid) {
@@ -844,12 +844,12 @@ static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 		if (errno != EINTR)
 			return -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		report_diag(diag, "--plot needs gnuplot, which is not installed (Debian: apt-get install gnuplot-nox); the data and plots.gp are in %s",
+		rd_report_diag(diag, "--plot needs gnuplot, which is not installed (Debian: apt-get install gnuplot-nox); the data and plots.gp are in %s",
 			    dir);
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		report_diag(diag, "gnuplot failed on %s/plots.gp", dir);
+		rd_report_diag(diag, "gnuplot failed on %s/plots.gp", dir);
 		return -1;
 	}
 	return 0;
@@ -870,8 +870,8 @@ static const char html_head[] =
 	"is B/A; comparing repeats, bars span each side's min-max.</p>\n";
 
 /* One of the three kinds of plots into dir, then gnuplot. */
-static int plot_into(const struct model *m, const struct cmp_table *t,
-		     const struct rep_table *r, int dirfd, const char *dir,
+static int plot_into(const struct rd_model *m, const struct rd_cmp_table *t,
+		     const struct rd_rep_table *r, int dirfd, const char *dir,
 		     FILE *diag)
 {
 	struct plot pl = { NULL, NULL, dirfd, dir, diag, 0, 0 };
@@ -895,13 +895,13 @@ static int plot_into(const struct model *m, const struct cmp_table *t,
 	return run_gnuplot(dirfd, dir, diag);
 }
 
-int view_plot(const struct model *m, const struct cmp_table *t, int dirfd,
+int rd_view_plot(const struct rd_model *m, const struct rd_cmp_table *t, int dirfd,
 	      const char *dir, FILE *diag)
 {
 	return plot_into(m, t, NULL, dirfd, dir, diag);
 }
 
-int view_plot_repeats(const struct model *m, const struct rep_table *t,
+int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
 		      int dirfd, const char *dir, FILE *diag)
 {
 	return plot_into(m, NULL, t, dirfd, dir, diag);

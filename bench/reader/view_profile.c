@@ -18,7 +18,7 @@
 
 #define SYMS_SHOWN 5
 
-static double lock_sampled(const struct point_prof *pp)
+static double lock_sampled(const struct rd_point_prof *pp)
 {
 	double n = 0;
 
@@ -27,7 +27,7 @@ static double lock_sampled(const struct point_prof *pp)
 	return n;
 }
 
-static void print_stat(FILE *out, const struct point_prof *pp)
+static void print_stat(FILE *out, const struct rd_point_prof *pp)
 {
 	if (!pp->stat.nr)
 		return;
@@ -47,13 +47,13 @@ static void print_stat(FILE *out, const struct point_prof *pp)
 		lock_sampled(pp));
 }
 
-static void print_point_profile(FILE *out, const struct point *p)
+static void print_point_profile(FILE *out, const struct rd_point *p)
 {
-	const struct point_prof *pp = &p->prof;
+	const struct rd_point_prof *pp = &p->prof;
 
 	fputs("profile: ", out);
 	puts_clean(out, p->test);
-	fprintf(out, " %s %lu: ", point_mode(p), p->tasks);
+	fprintf(out, " %s %lu: ", rd_point_mode(p), p->tasks);
 	if (pp->event) {
 		puts_clean(out, pp->event);
 		fprintf(out, " %.0f samples, %.0f lost", pp->samples,
@@ -67,7 +67,7 @@ static void print_point_profile(FILE *out, const struct point *p)
 	for (size_t i = 0; i < pp->self.nr && i < SYMS_SHOWN; i++) {
 		fputs(i ? ", " : " ", out);
 		puts_clean(out, pp->self.name[i]);
-		fprintf(out, " %.1f%%", prof_share(pp, pp->self.count[i]));
+		fprintf(out, " %.1f%%", rd_prof_share(pp, pp->self.count[i]));
 	}
 	if (pp->why) {
 		fputs("\n    not taken: ", out);
@@ -77,7 +77,7 @@ static void print_point_profile(FILE *out, const struct point *p)
 	fputc('\n', out);
 }
 
-void view_profiles(FILE *out, const struct run *run)
+void rd_view_profiles(FILE *out, const struct rd_run *run)
 {
 	for (size_t i = 0; i < run->nr_points; i++)
 		if (run->points[i].prof.kinds)
@@ -102,7 +102,7 @@ static void put_folded(FILE *out, const char *chain, double count)
 	fprintf(out, " %.0f\n", count);
 }
 
-static int write_folded(const struct run *run, const struct point *p,
+static int write_folded(const struct rd_run *run, const struct rd_point *p,
 			int dirfd, const char *dir, FILE *diag)
 {
 	char raw[512], name[WIS_SAFE_NAME_MAX + 16], why[128];
@@ -110,14 +110,14 @@ static int write_folded(const struct run *run, const struct point *p,
 	int fd;
 
 	snprintf(raw, sizeof(raw), "%s-%s-%s-%lu", run->id, p->test,
-		 point_mode(p), p->tasks);
+		 rd_point_mode(p), p->tasks);
 	wis_safe_name(name, raw);
 	strcat(name, ".folded");
 	fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644,
 			    why, sizeof(why));
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
-		report_diag(diag, "--folded: %s/%s: %s", dir, name,
+		rd_report_diag(diag, "--folded: %s/%s: %s", dir, name,
 			    fd < 0 ? why : strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -126,14 +126,14 @@ static int write_folded(const struct run *run, const struct point *p,
 	for (size_t i = 0; i < p->prof.chain.nr; i++)
 		put_folded(f, p->prof.chain.name[i], p->prof.chain.count[i]);
 	if (fclose(f)) {
-		report_diag(diag, "--folded: %s/%s: %s", dir, name,
+		rd_report_diag(diag, "--folded: %s/%s: %s", dir, name,
 			    strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-int view_folded(const struct model *m, int dirfd, const char *dir,
+int rd_view_folded(const struct rd_model *m, int dirfd, const char *dir,
 		FILE *diag)
 {
 	int ret = 0;

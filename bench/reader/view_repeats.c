@@ -8,12 +8,12 @@
 #include "table.h"
 #include "view.h"
 
-static const char *mode_name(const struct rep_row *row)
+static const char *mode_name(const struct rd_rep_row *row)
 {
 	return row->threads ? "threads" : "processes";
 }
 
-static void print_side(FILE *out, const char *name, const struct cmp_side *s)
+static void print_side(FILE *out, const char *name, const struct rd_cmp_side *s)
 {
 	size_t i;
 
@@ -22,7 +22,7 @@ static void print_side(FILE *out, const char *name, const struct cmp_side *s)
 		fputc(' ', out);
 		puts_clean(out, s->runs[i]->id);
 		fputs(" (kernel ", out);
-		put_field(out, s->runs[i]->head, "kernel");
+		rd_put_field(out, s->runs[i]->head, "kernel");
 		fprintf(out, ", %u repeat%s)", s->runs[i]->repeats,
 			s->runs[i]->repeats == 1 ? "" : "s");
 	}
@@ -30,9 +30,9 @@ static void print_side(FILE *out, const char *name, const struct cmp_side *s)
 }
 
 /* "controls off: ..." naming each control that moved; nothing if none. */
-static void print_controls_off(FILE *out, const struct rep_table *t)
+static void print_controls_off(FILE *out, const struct rd_rep_table *t)
 {
-	const struct rep_row *row;
+	const struct rd_rep_row *row;
 	size_t i;
 
 	if (!t->controls_off)
@@ -72,7 +72,7 @@ static void range(char *buf, size_t len, double lo, double hi,
 	snprintf(buf, len, "%s-%s", a, b);
 }
 
-static void side_cells(FILE *out, const struct side_summary *s)
+static void side_cells(FILE *out, const struct rd_side_summary *s)
 {
 	char med[32], sd[32], mm[72];
 
@@ -82,10 +82,10 @@ static void side_cells(FILE *out, const struct side_summary *s)
 	fprintf(out, " %2zu %12s %6s %25s", s->n, med, sd, mm);
 }
 
-static void print_row(FILE *out, const struct rep_row *row)
+static void print_row(FILE *out, const struct rd_rep_row *row)
 {
 	char test[32], change[32], ci[48];
-	const char *why = verdict_why_name(row->v.why);
+	const char *why = rd_verdict_why_name(row->v.why);
 	size_t n;
 
 	snprintf(test, sizeof(test), "%s", row->test);
@@ -98,11 +98,11 @@ static void print_row(FILE *out, const struct rep_row *row)
 	side_cells(out, &row->v.a);
 	side_cells(out, &row->v.b);
 	fprintf(out, " %8s %13s  %s%s%s%s\n", change, ci,
-		verdict_name(row->v.verdict), *why ? " (" : "", why,
+		rd_verdict_name(row->v.verdict), *why ? " (" : "", why,
 		*why ? ")" : "");
 }
 
-static void print_table(FILE *out, const struct rep_table *t)
+static void print_table(FILE *out, const struct rd_rep_table *t)
 {
 	size_t i;
 
@@ -122,18 +122,18 @@ static void print_table(FILE *out, const struct rep_table *t)
 		print_row(out, &t->rows[i]);
 }
 
-static void csv_side(FILE *out, const struct side_summary *s)
+static void csv_side(FILE *out, const struct rd_side_summary *s)
 {
 	fprintf(out, ",%zu", s->n);
-	csv_num(out, s->median);
-	csv_num(out, s->stddev_pct);
-	csv_num(out, s->min);
-	csv_num(out, s->max);
+	rd_csv_num(out, s->median);
+	rd_csv_num(out, s->stddev_pct);
+	rd_csv_num(out, s->min);
+	rd_csv_num(out, s->max);
 }
 
-static void print_csv(FILE *out, const struct rep_table *t)
+static void print_csv(FILE *out, const struct rd_rep_table *t)
 {
-	const struct rep_row *row;
+	const struct rd_rep_row *row;
 	size_t i;
 
 	fputs("test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,"
@@ -141,20 +141,20 @@ static void print_csv(FILE *out, const struct rep_table *t)
 	      "ratio_hi,verdict,why\n", out);
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
-		csv_str(out, row->test);
+		rd_csv_str(out, row->test);
 		fprintf(out, ",%s,%lu", mode_name(row), row->tasks);
 		csv_side(out, &row->v.a);
 		csv_side(out, &row->v.b);
-		csv_num(out, 100 * (row->v.ratio - 1));
-		csv_num(out, row->v.lo);
-		csv_num(out, row->v.hi);
-		fprintf(out, ",%s,%s\n", verdict_name(row->v.verdict),
-			verdict_why_name(row->v.why));
+		rd_csv_num(out, 100 * (row->v.ratio - 1));
+		rd_csv_num(out, row->v.lo);
+		rd_csv_num(out, row->v.hi);
+		fprintf(out, ",%s,%s\n", rd_verdict_name(row->v.verdict),
+			rd_verdict_why_name(row->v.why));
 	}
 }
 
 static void json_side(struct wis_json *j, const char *pfx,
-		      const struct side_summary *s)
+		      const struct rd_side_summary *s)
 {
 	static const char *const names[] = {
 		"n", "median", "stddev_pct", "min", "max",
@@ -171,9 +171,9 @@ static void json_side(struct wis_json *j, const char *pfx,
 	}
 }
 
-static void print_json(FILE *out, const struct rep_table *t)
+static void print_json(FILE *out, const struct rd_rep_table *t)
 {
-	const struct rep_row *row;
+	const struct rd_rep_row *row;
 	struct wis_json j;
 	size_t i;
 
@@ -188,15 +188,15 @@ static void print_json(FILE *out, const struct rep_table *t)
 		wis_json_f64(&j, "change_pct", 100 * (row->v.ratio - 1));
 		wis_json_f64(&j, "ratio_lo", row->v.lo);
 		wis_json_f64(&j, "ratio_hi", row->v.hi);
-		wis_json_str(&j, "verdict", verdict_name(row->v.verdict));
-		wis_json_str(&j, "why", verdict_why_name(row->v.why));
+		wis_json_str(&j, "verdict", rd_verdict_name(row->v.verdict));
+		wis_json_str(&j, "why", rd_verdict_why_name(row->v.why));
 		if (!j.oom)
 			fprintf(out, "{%s}\n", j.buf);
 		wis_json_free(&j);
 	}
 }
 
-int repeats_print(FILE *out, FILE *diag, const struct rep_table *t,
+int rd_repeats_print(FILE *out, FILE *diag, const struct rd_rep_table *t,
 		  enum wis_report_format format)
 {
 	if (format == WIS_REPORT_CSV) {

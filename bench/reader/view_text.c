@@ -10,7 +10,7 @@
 #include "verdict.h"
 #include "view.h"
 
-static void print_header(FILE *out, const struct run *run)
+static void print_header(FILE *out, const struct rd_run *run)
 {
 	static const char *const keys[][2] = {
 		{ "id", "id" }, { "kernel", "kernel" }, { "cpu", "cpu_model" },
@@ -22,7 +22,7 @@ static void print_header(FILE *out, const struct run *run)
 	puts_clean(out, run->id);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i][0]);
-		put_field(out, run->head, keys[i][1]);
+		rd_put_field(out, run->head, keys[i][1]);
 	}
 	fputs("\nstatus: ", out);
 	fputs(run->end && !run->missing ? "complete" : "incomplete", out);
@@ -32,16 +32,16 @@ static void print_header(FILE *out, const struct run *run)
 		fprintf(out, ", %" PRIu64 " records missing", run->missing);
 	if (run->end) {
 		fputs(", end ", out);
-		put_field(out, run->end, "status");
+		rd_put_field(out, run->end, "status");
 	}
 	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported\n",
 		run->nr_points, run->nr_points == 1 ? "" : "s", run->failed,
 		run->unsupported);
 }
 
-static void print_notes(FILE *out, const struct run *run)
+static void print_notes(FILE *out, const struct rd_run *run)
 {
-	const struct record *rec;
+	const struct rd_rec *rec;
 	struct wis_jval v;
 	size_t i;
 
@@ -50,30 +50,30 @@ static void print_notes(FILE *out, const struct run *run)
 		if (strcmp(rec->type, "warn") && strcmp(rec->type, "error"))
 			continue;
 		fputs(strcmp(rec->type, "warn") ? "error: " : "warning: ", out);
-		put_field(out, rec, "message");
-		if (!rec_get(rec, "key", &v)) {
+		rd_put_field(out, rec, "message");
+		if (!rd_rec_get(rec, "key", &v)) {
 			fputs(" (", out);
-			put_field(out, rec, "key");
+			rd_put_field(out, rec, "key");
 			fputc('=', out);
-			put_field(out, rec, "value");
+			rd_put_field(out, rec, "value");
 			fputc(')', out);
 		}
 		fputc('\n', out);
 	}
 }
 
-double point_efficiency(const struct point *p)
+double rd_point_efficiency(const struct rd_point *p)
 {
 	return p->scaling / p->tasks;
 }
 
-static void print_point(FILE *out, const struct point *p)
+static void print_point(FILE *out, const struct rd_point *p)
 {
 	struct wis_row row = {
-		.test = p->test, .mode = point_mode(p), .tasks = p->tasks,
+		.test = p->test, .mode = rd_point_mode(p), .tasks = p->tasks,
 		.status = p->status, .message = p->message,
 		.average = p->average, .per_task = p->per_task,
-		.scaling = p->scaling, .efficiency = point_efficiency(p),
+		.scaling = p->scaling, .efficiency = rd_point_efficiency(p),
 		.min = p->min, .max = p->max, .idle_pct = p->idle_pct,
 		.sys_us = p->sys_us, .wrapped = p->wrapped,
 	};
@@ -83,19 +83,19 @@ static void print_point(FILE *out, const struct point *p)
 
 /* One test, mode and task count over its repeats. */
 struct spread {
-	struct point median;	/* the median repeat's point */
-	struct side_summary s;
+	struct rd_point median;	/* the median repeat's point */
+	struct rd_side_summary s;
 	int failed;		/* a repeat did not measure */
 };
 
-static int same_point(const struct point *x, const struct point *y)
+static int same_point(const struct rd_point *x, const struct rd_point *y)
 {
 	return x->test_order == y->test_order && x->tasks == y->tasks &&
 	       x->threads == y->threads;
 }
 
 /* Points [from, to) are one point's repeats. */
-static void spread_of(const struct point *pts, size_t from, size_t to,
+static void spread_of(const struct rd_point *pts, size_t from, size_t to,
 		      double *rates, struct spread *sp)
 {
 	size_t i, n = 0;
@@ -103,19 +103,19 @@ static void spread_of(const struct point *pts, size_t from, size_t to,
 	sp->median = pts[from];
 	sp->failed = 0;
 	for (i = from; i < to; i++) {
-		if (point_ok(&pts[i]))
+		if (rd_point_ok(&pts[i]))
 			rates[n++] = pts[i].average;
 		else
 			sp->failed = 1;
 	}
-	side_summarise(rates, n, &sp->s);
+	rd_side_summarise(rates, n, &sp->s);
 	for (i = from; i < to; i++)
-		if (point_ok(&pts[i]) && pts[i].average == sp->s.median)
+		if (rd_point_ok(&pts[i]) && pts[i].average == sp->s.median)
 			sp->median = pts[i];
 }
 
 /* Each point's spread, in the run's order; the count, or 0 out of memory. */
-static size_t spreads(const struct run *run, struct spread *v, double *rates)
+static size_t spreads(const struct rd_run *run, struct spread *v, double *rates)
 {
 	size_t i, end, n = 0;
 
@@ -131,7 +131,7 @@ static size_t spreads(const struct run *run, struct spread *v, double *rates)
 /* Scaling of the medians, against the same test and mode at 1 task. */
 static void median_scaling(struct spread *v, size_t n)
 {
-	const struct point *base;
+	const struct rd_point *base;
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
@@ -154,7 +154,7 @@ static double control_spread(const struct spread *v, size_t n,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (cmp_control_rank(v[i].median.test) >= 3 || v[i].failed ||
+		if (rd_cmp_control_rank(v[i].median.test) >= 3 || v[i].failed ||
 		    !isfinite(v[i].s.stddev_pct) || v[i].s.stddev_pct <= most)
 			continue;
 		most = v[i].s.stddev_pct;
@@ -199,7 +199,7 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
 		puts_clean(out, v[i].median.test);
 		fprintf(out, "%*s %-9s %5lu %3zu %14.0f %7s %27s%s%s\n",
 			pad(v[i].median.test, 16), "",
-			point_mode(&v[i].median), v[i].median.tasks, v[i].s.n,
+			rd_point_mode(&v[i].median), v[i].median.tasks, v[i].s.n,
 			v[i].s.median, sd, mm,
 			ctl && v[i].s.stddev_pct > noise ? "  !" : "",
 			v[i].failed ? "  (a repeat failed)" : "");
@@ -210,12 +210,12 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
  * A run with repeats: the table of each point's median repeat, the
  * spreads, and the analysis of the median curve.
  */
-static void view_repeats(FILE *out, const struct run *run)
+static void view_repeats(FILE *out, const struct rd_run *run)
 {
 	struct spread *v = calloc(run->nr_points + 1, sizeof(*v));
 	double *rates = calloc(run->nr_points + 1, sizeof(*rates));
-	struct point *medians = calloc(run->nr_points + 1, sizeof(*medians));
-	struct run med = *run;
+	struct rd_point *medians = calloc(run->nr_points + 1, sizeof(*medians));
+	struct rd_run med = *run;
 	size_t i, n;
 
 	if (!v || !rates || !medians) {
@@ -233,17 +233,17 @@ static void view_repeats(FILE *out, const struct run *run)
 	print_spreads(out, v, n, run->repeats);
 	med.points = medians;
 	med.nr_points = n;
-	analysis_curves(out, &med);
+	rd_analysis_curves(out, &med);
 out:
 	free(v);
 	free(rates);
 	free(medians);
 }
 
-void view_text(FILE *out, const struct model *m,
+void rd_view_text(FILE *out, const struct rd_model *m,
 	       const char *(*family)(const char *test))
 {
-	const struct run *run;
+	const struct rd_run *run;
 	size_t i, k;
 
 	for (i = 0; i < m->nr_runs; i++) {
@@ -252,7 +252,7 @@ void view_text(FILE *out, const struct model *m,
 			fputc('\n', out);
 		print_header(out, run);
 		print_notes(out, run);
-		analysis_environment(out, run, family);
+		rd_analysis_environment(out, run, family);
 		if (!run->nr_points)
 			continue;
 		fputc('\n', out);
@@ -263,7 +263,7 @@ void view_text(FILE *out, const struct model *m,
 		wis_table_header(out);
 		for (k = 0; k < run->nr_points; k++)
 			print_point(out, &run->points[k]);
-		analysis_curves(out, run);
-		view_profiles(out, run);
+		rd_analysis_curves(out, run);
+		rd_view_profiles(out, run);
 	}
 }
