@@ -35,6 +35,7 @@ usage() {
 	cat <<'EOF'
 usage: ./build.sh [--kernel PATH] [--modules DIR|none] [--out DIR] [COMMAND]
        ./build.sh [--out DIR] kernel [--kernel-src DIR] [--lockstat]
+                  [--fragment FILE]...
 
 commands:
   (none)   deps, build and image
@@ -47,11 +48,11 @@ commands:
            build what is missing or stale, then boot it with qemu/run
   asan     a dynamic build of wis under ASan and UBSan into OUT/asan,
            for tests/08-sanitizers.t
-  kernel [--kernel-src DIR] [--lockstat]
-           the appliance's own kernel: KERNEL_BASE plus kconfig/wis.config
-           and kconfig/appliance.config (--lockstat: kconfig/lockstat.config
-           too), no modules, from Debian's linux-source-6.1 or the tree
-           DIR; writes OUT/kernel/ (--lockstat: OUT/kernel-lockstat/),
+  kernel [--kernel-src DIR] [--lockstat] [--fragment FILE]...
+           the appliance's own kernel: tinyconfig plus kconfig/wis.config
+           and kconfig/appliance.config (--lockstat: kconfig/lockstat.config,
+           then each FILE), no modules, from Debian's linux-source-6.1 or
+           the tree DIR; writes OUT/kernel/ (--lockstat: OUT/kernel-lockstat/),
            cached in ~/.cache/wis/kernel (XDG_CACHE_HOME)
   test     deps, build, image, asan, then prove tests/
 
@@ -348,6 +349,9 @@ kernel_fragments() {
 		printf '%s\n' "$ROOT/$fragment"
 	done
 	[ -z "$LOCKSTAT" ] || printf '%s\n' "$ROOT/kconfig/lockstat.config"
+	for fragment in "${EXTRA_FRAGMENTS[@]}"; do
+		printf '%s\n' "$fragment"
+	done
 }
 
 # What makes one configuration: architecture, base and the fragments.
@@ -435,6 +439,9 @@ publish_kernel() {
 	tmp=$(mktemp -d "$OUT/.kernel.XXXXXX")
 	cp "$dir/arch/x86/boot/bzImage" "$tmp/bzImage"
 	cp "$dir/.config" "$tmp/config"
+	# The ELF image with its symbols, for kerf load and perf, stays in
+	# the cache.
+	ln -s "$dir/vmlinux" "$tmp/vmlinux"
 	printf 'kernel-build %s config %s %s%s base %s\n' "$KSRC_ID" "$hash" \
 		"$KERNEL_ARCH" "${LOCKSTAT:+ lockstat}" "$KERNEL_BASE" \
 		>"$tmp/build"
@@ -443,21 +450,44 @@ publish_kernel() {
 	note "kernel: $dest/bzImage $(stat -c %s "$dest/bzImage") bytes, release $(bzimage_release "$dest/bzImage"), built in $(cat "$dir/build-seconds") s"
 }
 
+# A fragment of the user's, last: what a tree needs beyond the appliance
+# (a spawn kernel's options).  Its path may hold no blank.
+add_fragment() {
+	local file
+	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
+		die "--fragment $1: no such readable file"
+	fi
+	file=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	case $file in
+	*[[:space:]]*) die "--fragment $1: a path with blanks" ;;
+	esac
+	EXTRA_FRAGMENTS+=("$file")
+}
+
 kernel() {
 	local dir hash
 	LOCKSTAT=
+	EXTRA_FRAGMENTS=()
 	KERNEL_SRC=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--lockstat) LOCKSTAT=1; shift ;;
-		--kernel-src)
-			[ $# -ge 2 ] || die "--kernel-src needs a value"
-			KERNEL_SRC=$2
+		--kernel-src | --fragment)
+			[ $# -ge 2 ] || die "$1 needs a value"
+			case $1 in
+			--kernel-src) KERNEL_SRC=$2 ;;
+			--fragment) add_fragment "$2" ;;
+			esac
 			shift 2
 			;;
 		*) die "kernel: unknown argument: $1" ;;
 		esac
 	done
+	# One kernel command at a time: another one waits, then finds the
+	# source unpacked and the kernel built.
+	mkdir -p "$(kernel_cache)" || die "cannot create $(kernel_cache)"
+	exec 9>"$(kernel_cache)/lock"
+	flock 9
 	if [ -n "$KERNEL_SRC" ]; then
 		given_kernel_source "$KERNEL_SRC"
 	else
@@ -465,8 +495,8 @@ kernel() {
 	fi
 	hash=$(kernel_config_hash)
 	dir=$(kernel_cache)/$KSRC_ID-$hash
+	mkdir -p "$dir" || die "cannot create $dir"
 	if [ -z "$KSRC_EXACT" ] || [ ! -f "$dir/build-seconds" ]; then
-		mkdir -p "$dir" || die "cannot create $dir"
 		rm -f "$dir/build-seconds"
 		configure_kernel "$dir"
 		check_kernel_config "$dir/.config"
