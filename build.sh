@@ -179,8 +179,7 @@ kernel_config() {
 	local config
 	for config in "$(dirname "$KERNEL")/config" "/boot/config-$KREL"; do
 		if [ -f "$config" ]; then
-			printf '%s
-' "$config"
+			printf '%s\n' "$config"
 			return
 		fi
 	done
@@ -321,21 +320,25 @@ debian_kernel_source() {
 	rm -rf "$tmp"
 }
 
-# A tree given with --kernel-src.  A git tree is named by its commit (and
-# the hash of its uncommitted changes), so the cache knows it exactly;
-# any other tree only by its path and version, so it is always remade
+# A tree given with --kernel-src.  The top of a git checkout is named by
+# its commit (and the hash of its changes to tracked files), so the cache
+# knows it exactly unless it has untracked files; any other tree only by
+# its path and version.  A tree not known exactly is always remade
 # (kbuild remakes only what changed).
 given_kernel_source() {
-	local dir=$1 head diff
+	local dir=$1 top head diff
 	[ -f "$dir/scripts/kconfig/merge_config.sh" ] ||
 		die "--kernel-src $dir: not a kernel tree (no scripts/kconfig/merge_config.sh)"
-	KSRC=$(cd "$dir" && pwd)
+	KSRC=$(cd "$dir" && pwd -P)
 	KSRC_EXACT=
-	if head=$(git -C "$KSRC" rev-parse --verify -q HEAD 2>/dev/null); then
+	top=$(git -C "$KSRC" rev-parse --show-toplevel 2>/dev/null || true)
+	if [ "$top" = "$KSRC" ] &&
+		head=$(git -C "$KSRC" rev-parse --verify -q HEAD); then
 		KSRC_ID=git-${head:0:12}
 		diff=$(git -C "$KSRC" diff HEAD)
 		[ -z "$diff" ] || KSRC_ID=$KSRC_ID-dirty-$(sha256sum <<<"$diff" | cut -c1-12)
-		KSRC_EXACT=1
+		[ -n "$(git -C "$KSRC" ls-files --others --exclude-standard)" ] ||
+			KSRC_EXACT=1
 		return
 	fi
 	KSRC_ID=tree-$(make -s -C "$KSRC" kernelversion 2>/dev/null ||

@@ -2,7 +2,8 @@
 # The appliance's own kernel: ./build.sh kernel builds it from
 # kconfig/wis.config (or takes it from its cache), every option of the
 # fragment is in its config, an image for it carries no module, and the
-# smoke preset runs on it under TCG with every point ok and the very same
+# smoke preset runs on it under TCG with every point ok (as on Debian's
+# kernel, but read3 and read4: tmpfs has no O_DIRECT) and the very same
 # records through the virtio-serial port, the pmem region and the console.
 use strict;
 use warnings;
@@ -51,8 +52,11 @@ my @points = grep { $_->{type} eq 'point' } @virtio;
 my @tests = split(/,/, (grep { /^wis\.tests=/ }
 	split(/\n/, slurp('rootfs/etc/wis/presets/all')))[0] =~ s/^wis\.tests=//r);
 is(scalar(@points), 2 * @tests, 'one point per test at 1 and 2 tasks');
-is(join(' ', map { "$_->{test}/$_->{tasks}" }
-	grep { $_->{status} ne 'ok' } @points), '', 'every point is ok');
+# tmpfs takes no O_DIRECT, on Debian's kernel as on this one.
+is(join(' ', map { "$_->{test}/$_->{tasks}:$_->{status}" }
+	grep { $_->{status} ne 'ok' } @points),
+   'read3/1:unsupported read3/2:unsupported read4/1:unsupported read4/2:unsupported',
+   'every point is ok but O_DIRECT reads of tmpfs');
 is(($virtio[-1]{type} // '') . ' ' . ($virtio[-1]{status} // ''), 'end ok',
    'the run ends ok');
 my ($release) = $manifest =~ /^kernel-release (\S+)$/m;
