@@ -440,6 +440,7 @@ publish_kernel() {
 	dest=$OUT/kernel${LOCKSTAT:+-lockstat}
 	mkdir -p "$OUT" || die "cannot create $OUT"
 	tmp=$(mktemp -d "$OUT/.kernel.XXXXXX")
+	chmod 0755 "$tmp"
 	cp "$dir/arch/x86/boot/bzImage" "$tmp/bzImage"
 	cp "$dir/.config" "$tmp/config"
 	# The ELF image with its symbols, for kerf load and perf, stays in
