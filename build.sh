@@ -12,6 +12,8 @@ libclang-rt-14-dev perl gnuplot-nox iproute2"
 # What only the tests need: LAVA's dispatcher runs the jobs of
 # ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t).
 TEST_PACKAGES="lava-dispatcher"
+# What ./build.sh kernel needs: Debian's kernel source and its build tools.
+KERNEL_PACKAGES="linux-source-6.1 xz-utils gcc bc flex bison libelf-dev lz4"
 BUDGET_BYTES=$((2 * 1024 * 1024))
 # zstd, not gzip: the suite's libc.so.6 and loader do not fit the budget
 # under gzip -9 (2.32 MiB); zstd -19 holds them in 1.69 MiB and unpacks
@@ -78,10 +80,20 @@ set_arch() {
 	BOOT_ARGS="console=$CONSOLE panic=-1 wis.preset=smoke"
 }
 
+# The appliance's own kernel (./build.sh kernel): Debian's kernel source,
+# tinyconfig, then the fragments, in this order.
+KERNEL_SOURCE_PACKAGE=linux-source-6.1
+KERNEL_SOURCE_TARBALL=/usr/src/linux-source-6.1.tar.xz
+KERNEL_ARCH=x86_64
+KERNEL_BASE=tinyconfig
+KERNEL_FRAGMENTS="kconfig/wis.config kconfig/appliance.config"
+
 usage() {
 	cat <<'EOF'
 usage: ./build.sh [--arch x86_64|arm64] [--kernel PATH] [--modules DIR|none]
                   [--out DIR] [COMMAND]
+       ./build.sh [--out DIR] kernel [--kernel-src DIR] [--lockstat]
+                  [--fragment FILE]...
 
 commands:
   (none)   deps, build and image
@@ -103,12 +115,20 @@ commands:
            x86-ipxe.yaml (a bare-metal x86 board booting iPXE); images
            from file://OUT/pxe, or from BASE serving OUT/pxe; timeouts for
            boards of N CPUs (default 1); see docs/fleets.md
+  kernel [--kernel-src DIR] [--lockstat] [--fragment FILE]...
+           the appliance's own kernel: tinyconfig plus kconfig/wis.config
+           and kconfig/appliance.config (--lockstat: kconfig/lockstat.config,
+           then each FILE), no modules, from Debian's linux-source-6.1 or
+           the tree DIR; writes OUT/kernel/ (--lockstat: OUT/kernel-lockstat/),
+           cached in ~/.cache/wis/kernel (XDG_CACHE_HOME)
   test     deps (and the tests' own), build, image, asan, then prove tests/
 
 environment: ARCH (default x86_64), OUT (default ./out), KERNEL, MODULES,
 BUSYBOX (default /bin/busybox), SOURCE_DATE_EPOCH (default: time of the
 last commit).  The default kernel is the installed linux-image-cloud-amd64;
-MODULES=none means a kernel with everything built in and no module tree.
+MODULES=none means a kernel with everything built in and no module tree, and is
+the default for a kernel whose config (beside it as "config", or
+/boot/config-RELEASE) says "# CONFIG_MODULES is not set".
 --arch arm64 cross-builds into OUT/arm64: the kernel, busybox and GRUB's
 network image come from Debian's arm64 packages, unpacked by deps into
 OUT/arm64/deb; run boots it with qemu/run --arch arm64, and test builds
@@ -330,7 +350,31 @@ resolve_kernel() {
 	KREL=$(kernel_release "$KERNEL") ||
 		die "kernel $KERNEL: not $KERNEL_FORMAT, cannot read its release"
 	[ -n "$KREL" ] || die "kernel $KERNEL: empty release string"
-	[ -n "$MODULES" ] || MODULES=$root/lib/modules/$KREL
+	[ -n "$MODULES" ] || MODULES=$(default_modules)
+}
+
+# The config a kernel was built from: "config" beside it (as ./build.sh
+# kernel leaves it), or Debian's /boot/config-RELEASE.
+kernel_config() {
+	local config
+	for config in "$(dirname "$KERNEL")/config" "/boot/config-$KREL"; do
+		if [ -f "$config" ]; then
+			printf '%s\n' "$config"
+			return
+		fi
+	done
+}
+
+# A kernel that cannot load modules gets none; any other its release's tree.
+default_modules() {
+	local config
+	config=$(kernel_config)
+	if [ -n "$config" ] &&
+		grep -qx '# CONFIG_MODULES is not set' "$config"; then
+		echo none
+		return
+	fi
+	printf '%s\n' "$(kernel_root)/lib/modules/$KREL"
 }
 
 # The release a module tree was built for: the vermagic of its first
@@ -422,6 +466,231 @@ stage_modules() {
 			staged[$rel]=1
 		done <<<"$closure"
 	done
+}
+
+# --- own kernel ----------------------------------------------------------
+
+kernel_cache() {
+	printf '%s\n' "${XDG_CACHE_HOME:-$HOME/.cache}/wis/kernel"
+}
+
+# Debian's kernel source, unpacked once per package version into the
+# cache (the work tree stays small); a half-unpacked tree is never used.
+debian_kernel_source() {
+	local version cache tmp
+	installed "$KERNEL_SOURCE_PACKAGE" ||
+		die "package $KERNEL_SOURCE_PACKAGE is missing: run ./build.sh kernel as root, or give --kernel-src DIR"
+	version=$(dpkg-query -W -f='${Version}' "$KERNEL_SOURCE_PACKAGE")
+	cache=$(kernel_cache)/src
+	KSRC=$cache/$KERNEL_SOURCE_PACKAGE-$version
+	KSRC_ID=$KERNEL_SOURCE_PACKAGE-$version
+	KSRC_EXACT=1
+	[ -f "$KSRC/Makefile" ] && return 0
+	[ -f "$KERNEL_SOURCE_TARBALL" ] ||
+		die "$KERNEL_SOURCE_TARBALL is missing: reinstall $KERNEL_SOURCE_PACKAGE"
+	mkdir -p "$cache" || die "cannot create $cache"
+	tmp=$(mktemp -d "$cache/.unpack.XXXXXX")
+	note "kernel: unpacking $KERNEL_SOURCE_TARBALL into $cache"
+	tar -xJf "$KERNEL_SOURCE_TARBALL" -C "$tmp" ||
+		{ rm -rf "$tmp"; die "cannot unpack $KERNEL_SOURCE_TARBALL"; }
+	[ -f "$tmp/$KERNEL_SOURCE_PACKAGE/Makefile" ] ||
+		{ rm -rf "$tmp"; die "$KERNEL_SOURCE_TARBALL holds no $KERNEL_SOURCE_PACKAGE/"; }
+	rm -rf "$KSRC"
+	mv "$tmp/$KERNEL_SOURCE_PACKAGE" "$KSRC"
+	rm -rf "$tmp"
+}
+
+# A tree given with --kernel-src.  The top of a git checkout is named by
+# its commit (and the hash of its changes to tracked files), so the cache
+# knows it exactly unless it has untracked files; any other tree only by
+# its path and version.  A tree not known exactly is always remade
+# (kbuild remakes only what changed).
+given_kernel_source() {
+	local dir=$1 top head diff
+	[ -f "$dir/scripts/kconfig/merge_config.sh" ] ||
+		die "--kernel-src $dir: not a kernel tree (no scripts/kconfig/merge_config.sh)"
+	KSRC=$(cd "$dir" && pwd -P)
+	KSRC_EXACT=
+	top=$(git -C "$KSRC" rev-parse --show-toplevel 2>/dev/null || true)
+	if [ "$top" = "$KSRC" ] &&
+		head=$(git -C "$KSRC" rev-parse --verify -q HEAD); then
+		KSRC_ID=git-${head:0:12}
+		diff=$(git -C "$KSRC" diff HEAD)
+		[ -z "$diff" ] || KSRC_ID=$KSRC_ID-dirty-$(sha256sum <<<"$diff" | cut -c1-12)
+		[ -n "$(git -C "$KSRC" ls-files --others --exclude-standard)" ] ||
+			KSRC_EXACT=1
+		return
+	fi
+	KSRC_ID=tree-$(make -s -C "$KSRC" kernelversion 2>/dev/null ||
+		echo unknown)-$(printf '%s' "$KSRC" | sha256sum | cut -c1-12)
+}
+
+# The fragments in merge order, as absolute paths.
+kernel_fragments() {
+	local fragment
+	for fragment in $KERNEL_FRAGMENTS; do
+		printf '%s\n' "$ROOT/$fragment"
+	done
+	[ -z "$LOCKSTAT" ] || printf '%s\n' "$ROOT/kconfig/lockstat.config"
+	for fragment in "${EXTRA_FRAGMENTS[@]}"; do
+		printf '%s\n' "$fragment"
+	done
+}
+
+# What makes one configuration: architecture, base and the fragments.
+kernel_config_hash() {
+	{
+		echo "$KERNEL_ARCH $KERNEL_BASE"
+		# shellcheck disable=SC2046 # one path a line, no spaces
+		cat $(kernel_fragments)
+	} | sha256sum | cut -c1-12
+}
+
+# Every option a fragment sets that merge_config.sh reports "not in final
+# .config", with what was asked and what came: the kernel dropped it (an
+# unmet dependency, a choice, a name it does not know).
+dropped_options() {
+	local log=$1
+	shift
+	sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\)[= ].*/\2/p' "$@" |
+		awk -v logfile="$log" '
+		FILENAME != logfile { asked[$0] = 1; next }
+		/^Value requested for CONFIG_/ { name = $4; next }
+		name && /^Requested value:/ { want = $0; sub(/^[^:]*: */, "", want); next }
+		name && /^Actual value:/ {
+			got = $0
+			sub(/^[^:]*: */, "", got)
+			if (name in asked)
+				printf "  %s: asked %s, got %s\n", name, want,
+				       got == "" ? "nothing" : got
+			name = ""
+		}' - "$log"
+}
+
+# tinyconfig, then the fragments by merge_config.sh; every option that a
+# fragment sets and the merge dropped is an error.
+configure_kernel() {
+	local dir=$1 dropped
+	make -s -C "$KSRC" O="$dir" ARCH="$KERNEL_ARCH" "$KERNEL_BASE" \
+		>"$dir/config.log" 2>&1 ||
+		die "kernel: make $KERNEL_BASE failed (see $dir/config.log)"
+	cp "$dir/.config" "$dir/base.config"
+	# shellcheck disable=SC2046 # one path a line, no spaces
+	(cd "$KSRC" && ARCH=$KERNEL_ARCH scripts/kconfig/merge_config.sh \
+		-O "$dir" "$dir/base.config" $(kernel_fragments)) \
+		>"$dir/merge.log" 2>&1 ||
+		die "kernel: merge_config.sh failed (see $dir/merge.log)"
+	# shellcheck disable=SC2046 # one path a line, no spaces
+	dropped=$(dropped_options "$dir/merge.log" $(kernel_fragments))
+	[ -z "$dropped" ] ||
+		die "kernel: the merge dropped options the fragments set (see $dir/merge.log):
+$dropped"
+}
+
+# The appliance must lose nothing on the kernel: every option present.
+check_kernel_config() {
+	local config=$1 said
+	said=$("$ROOT/kconfig/check" "$config" 2>&1) ||
+		die "kernel: kconfig/check fails on $config:
+$said"
+	case $said in
+	*missing*) die "kernel: kconfig/check: $said" ;;
+	esac
+}
+
+# The version string names the source's date, user and host "wis", so
+# that one source and configuration make the same bzImage.
+make_kernel() {
+	local dir=$1 stamp start
+	stamp=$(LC_ALL=C date -u -r "$KSRC/Makefile")
+	start=$(date +%s)
+	note "kernel: building in $dir (log: $dir/build.log)"
+	make -C "$KSRC" O="$dir" ARCH="$KERNEL_ARCH" -j"$(nproc)" \
+		KBUILD_BUILD_TIMESTAMP="$stamp" KBUILD_BUILD_USER=wis \
+		KBUILD_BUILD_HOST=wis bzImage >"$dir/build.log" 2>&1 ||
+		die "kernel: the build failed; the end of $dir/build.log:
+$(tail -n 20 "$dir/build.log")"
+	echo "$(($(date +%s) - start))" >"$dir/build-seconds"
+}
+
+# OUT/kernel/ (or OUT/kernel-lockstat/): bzImage, its config, and the
+# line the image's MANIFEST takes from it.
+publish_kernel() {
+	local dir=$1 hash=$2 dest tmp
+	dest=$OUT/kernel${LOCKSTAT:+-lockstat}
+	mkdir -p "$OUT" || die "cannot create $OUT"
+	tmp=$(mktemp -d "$OUT/.kernel.XXXXXX")
+	chmod 0755 "$tmp"
+	cp "$dir/arch/x86/boot/bzImage" "$tmp/bzImage"
+	cp "$dir/.config" "$tmp/config"
+	# The ELF image with its symbols, for kerf load and perf, stays in
+	# the cache.
+	ln -s "$dir/vmlinux" "$tmp/vmlinux"
+	printf 'kernel-build %s config %s %s%s base %s\n' "$KSRC_ID" "$hash" \
+		"$KERNEL_ARCH" "${LOCKSTAT:+ lockstat}" "$KERNEL_BASE" \
+		>"$tmp/build"
+	rm -rf "$dest"
+	mv "$tmp" "$dest"
+	note "kernel: $dest/bzImage $(stat -c %s "$dest/bzImage") bytes, release $(bzimage_release "$dest/bzImage"), built in $(cat "$dir/build-seconds") s"
+}
+
+# A fragment of the user's, last: what a tree needs beyond the appliance
+# (a spawn kernel's options).  Its path may hold no blank.
+add_fragment() {
+	local file
+	if [ ! -f "$1" ] || [ ! -r "$1" ]; then
+		die "--fragment $1: no such readable file"
+	fi
+	file=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	case $file in
+	*[[:space:]]*) die "--fragment $1: a path with blanks" ;;
+	esac
+	EXTRA_FRAGMENTS+=("$file")
+}
+
+kernel() {
+	local dir hash
+	LOCKSTAT=
+	EXTRA_FRAGMENTS=()
+	KERNEL_SRC=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--lockstat) LOCKSTAT=1; shift ;;
+		--kernel-src | --fragment)
+			[ $# -ge 2 ] || die "$1 needs a value"
+			case $1 in
+			--kernel-src) KERNEL_SRC=$2 ;;
+			--fragment) add_fragment "$2" ;;
+			esac
+			shift 2
+			;;
+		*) die "kernel: unknown argument: $1" ;;
+		esac
+	done
+	[ "$ARCH" = x86_64 ] || die "kernel: the own kernel is built for x86_64"
+	# shellcheck disable=SC2086 # one word a package
+	deps $KERNEL_PACKAGES
+	# One kernel command at a time: another one waits, then finds the
+	# source unpacked and the kernel built.
+	mkdir -p "$(kernel_cache)" || die "cannot create $(kernel_cache)"
+	exec 9>"$(kernel_cache)/lock"
+	flock 9
+	if [ -n "$KERNEL_SRC" ]; then
+		given_kernel_source "$KERNEL_SRC"
+	else
+		debian_kernel_source
+	fi
+	hash=$(kernel_config_hash)
+	dir=$(kernel_cache)/$KSRC_ID-$hash
+	mkdir -p "$dir" || die "cannot create $dir"
+	if [ -z "$KSRC_EXACT" ] || [ ! -f "$dir/build-seconds" ]; then
+		rm -f "$dir/build-seconds"
+		configure_kernel "$dir"
+		check_kernel_config "$dir/.config"
+		make_kernel "$dir"
+	fi
+	check_kernel_config "$dir/.config"
+	publish_kernel "$dir" "$hash"
 }
 
 # --- image ---------------------------------------------------------------
@@ -643,6 +912,14 @@ package_of() {
 	echo unpackaged
 }
 
+# The source and configuration of a kernel ./build.sh kernel made.
+kernel_build_line() {
+	local build
+	build=$(dirname "$KERNEL")/build
+	[ -f "$build" ] && [ -f "$(dirname "$KERNEL")/config" ] || return 0
+	cat "$build"
+}
+
 # Inputs first, then every output file: "file PATH BYTES SHA256",
 # "symlink PATH TARGET", "dir PATH", paths relative to OUT.
 write_manifest() {
@@ -655,6 +932,7 @@ write_manifest() {
 		echo "input busybox $BUSYBOX"
 		echo "source-date-epoch $(source_date_epoch)"
 		echo "package kernel $(package_of "$KERNEL")"
+		kernel_build_line
 		echo "package busybox $(package_of "$BUSYBOX")"
 		[ "$ARCH" != arm64 ] ||
 			echo "package grub $(package_of "$(grub_net_efi)")"
@@ -759,13 +1037,21 @@ image_is_stale() {
 	libc=$(package_of "$(wis_loader)")
 	grep -qxF "package libc $libc" "$manifest" || return 0
 	[ -n "$(find "$OUT/rootfs/bin/wis" "$OUT/rootfs/sbin/wis-init" \
-		"$ROOT/rootfs" "$ROOT/build.sh" -newer "$manifest" 2>/dev/null)" ]
+		"$ROOT/rootfs" "$ROOT/build.sh" "$KERNEL" -newer "$manifest" \
+		2>/dev/null)" ]
 }
 
 # qemu/run options (--smp, --mem, ...) may come first; sweep keys follow
-# "--", which is added when only keys are given.
+# "--", which is added when only keys are given.  A --kernel among them
+# is the image's kernel too.
 run() {
+	local arg prev=
 	[ -x "$ROOT/qemu/run" ] || die "qemu/run is missing"
+	for arg in "$@"; do
+		[ "$arg" = -- ] && break
+		[ "$prev" = --kernel ] && KERNEL=$arg
+		prev=$arg
+	done
 	deps
 	build
 	if image_is_stale; then
@@ -962,7 +1248,7 @@ main() {
 			;;
 		-h | --help | help) usage; exit 0 ;;
 		deps | build | asan | image | size | test | all) cmd=$1; shift ;;
-		run | lava | install) cmd=$1; shift; break ;;
+		run | lava | install | kernel) cmd=$1; shift; break ;;
 		*) usage >&2; die "unknown argument: $1" ;;
 		esac
 	done
@@ -989,11 +1275,13 @@ main() {
 		[ $# -le 1 ] || die "install takes one PREFIX"
 		install_host "$@"
 		;;
+	kernel) kernel "$@" ;;
 	all) deps; build; image ;;
 	test)
 		[ "$ARCH" = x86_64 ] ||
 			die "test builds and tests both architectures: run it without --arch"
-		deps $TEST_PACKAGES
+		# shellcheck disable=SC2086 # one word a package
+		deps $TEST_PACKAGES $KERNEL_PACKAGES
 		build
 		image
 		build_asan
