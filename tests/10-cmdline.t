@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 71
+plan 74
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
