@@ -9,10 +9,13 @@ set -eu
 
 plan 19
 
-WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
-# Not under /tmp: the runs below put another filesystem over it.
-tmp=$(mktemp -d "${WIS%/rootfs/bin/wis}/host-env.XXXXXX")
+# Not under /tmp, nor is the wis it runs: the runs below put another
+# filesystem over /tmp, and a checkout may sit there.
+tmp=$(mktemp -d /var/tmp/wis-host-env.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin"
+cp "$WIS" "$tmp/bin/wis"
+WIS=$tmp/bin/wis
 
 # --- warnings from records -------------------------------------------------
 
