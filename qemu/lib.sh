@@ -27,6 +27,7 @@ opt_mem=256
 opt_mem_given=
 opt_mem_check=1
 opt_numa=1
+opt_machine=
 opt_accel=auto
 opt_out=
 opt_timeout=
@@ -74,7 +75,7 @@ TCG_BANNER="TCG: figures are functional only (emulated CPUs sharing the host's)"
 usage() {
 	cat <<EOF
 usage: $PROG [--arch x86_64|arm64] [--smp N] [--mem MB] [--numa NODES]
-       [--accel kvm|tcg|auto]
+       [--accel kvm|tcg|auto] [--machine q35|microvm]
        [--out DIR] [--timeout S] [--instances K] [--barrier] [--pin CPUS]
        [--kernel F] [--initrd F] [--console] [--no-mem-check]
        [--] [KEY=VALUE ...]
@@ -90,6 +91,11 @@ so the guests release each point's tasks together (a wis.instances word
 overrides K).  --pin CPUS runs the
 guests on these host CPUs, split into --instances equal, disjoint parts,
 each vCPU thread on one CPU of its guest's part.
+--machine microvm (x86_64) boots QEMU's minimal machine: no PCI and no
+firmware beyond qboot, so the guest starts sooner; given the own
+kernel's uncompressed vmlinux (out/kernel/vmlinux, CONFIG_PVH), QEMU
+enters it directly.  Its sinks are the virtio-serial port (virtio-mmio)
+and the console: it has no pmem, NUMA nodes or --barrier.
 --arch arm64 boots OUT/arm64's image on qemu-system-aarch64 -machine virt
 (TCG on an x86_64 host); its sinks are virtio-serial and the console: the
 aarch64 QEMU of Debian 12 (7.2) has no virtio-pmem-pci.
@@ -126,7 +132,7 @@ parse_options() {
 		--barrier) opt_barrier=1; shift ;;
 		--no-mem-check) opt_mem_check=; shift ;;
 		--arch | --smp | --mem | --numa | --accel | --out | --timeout | \
-			--instances | --pin | --kernel | --initrd)
+			--instances | --pin | --kernel | --initrd | --machine)
 			[ $# -ge 2 ] || die "$opt needs a value"
 			set_option "$opt" "$2"
 			shift 2
@@ -145,10 +151,13 @@ set_arch() {
 	case $opt_arch in
 	x86_64)
 		image_dir=$OUT
+		: "${opt_machine:=q35}"
 		QEMU=${QEMU_X86_64:-qemu-system-x86_64}
 		CONSOLE_ARGS="console=ttyS0,115200 panic=-1 quiet"
 		;;
 	arm64)
+		[ -z "$opt_machine" ] || die "--machine: only for --arch x86_64 (arm64 boots virt)"
+		opt_machine=virt
 		image_dir=$OUT/arm64
 		QEMU=${QEMU_AARCH64:-qemu-system-aarch64}
 		CONSOLE_ARGS="console=ttyAMA0 panic=-1 quiet"
@@ -176,6 +185,12 @@ set_option() {
 		*) die "--arch: '$2' is not x86_64 or arm64" ;;
 		esac
 		;;
+	--machine)
+		case $2 in
+		q35 | microvm) opt_machine=$2 ;;
+		*) die "--machine: '$2' is not q35 or microvm" ;;
+		esac
+		;;
 	--accel)
 		case $2 in
 		kvm | tcg | auto) opt_accel=$2 ;;
@@ -199,6 +214,10 @@ check_options() {
 		=* | '') die "bad word '$word': no key" ;;
 		esac
 	done
+	if [ "$opt_machine" = microvm ]; then
+		[ "$opt_numa" -eq 1 ] || die "--machine microvm has no NUMA nodes (--numa $opt_numa)"
+		[ -z "$opt_barrier" ] || die "--machine microvm has no PCI for the --barrier region"
+	fi
 	[ -z "$opt_pin" ] || parse_pin
 	[ -f "$opt_kernel" ] || die "$opt_kernel: no kernel (./build.sh$(arch_opt) image, or --kernel)"
 	[ -f "$opt_initrd" ] || die "$opt_initrd: no initramfs (./build.sh$(arch_opt) image, or --initrd)"
@@ -391,7 +410,20 @@ choose_accel() {
 		fi
 		;;
 	esac
-	return 0
+	tsc_words
+}
+
+# A microvm guest under TCG has no HPET or PM timer to calibrate its TSC
+# against (the kernel gives up and hangs waiting for a tick), nor a
+# clocksource but the TSC (else jiffies, 4 ms steps under every sample).
+# TCG's guest TSC is the host's, at the host's rate: the kernel is told
+# that rate, and that the TSC is reliable, which its check of the TSCs'
+# synchronisation between the vCPU threads cannot see under emulation.
+tsc_words() {
+	[ "$opt_machine" = microvm ] && [ "$accel" = tcg ] || return 0
+	cc -O2 -Wall -Wextra -Werror -o "$scratch/tsc-khz" \
+		"$WIS_ROOT/qemu/tsc-khz.c" || die "cannot build qemu/tsc-khz.c"
+	CONSOLE_ARGS="$CONSOLE_ARGS tsc_early_khz=$("$scratch/tsc-khz") tsc=reliable"
 }
 
 # --- memory --------------------------------------------------------------
@@ -433,20 +465,33 @@ qemu_escape() {
 	printf '%s\n' "${1//,/,,}"
 }
 
+# Whether the machine has the virtio-pmem sink: q35 (Debian 12's
+# aarch64 QEMU has no virtio-pmem-pci, microvm no memory hotplug).
+has_pmem() {
+	[ "$opt_machine" = q35 ]
+}
+
 # QEMU arguments common to every guest, for DIR, into qemu_args.
 machine_args() {
 	local dir=$1
 	local -a a
 	# debug-threads names the vCPU threads "CPU N/KVM" for --pin.
 	a=(-nodefaults -no-reboot -display none -name "wis,debug-threads=on")
-	case $opt_arch in
-	x86_64)
+	local serial=virtio-serial-pci
+	case $opt_machine in
+	q35)
 		# q35: its PCIe interrupt routing spares the guest the slow
 		# ACPI _PRT evaluation that i440fx ("pc") costs each virtio
 		# device at probe time (0.25 s of module loading under TCG).
 		a+=(-machine q35)
 		;;
-	arm64)
+	microvm)
+		# The PIT and PIC: without them the kernel cannot calibrate
+		# the TSC under TCG and waits for a tick that never comes.
+		a+=(-machine "microvm,pit=on,pic=on,rtc=on")
+		serial=virtio-serial-device
+		;;
+	virt)
 		# GICv3: GICv2 stops at 8 CPUs.
 		a+=(-machine "virt,gic-version=3")
 		;;
@@ -455,11 +500,10 @@ machine_args() {
 	memory_args
 	a+=(-chardev "file,id=console,path=$(qemu_escape "$dir/console.log")"
 		-serial chardev:console
-		-device virtio-serial-pci
+		-device "$serial"
 		-chardev "file,id=results,path=$(qemu_escape "$dir/virtio.wis")"
 		-device "virtserialport,chardev=results,name=wis.results")
-	# Debian 12's qemu-system-aarch64 (7.2) has no virtio-pmem-pci.
-	[ "$opt_arch" != x86_64 ] ||
+	! has_pmem ||
 		a+=(-object "memory-backend-file,id=pmem,share=on,mem-path=$(qemu_escape "$dir/pmem.img"),size=${PMEM_MB}M"
 			-device "virtio-pmem-pci,memdev=pmem,id=pmem0")
 	a+=(-pidfile "$dir/qemu.pid")
@@ -496,7 +540,7 @@ memory_args() {
 		a+=(-smp "$opt_smp,sockets=1,clusters=$opt_numa,cores=$per,threads=1")
 		where=socket-id=0,cluster-id=
 	fi
-	if [ "$opt_arch" = x86_64 ]; then
+	if has_pmem; then
 		# virtio-pmem plugs into the hotplug area: one slot, room for it.
 		a+=(-m "${opt_mem}M,slots=1,maxmem=$((opt_mem + PMEM_MB))M")
 	else
@@ -540,7 +584,7 @@ prepare_guest_dir() {
 	mkdir -p "$dir"
 	rm -f "$dir/console.log" "$dir/virtio.wis" "$dir/pmem.img" \
 		"$dir/qemu.log" "$dir/qemu.pid" "$dir/qemu.cmd"
-	[ "$opt_arch" != x86_64 ] || truncate -s "${PMEM_MB}M" "$dir/pmem.img"
+	! has_pmem || truncate -s "${PMEM_MB}M" "$dir/pmem.img"
 }
 
 start_guest() {
@@ -657,7 +701,7 @@ wait_guests() {
 # The files a guest in DIR writes its records to, one a line.
 result_files() {
 	printf '%s\n' "$1/virtio.wis"
-	[ "$opt_arch" != x86_64 ] || printf '%s\n' "$1/pmem.img"
+	! has_pmem || printf '%s\n' "$1/pmem.img"
 	printf '%s\n' "$1/console.log"
 }
 
