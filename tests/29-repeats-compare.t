@@ -21,7 +21,7 @@ sub slurp {
 	my ($path) = @_;
 	open(my $f, '<', $path) or return '';
 	local $/;
-	return <$f>;
+	return scalar(<$f>) // '';
 }
 
 # wis ARGS: the exit status; stdout in $out, stderr in $err.
@@ -55,18 +55,24 @@ ok(keys(%median) == 5 && $median{brk1} > 0,
    'the fixture holds 5 tests with their repeats');
 
 # derive NAME RUN EDIT: the fixture as run RUN in $tmp/NAME.wis, each
-# point record's payload passed through EDIT(test, repeat, payload), each
+# point record's payload passed through EDIT(test, repeat, payload), which
+# returns the payloads to write in its place, numbered again and each
 # frame checksummed again.
 sub derive {
 	my ($name, $run, $edit) = @_;
 	open(my $o, '>', "$tmp/$name.wis") or die;
+	my $seq = 0;
 	for (split(/\n/, slurp($fixture))) {
 		my ($p) = /^WIS1 \S{8} (\{.*\})$/ or next;
 		$p =~ s/"run":"[^"]*"/"run":"$run"/;
+		my @out = ($p);
 		if ($p =~ /"type":"point","test":"(\w+)".*"repeat":(\d+)/) {
-			$p = $edit->($1, $2, $p);
+			@out = $edit->($1, $2, $p);
 		}
-		printf $o "WIS1 %08x %s\n", crc32($p), $p;
+		for my $q (@out) {
+			$q =~ s/"seq":\d+/'"seq":' . $seq++/e;
+			printf $o "WIS1 %08x %s\n", crc32($q), $q;
+		}
 	}
 	close($o) or die;
 	return "$tmp/$name.wis";
@@ -146,9 +152,9 @@ is(verdict('brk1'), 'no change', '--min-ratio 1.06 over a 5 % change: no change'
 
 is(wis('compare', '--csv', $a, '--', $b), 0, '--csv: exit 0');
 is((split(/\n/, $out))[0],
-   'test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,b_n,b_median,b_stddev_pct,b_min,b_max,change_pct,ratio_lo,ratio_hi,verdict,why',
+   'test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,b_n,b_median,b_stddev_pct,b_min,b_max,change_pct,ratio_lo,ratio_hi,floor_pct,verdict,why',
    '... its header');
-like($out, qr/^brk1,processes,1,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-5(\.0*\d*)?,0\.9[0-9]*,0\.9[0-9]*,regressed,$/m,
+like($out, qr/^brk1,processes,1,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-5(\.0*\d*)?,0\.9[0-9]*,0\.9[0-9]*,[0-9.]+,regressed,$/m,
      '... brk1 regressed, its interval below 1');
 is(wis('compare', '--json', $a, '--', $b), 0, '--json: exit 0');
 like($out, qr/\{"test":"brk1","mode":"processes","tasks":1,"a_n":5,.*"verdict":"regressed","why":""\}/,
@@ -185,6 +191,42 @@ like($out, qr/^open1 .*  !$/m, "... an open1 repeat at half the rate: marked abo
 unlike($out, qr/^brk1 .*  !$/m, '... the tight brk1 is not');
 wis('report', '--csv', $fixture);
 like($out, qr/^rep-[^,]+,rep,brk1,processes,1,4,core,/m, '--csv: a row per repeat, with its repeat');
+
+# The run-to-run noise: every test at tasks 1-4 (20 points), tight
+# repeats, each point of B moved by up to 2.5 % as whole runs move here,
+# and brk1 at 1 task 15 % slower.
+my @scatter = (0.975, 1.02, 0.985, 1.025, 0.99, 1.015, 0.98, 1.01, 1.0, 0.978,
+	       1.022, 0.988, 1.012, 0.982, 1.018, 0.992, 1.008, 0.976, 1.024, 1.0);
+my %point_of = (getppid1 => 0, futex4 => 1, poll2 => 2, brk1 => 3, open1 => 4);
+sub widened {
+	my ($moved) = @_;
+	return sub {
+		my ($t, $r, $p) = @_;
+		my @out;
+		for my $tasks (1 .. 4) {
+			my $i = $point_of{$t} * 4 + $tasks - 1;
+			my $f = $moved ? $scatter[$i] : 1;
+			$f = 0.85 if $moved && $t eq 'brk1' && $tasks == 1;
+			my $q = tight($t, $f)->($t, $r, $p);
+			$q =~ s/"tasks":1,/"tasks":$tasks,/;
+			push(@out, $q);
+		}
+		return @out;
+	};
+}
+my $wa = derive('wide-a', 'wa-1', widened(0));
+my $wb = derive('wide-b', 'wb-1', widened(1));
+is(wis('compare', $wa, '--', $wb), 0, 'points moved by up to 2.5 %, tight repeats: exit 0');
+like($out, qr/^noise floor: .* run-to-run noise [12]\.\d % \(scatter of B\/A over 20 points\)$/m, '... the noise measured over the 20 points');
+is(scalar(grep { /no change \(within run-to-run noise\)$/ } split(/\n/, $out)) >= 6, 1,
+   '... the moved points: no change, within run-to-run noise');
+my ($brk1) = grep { /^brk1 +processes +1 / } split(/\n/, $out);
+like($brk1, qr/-1[56]\.\d%.*regressed$/, '... brk1 at 1 task 15 % slower: still regressed');
+wis('compare', '--noise-z', '0', $wa, '--', $wb);
+is(scalar(grep { /(?:improved|regressed)$/ } split(/\n/, $out)) > 6, 1,
+   '--noise-z 0: LKP\'s rule alone calls the moved points changed');
+is(wis('compare', '--noise-z', 'x', $wa, '--', $wb), 2, '--noise-z x: exit 2');
+like($err, qr/--noise-z/, '... naming the option');
 
 # git bisect run over commits that switch between the recorded runs:
 # c1 good (the base), c2 good, c3 a failed repeat (skipped), c4 good,

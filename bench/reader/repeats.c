@@ -96,15 +96,41 @@ static int judge(struct rd_rep_table *t, struct rd_rep_row *row)
 
 	snprintf(key, sizeof(key), "%s/%s/%lu", row->test,
 		 row->threads ? "threads" : "processes", row->tasks);
-	if (rd_verdict_judge(&t->rule, row->rates[0], row->n[0], row->rates[1],
-			  row->n[1], row->failed, 0, bootstrap_seed(key),
-			  &row->v))
+	return rd_verdict_judge(&t->rule, row->rates[0], row->n[0],
+			     row->rates[1], row->n[1], row->failed, 0,
+			     bootstrap_seed(key), &row->v);
+}
+
+/*
+ * The run-to-run noise from every judged point, then each verdict
+ * against it, then the controls: a control is off when it changed by
+ * the whole rule.
+ */
+static int apply_noise(struct rd_rep_table *t)
+{
+	double *changes = calloc(t->nr + 1, sizeof(*changes));
+	struct rd_rep_row *row;
+	size_t i, n = 0;
+
+	if (!changes)
 		return -1;
-	row->control_off = rd_cmp_control_rank(row->test) < 3 &&
-			   fabs(row->v.ratio - 1) > CMP_CONTROL_TOLERANCE + 1e-9 &&
-			   (row->v.verdict == VERDICT_IMPROVED ||
-			    row->v.verdict == VERDICT_REGRESSED);
-	t->controls_off += row->control_off;
+	for (i = 0; i < t->nr; i++)
+		if (t->rows[i].v.why == WHY_NONE && t->rows[i].v.ratio > 0 &&
+		    isfinite(t->rows[i].v.ratio))
+			changes[n++] = rd_symmetric_change(t->rows[i].v.ratio);
+	t->noise = rd_verdict_run_noise(changes, n);
+	t->noise_points = n;
+	free(changes);
+	for (i = 0; i < t->nr; i++) {
+		row = &t->rows[i];
+		rd_verdict_apply_noise(&t->rule, t->noise, &row->v);
+		row->control_off = rd_cmp_control_rank(row->test) < 3 &&
+				   fabs(row->v.ratio - 1) >
+				   CMP_CONTROL_TOLERANCE + 1e-9 &&
+				   (row->v.verdict == VERDICT_IMPROVED ||
+				    row->v.verdict == VERDICT_REGRESSED);
+		t->controls_off += row->control_off;
+	}
 	return 0;
 }
 
@@ -142,7 +168,8 @@ static void controls_first(struct rd_rep_table *t)
 
 	for (i = 0; t->controls_off && i < t->nr; i++) {
 		t->rows[i].v.verdict = VERDICT_UNDECIDED;
-		if (t->rows[i].v.why == WHY_NONE)
+		if (t->rows[i].v.why == WHY_NONE ||
+		    t->rows[i].v.why == WHY_WITHIN_NOISE)
 			t->rows[i].v.why = WHY_CONTROL_OFF;
 	}
 }
@@ -165,6 +192,8 @@ static int build_rows(struct rd_rep_table *t)
 		if (judge(t, &t->rows[t->nr++]))
 			goto out;
 	}
+	if (apply_noise(t))
+		goto out;
 	rank_tests(t);
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	controls_first(t);

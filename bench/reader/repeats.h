@@ -35,6 +35,8 @@ struct rd_rep_table {
 	double *store;		/* backing of every rates[] */
 	size_t controls_off;
 	struct rd_verdict_rule rule;
+	double noise;		/* run-to-run, of log(B/A); 0: too few points */
+	size_t noise_points;	/* the points it came from */
 };
 
 /*

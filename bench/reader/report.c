@@ -56,9 +56,13 @@ static const char compare_usage[] =
 	"and the interval): each side sorted and trimmed by n >> SHIFT repeats\n"
 	"(at most MAX) from each end; changed when each side keeps >= N repeats,\n"
 	"min_b > median_a and median_b > max_a (or the mirror), B/A is beyond\n"
-	"RATIO (or below 1/RATIO), and the interval excludes 1.00: improved\n"
-	"when B is faster, regressed when slower, else no change.  A failed\n"
-	"point or too few repeats is undecided.  A control (getppid1, futex4,\n"
+	"RATIO (or below 1/RATIO), the interval excludes 1.00, and the change\n"
+	"(B - A over the mean of A and B) is above Z x sqrt(noise^2 + 2 x the\n"
+	"wider side's +-^2), noise being the scatter of the changes over all\n"
+	"points compared (1.4826 x their MAD; 0 below 8 points): repeats within\n"
+	"a run miss how far a whole run moves.  Improved when B is faster,\n"
+	"regressed when slower, else no change.  A failed point or too few\n"
+	"repeats is undecided.  A control (getppid1, futex4,\n"
 	"poll2) is off when its medians differ by more than 3 % and the rule\n"
 	"calls it changed; then every verdict is undecided, said on the first\n"
 	"line.  Samples within a repeat are never taken as repeats.\n"
@@ -68,6 +72,7 @@ static const char compare_usage[] =
 	"  --trim-max MAX       ... at most MAX (3)\n"
 	"  --level L            the bootstrap interval's level (0.95)\n"
 	"  --rounds R           bootstrap resamples (10000)\n"
+	"  --noise-z Z          the noise floor's multiple, 0 for none (2)\n"
 	"  --bisect TEST[/MODE[/TASKS]]\n"
 	"                       exit for git bisect run: 0 when no point of TEST\n"
 	"                       (MODE, TASKS) regressed, 1 when one did, 125 when\n"
@@ -107,6 +112,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_FORCE, OPT_PLOT, OPT_LKP, OPT_OUT,
 	OPT_FOLDED, OPT_COMPARE, OPT_SUM, OPT_IN, OPT_BISECT, OPT_MIN_REPEATS,
 	OPT_TRIM_SHIFT, OPT_TRIM_MAX, OPT_ROUNDS, OPT_MIN_RATIO, OPT_LEVEL,
+	OPT_NOISE_Z,
 };
 
 /* Each command's options, for getopt_long. */
@@ -137,6 +143,7 @@ static const struct option compare_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "noise-z", required_argument, NULL, OPT_NOISE_Z },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -171,10 +178,23 @@ static int rule_option(struct rd_verdict_rule *r, int opt, const char *v)
 		return 0;
 	}
 	d = strtod(v, &end);
-	if (end == v || *end || !isfinite(d) ||
-	    (opt == OPT_LEVEL ? d <= 0 || d >= 1 : d < 1))
+	if (end == v || *end || !isfinite(d))
 		return -1;
-	*(opt == OPT_LEVEL ? &r->level : &r->min_ratio) = d;
+	switch (opt) {
+	case OPT_LEVEL:
+		if (d <= 0 || d >= 1)
+			return -1;
+		r->level = d;
+		return 0;
+	case OPT_NOISE_Z:
+		if (d < 0 || d > 100)
+			return -1;
+		r->noise_z = d;
+		return 0;
+	}
+	if (d < 1)
+		return -1;
+	r->min_ratio = d;
 	return 0;
 }
 

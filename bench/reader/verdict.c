@@ -12,6 +12,7 @@ static const char *const verdict_names[] = {
 static const char *const why_names[] = {
 	[WHY_NONE] = "", [WHY_FEW_REPEATS] = "too few repeats",
 	[WHY_FAILED] = "a failed point", [WHY_CONTROL_OFF] = "a control off",
+	[WHY_WITHIN_NOISE] = "within run-to-run noise",
 };
 
 const char *rd_verdict_name(enum verdict v)
@@ -29,6 +30,7 @@ void rd_verdict_rule_defaults(struct rd_verdict_rule *r)
 	*r = (struct rd_verdict_rule){
 		.min_repeats = 3, .margin_shift = 5, .max_margin = 3,
 		.min_ratio = 1.01, .level = 0.95, .rounds = 10000,
+		.noise_z = 2,
 	};
 }
 
@@ -93,7 +95,7 @@ int rd_verdict_judge(const struct rd_verdict_rule *r, double *a, size_t na,
 	rd_side_summarise(b + fb, kb, &v->b);
 	v->ratio = v->a.median > 0 ? v->b.median / v->a.median : NAN;
 	v->separated = separated(&v->a, &v->b);
-	v->lo = v->hi = NAN;
+	v->lo = v->hi = v->floor_pct = NAN;
 	v->verdict = VERDICT_UNDECIDED;
 	v->why = failed ? WHY_FAILED : control_off ? WHY_CONTROL_OFF :
 		 ka < r->min_repeats || kb < r->min_repeats ?
@@ -104,4 +106,47 @@ int rd_verdict_judge(const struct rd_verdict_rule *r, double *a, size_t na,
 	if (v->why == WHY_NONE && isfinite(v->ratio))
 		v->verdict = decide(r, v);
 	return 0;
+}
+
+double rd_symmetric_change(double ratio)
+{
+	/* (B - A) / ((A + B) / 2): r and 1/r give one size, and small
+	 * changes come out as log(r) does (the reader links no libm.so). */
+	return 2 * (ratio - 1) / (ratio + 1);
+}
+
+double rd_verdict_run_noise(double *c, size_t n)
+{
+	double mid;
+
+	if (n < RD_NOISE_MIN_POINTS)
+		return 0;
+	mid = rd_median_of(c, n);
+	for (size_t i = 0; i < n; i++)
+		c[i] = fabs(c[i] - mid);
+	/* The MAD of a normal sample is 0.6745 of its sigma. */
+	return 1.4826 * rd_median_of(c, n);
+}
+
+void rd_verdict_apply_noise(const struct rd_verdict_rule *r, double noise,
+			    struct rd_point_verdict *v)
+{
+	double cva = v->a.stddev_pct / 100, cvb = v->b.stddev_pct / 100;
+	double cv = 0, floor;
+
+	if (!r->noise_z || !isfinite(v->ratio) || v->ratio <= 0)
+		return;
+	/* Were nothing changed, both sides would share the wider spread. */
+	if (isfinite(cva))
+		cv = cva;
+	if (isfinite(cvb) && cvb > cv)
+		cv = cvb;
+	floor = r->noise_z * sqrt(noise * noise + 2 * cv * cv);
+	v->floor_pct = 100 * floor;
+	if (v->verdict != VERDICT_IMPROVED && v->verdict != VERDICT_REGRESSED)
+		return;
+	if (fabs(rd_symmetric_change(v->ratio)) > floor)
+		return;
+	v->verdict = VERDICT_NO_CHANGE;
+	v->why = WHY_WITHIN_NOISE;
 }

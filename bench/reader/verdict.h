@@ -7,7 +7,17 @@
  * when the ranges are separated, min_b > median_a and median_b > max_a
  * (or the mirror), and the ratio of the medians is beyond min_ratio.
  * wis adds that the bootstrap interval of the ratio of medians must
- * exclude 1.  Rates are higher-is-better: B above A is improved.
+ * exclude 1, and that the change must stand out of the run-to-run noise:
+ * its size |c| above noise_z x sqrt(noise^2 + 2 cv^2), where c is
+ * the symmetric change (B - A over the mean of A and B, medians),
+ * noise the scatter of c over every point compared (1.4826 x its median
+ * absolute deviation, robust to a minority of points that really
+ * changed) and cv the wider side's spread (were nothing changed, both
+ * sides would share it; a side that drew tight repeats by chance must
+ * not narrow the floor).  Repeats within one run share that
+ * run's state (the process's layout, the machine's moment), so their
+ * spread misses how far a whole run moves; the scatter over the sweep's
+ * points shows it.  Rates are higher-is-better: B above A is improved.
  */
 #ifndef WIS_VERDICT_H
 #define WIS_VERDICT_H
@@ -23,6 +33,7 @@ enum verdict {
 /* Why a verdict is undecided. */
 enum verdict_why {
 	WHY_NONE, WHY_FEW_REPEATS, WHY_FAILED, WHY_CONTROL_OFF,
+	WHY_WITHIN_NOISE,	/* a no change the noise floor made */
 };
 
 struct rd_verdict_rule {
@@ -32,7 +43,11 @@ struct rd_verdict_rule {
 	double min_ratio;	/* 1.01 */
 	double level;		/* 0.95 */
 	unsigned rounds;	/* bootstrap resamples, 10000 */
+	double noise_z;		/* 2; 0: LKP's rule and the interval only */
 };
+
+/* Points a run-to-run noise estimate needs; below, noise is 0. */
+#define RD_NOISE_MIN_POINTS 8
 
 /* One side after trimming: what the rule and the table use. */
 struct rd_side_summary {
@@ -46,6 +61,7 @@ struct rd_point_verdict {
 	double ratio;		/* median_b / median_a */
 	double lo, hi;		/* bootstrap interval of the ratio */
 	int separated;		/* LKP's range rule holds */
+	double floor_pct;	/* the change the noise asks, NAN: none */
 	enum verdict verdict;
 	enum verdict_why why;
 };
@@ -64,6 +80,19 @@ void rd_side_summarise(double *v, size_t n, struct rd_side_summary *s);
 int rd_verdict_judge(const struct rd_verdict_rule *rule, double *a, size_t na,
 		  double *b, size_t nb, int failed, int control_off,
 		  uint64_t seed, struct rd_point_verdict *v);
+
+/* The symmetric change of a ratio r = B/A: 2 (r - 1) / (r + 1). */
+double rd_symmetric_change(double ratio);
+
+/*
+ * The run-to-run noise of a comparison: the scatter of the symmetric
+ * changes c[0..n) (reordered), 0 below RD_NOISE_MIN_POINTS.
+ */
+double rd_verdict_run_noise(double *c, size_t n);
+
+/* A change within the noise floor becomes no change. */
+void rd_verdict_apply_noise(const struct rd_verdict_rule *r, double noise,
+			    struct rd_point_verdict *v);
 
 const char *rd_verdict_name(enum verdict v);
 const char *rd_verdict_why_name(enum verdict_why why);

@@ -102,6 +102,20 @@ static void print_row(FILE *out, const struct rd_rep_row *row)
 		*why ? ")" : "");
 }
 
+static void print_noise(FILE *out, const struct rd_rep_table *t)
+{
+	if (!t->rule.noise_z)
+		return;
+	fprintf(out, "noise floor: and the change is above %.3g x sqrt(noise^2 "
+		"+ 2 x the wider +-^2); run-to-run noise ", t->rule.noise_z);
+	if (t->noise_points < RD_NOISE_MIN_POINTS)
+		fprintf(out, "not estimated (%zu points, %d needed)\n",
+			t->noise_points, RD_NOISE_MIN_POINTS);
+	else
+		fprintf(out, "%.1f %% (scatter of B/A over %zu points)\n",
+			100 * t->noise, t->noise_points);
+}
+
 static void print_table(FILE *out, const struct rd_rep_table *t)
 {
 	size_t i;
@@ -114,6 +128,7 @@ static void print_table(FILE *out, const struct rd_rep_table *t)
 		"or the mirror), B/A is beyond %.2f and its %.0f %% bootstrap "
 		"interval excludes 1\n", t->rule.min_repeats, t->rule.min_ratio,
 		100 * t->rule.level);
+	print_noise(out, t);
 	fprintf(out, "\n%-18s %-9s %5s %2s %12s %6s %25s %2s %12s %6s %25s "
 		"%8s %13s  %s\n", "test", "mode", "tasks", "nA", "A median",
 		"+-A", "A min-max", "nB", "B median", "+-B", "B min-max",
@@ -138,7 +153,7 @@ static void print_csv(FILE *out, const struct rd_rep_table *t)
 
 	fputs("test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,"
 	      "b_n,b_median,b_stddev_pct,b_min,b_max,change_pct,ratio_lo,"
-	      "ratio_hi,verdict,why\n", out);
+	      "ratio_hi,floor_pct,verdict,why\n", out);
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
 		rd_csv_str(out, row->test);
@@ -148,6 +163,7 @@ static void print_csv(FILE *out, const struct rd_rep_table *t)
 		rd_csv_num(out, 100 * (row->v.ratio - 1));
 		rd_csv_num(out, row->v.lo);
 		rd_csv_num(out, row->v.hi);
+		rd_csv_num(out, row->v.floor_pct);
 		fprintf(out, ",%s,%s\n", rd_verdict_name(row->v.verdict),
 			rd_verdict_why_name(row->v.why));
 	}
@@ -188,6 +204,7 @@ static void print_json(FILE *out, const struct rd_rep_table *t)
 		wis_json_f64(&j, "change_pct", 100 * (row->v.ratio - 1));
 		wis_json_f64(&j, "ratio_lo", row->v.lo);
 		wis_json_f64(&j, "ratio_hi", row->v.hi);
+		wis_json_f64(&j, "floor_pct", row->v.floor_pct);
 		wis_json_str(&j, "verdict", rd_verdict_name(row->v.verdict));
 		wis_json_str(&j, "why", rd_verdict_why_name(row->v.why));
 		if (!j.oom)
