@@ -8,13 +8,14 @@
 set -eu
 . tests/tap.sh
 
-plan 16
+plan 20
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CHECK=$tmp/profile_check
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base -Ibench/engine \
-	-o "$CHECK" tests/profile_check.c bench/engine/perf_ring.c bench/engine/kallsyms.c
+	-Ibench/grammar -o "$CHECK" tests/profile_check.c bench/engine/perf_ring.c \
+	bench/engine/kallsyms.c bench/engine/lock_stat.c
 
 is "a sample that wraps the ring's end comes whole, and a lost record counts" \
 "sample ip ffffffff81000010 chain ffffffff81000110
@@ -47,6 +48,16 @@ copy_pte_range
 f.cold
 isra" "$("$CHECK" strip do_wp_page.isra.0 copy_pte_range.constprop.0.part.3 \
 	f.cold isra)"
+
+is "lock_stat: contended classes in the kernel's order, contentions and wait total" \
+"tasklist_lock-W 86 2886.23
+tasklist_lock-R 83 4238.85
+&p->pi_lock 68 2766.48" "$("$CHECK" lock_stat tests/fixtures/lock_stat.txt 3)"
+
+printf 'lock_stat version 0.3\n' >"$tmp/lock_stat"
+is "lock_stat of another version is refused, naming the one it reads" \
+	"error lock: $tmp/lock_stat: not \"lock_stat version 0.4\"" \
+	"$("$CHECK" lock_stat "$tmp/lock_stat" 3 || true)"
 
 # field NAME LINE: the raw JSON value of NAME in a record line.
 field() {
@@ -126,6 +137,24 @@ rc=0
 "$WIS" report "$tmp/bad.wis" >/dev/null 2>"$tmp/err" || rc=$?
 is "a table whose names and counts disagree is named, not half-read" \
 	"1: wis report: run b seq 0: profile: prof_self and prof_self_n do not agree" \
+	"$rc: $(grep profile: "$tmp/err")"
+
+# lock_stat_point FILE WAITS: a point with two lock_stat classes.
+lock_stat_point() {
+	"$WIS" emit --out "file:$1" --run l --seq 0 point test=lock2 \
+		mode=processes tasks:=1 status=ok average:=1 per_task:=1 \
+		profile=lock 'lock_stat=&rq->__lock &mm->mmap_lock-W' \
+		'lock_stat_n:=[1500,20]' "lock_stat_wait_us:=$2"
+}
+lock_stat_point "$tmp/ls.wis" '[312.5,4.25]'
+is "lock_stat classes under the point: contentions and wait" \
+	"    lock_stat: &rq->__lock 1500 contentions 312 us, &mm->mmap_lock-W 20 contentions 4 us" \
+	"$("$WIS" report "$tmp/ls.wis" | grep '^    lock_stat:')"
+lock_stat_point "$tmp/ls-bad.wis" '[312.5]'
+rc=0
+"$WIS" report "$tmp/ls-bad.wis" >/dev/null 2>"$tmp/err" || rc=$?
+is "lock_stat classes without a wait each are named, not half-read" \
+	"1: wis report: run l seq 0: profile: lock_stat and lock_stat_wait_us do not agree" \
 	"$rc: $(grep profile: "$tmp/err")"
 
 "$WIS" report --folded "$tmp/folded" "$tmp/lkp.wis" >/dev/null

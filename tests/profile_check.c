@@ -5,12 +5,15 @@
  *					record: what the reader hands out
  *	profile_check kallsyms FILE ADDR...	the symbol of each address
  *	profile_check strip NAME...	names without clone suffixes
+ *	profile_check lock_stat FILE TOP	the contended classes of a
+ *					lock_stat file
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kallsyms.h"
+#include "lock_stat.h"
 #include "perf_ring.h"
 
 #define RING_SIZE 4096
@@ -107,12 +110,29 @@ static int kallsyms(int argc, char **argv)
 	return 0;
 }
 
+static int lock_stat(const char *path, const char *top)
+{
+	struct wis_lock_stat ls;
+	char why[256];
+
+	if (wis_lock_stat_read(path, atoi(top), &ls, why, sizeof(why))) {
+		printf("error %s\n", why);
+		return 1;
+	}
+	for (int i = 0; i < ls.nr; i++)
+		printf("%s %llu %.2f\n", ls.name[i],
+		       (unsigned long long)ls.contentions[i], ls.wait_us[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char buf[256];
 
 	if (argc == 2 && !strcmp(argv[1], "ring"))
 		return ring();
+	if (argc == 4 && !strcmp(argv[1], "lock_stat"))
+		return lock_stat(argv[2], argv[3]);
 	if (argc >= 3 && !strcmp(argv[1], "kallsyms"))
 		return kallsyms(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "strip")) {

@@ -434,6 +434,23 @@ static void open_lock(struct wis_profiler *pr, const struct wis_cpuset *cpus)
 	for (int i = first; i < pr->nr_rings; i++)
 		pr->lock_fd[pr->nr_lock_fds++] = pr->rings[i].fd;
 	pr->prof->taken |= WIS_PROF_LOCK;
+	if (wis_lock_stat_zero(WIS_LOCK_STAT_PATH, why, sizeof(why)))
+		add_why(pr->prof, why);
+	else
+		pr->prof->lock_stat_taken = 1;
+}
+
+static void read_lock_stat(struct wis_profile *prof, int top)
+{
+	char why[WIS_MSG_MAX];
+
+	if (!prof->lock_stat_taken)
+		return;
+	if (!wis_lock_stat_read(WIS_LOCK_STAT_PATH, top, &prof->lock_stat,
+				why, sizeof(why)))
+		return;
+	prof->lock_stat_taken = 0;
+	add_why(prof, why);
 }
 
 /*
@@ -622,6 +639,7 @@ void wis_profile_stop(struct wis_profiler *pr, int top)
 	enable_all(pr, PERF_EVENT_IOC_DISABLE);
 	wis_profile_poll(pr);
 	read_counts(pr);
+	read_lock_stat(prof, top);
 	prof->samples = cpu->samples;
 	prof->lost = cpu->lost;
 	prof->other = cpu->other;
@@ -686,6 +704,32 @@ static void stat_json(struct wis_json *j, const struct wis_profile *prof)
 	wis_json_raw(j, "stat_per_op", nums);
 }
 
+/* The classes, their contentions and their wait (us) as three keys. */
+static void lock_stat_json(struct wis_json *j, const struct wis_lock_stat *ls)
+{
+	char names[WIS_PROF_TOP_MAX * WIS_LOCK_CLASS_MAX];
+	char nums[WIS_PROF_TOP_MAX * 24 + 4], waits[WIS_PROF_TOP_MAX * 24 + 4];
+	size_t used = 0, nused = 1, wused = 1;
+
+	names[0] = '\0';
+	strcpy(nums, "[");
+	strcpy(waits, "[");
+	for (int i = 0; i < ls->nr; i++) {
+		used += (size_t)snprintf(names + used, sizeof(names) - used,
+					 "%s%s", i ? " " : "", ls->name[i]);
+		nused += (size_t)snprintf(nums + nused, sizeof(nums) - nused,
+					  "%s%llu", i ? "," : "",
+					  (unsigned long long)ls->contentions[i]);
+		wused += (size_t)snprintf(waits + wused, sizeof(waits) - wused,
+					  "%s%.2f", i ? "," : "", ls->wait_us[i]);
+	}
+	snprintf(nums + nused, sizeof(nums) - nused, "]");
+	snprintf(waits + wused, sizeof(waits) - wused, "]");
+	wis_json_str(j, "lock_stat", names);
+	wis_json_raw(j, "lock_stat_n", nums);
+	wis_json_raw(j, "lock_stat_wait_us", waits);
+}
+
 void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 		      int top)
 {
@@ -719,5 +763,7 @@ void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 		wis_json_u64(j, "lock_samples", prof->lock_samples);
 		wis_json_u64(j, "lock_lost", prof->lock_lost);
 		top_json(j, "lock_chain", &prof->lock_chains, top);
+		if (prof->lock_stat_taken)
+			lock_stat_json(j, &prof->lock_stat);
 	}
 }

@@ -5,7 +5,8 @@
  * measured samples, the same tasks still running.
  *	cpu	kernel samples (cycles, else cpu-clock) with call chains
  *	stat	counters per operation, as perf stat -a -C CPUS counts them
- *	lock	lock:contention_begin hits per operation, sampled chains
+ *	lock	lock:contention_begin hits per operation, sampled chains,
+ *		and the interval's /proc/lock_stat where the kernel has it
  * A kind that cannot be had says why in the record; the point runs.
  */
 #ifndef WIS_PROFILE_H
@@ -17,6 +18,7 @@
 #include "cmdline.h"
 #include "cpuset.h"
 #include "json.h"
+#include "lock_stat.h"
 #include "wis.h"
 
 #define WIS_PROF_DEPTH 5	/* frames of a recorded chain */
@@ -52,6 +54,8 @@ struct wis_profile {
 	/* lock */
 	uint64_t contentions, lock_samples, lock_lost;
 	struct wis_prof_top lock_chains;
+	int lock_stat_taken;
+	struct wis_lock_stat lock_stat;
 };
 
 /* The name of stat counter i, NULL past the last. */

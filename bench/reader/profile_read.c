@@ -70,6 +70,26 @@ static int table_read(struct rd_prof_table *t, const struct rd_rec *rec,
 	return 0;
 }
 
+/* lock_stat_wait_us: one non-negative figure a lock_stat class. */
+static int lock_stat_waits(struct rd_point_prof *pp, const struct rd_rec *rec)
+{
+	struct wis_jval waits;
+	size_t n = pp->lock_stat.nr;
+
+	if (rd_rec_get(rec, "lock_stat_wait_us", &waits))
+		return n ? -1 : 0;
+	if (waits.kind != WIS_J_ARRAY)
+		return -1;
+	pp->lock_stat_wait_us = calloc(n ? n : 1, sizeof(double));
+	if (!pp->lock_stat_wait_us ||
+	    wis_jval_nums(&waits, pp->lock_stat_wait_us, n) != n)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(pp->lock_stat_wait_us[i] >= 0))
+			return -1;
+	return 0;
+}
+
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		    char *err, size_t errlen)
 {
@@ -79,10 +99,11 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		{ "prof_chain", "prof_chain_n" },
 		{ "lock_chain", "lock_chain_n" },
 		{ "stat", "stat_per_op" },
+		{ "lock_stat", "lock_stat_n" },
 	};
 	struct rd_prof_table *tables[] = {
 		&pp->self, &pp->children, &pp->chain, &pp->lock_chain,
-		&pp->stat,
+		&pp->stat, &pp->lock_stat,
 	};
 
 	memset(pp, 0, sizeof(*pp));
@@ -103,6 +124,10 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 			return -1;
 		}
 	}
+	if (lock_stat_waits(pp, rec)) {
+		snprintf(err, errlen, "lock_stat and lock_stat_wait_us do not agree");
+		return -1;
+	}
 	return 0;
 }
 
@@ -116,6 +141,8 @@ void rd_point_prof_free(struct rd_point_prof *pp)
 	table_free(&pp->chain);
 	table_free(&pp->lock_chain);
 	table_free(&pp->stat);
+	table_free(&pp->lock_stat);
+	free(pp->lock_stat_wait_us);
 	memset(pp, 0, sizeof(*pp));
 }
 

@@ -26,6 +26,8 @@ struct rd_point_prof {
 	double other;		/* samples of other processes, left out */
 	double lock_per_op;
 	struct rd_prof_table self, children, chain, lock_chain, stat;
+	struct rd_prof_table lock_stat;	/* classes, contentions */
+	double *lock_stat_wait_us;	/* [lock_stat.nr], NULL without */
 };
 
 /*

@@ -47,6 +47,19 @@ static void print_stat(FILE *out, const struct rd_point_prof *pp)
 		lock_sampled(pp));
 }
 
+static void print_lock_stat(FILE *out, const struct rd_point_prof *pp)
+{
+	if (!pp->lock_stat.nr)
+		return;
+	fputs("\n    lock_stat:", out);
+	for (size_t i = 0; i < pp->lock_stat.nr && i < SYMS_SHOWN; i++) {
+		fputs(i ? ", " : " ", out);
+		puts_clean(out, pp->lock_stat.name[i]);
+		fprintf(out, " %.0f contentions %.0f us", pp->lock_stat.count[i],
+			pp->lock_stat_wait_us[i]);
+	}
+}
+
 static void print_point_profile(FILE *out, const struct rd_point *p)
 {
 	const struct rd_point_prof *pp = &p->prof;
@@ -74,6 +87,7 @@ static void print_point_profile(FILE *out, const struct rd_point *p)
 		puts_clean(out, pp->why);
 	}
 	print_stat(out, pp);
+	print_lock_stat(out, pp);
 	fputc('\n', out);
 }
 
