@@ -5,6 +5,8 @@
 # smoke preset runs on it under TCG with every point ok (as on Debian's
 # kernel, but read3 and read4: tmpfs has no O_DIRECT) and the very same
 # records through the virtio-serial port, the pmem region and the console.
+# Its vmlinux boots on QEMU's microvm at the PVH entry, with the TSC as
+# its clock (qemu/run tells it the host's TSC rate under TCG).
 use strict;
 use warnings;
 use File::Temp qw(tempdir);
@@ -65,5 +67,22 @@ is_deeply([records("$dir/pmem.img")], \@virtio,
 	  'the pmem region holds the same records');
 is_deeply([records("$dir/console.log")], \@virtio,
 	  'the console carries the same records');
+
+my $micro = "$tmp/microvm";
+$rc = run_logged("$tmp/microvm", 'env', "OUT=$img", 'qemu/run', '--accel',
+		 'tcg', '--machine', 'microvm', '--kernel', "$kdir/vmlinux",
+		 '--out', $micro, '--', 'wis.tests=getppid1,open1',
+		 'wis.tasks=1,2', 'wis.samples=1', 'wis.warmup=0',
+		 'wis.interval=100');
+is($rc, 0, 'qemu/run --machine microvm boots its vmlinux')
+	or diag(slurp("$tmp/microvm.err"), slurp("$micro/console.log"));
+my @micro = records("$micro/virtio.wis");
+is(join(' ', map { "$_->{test}/$_->{tasks}:$_->{status}" }
+	grep { $_->{type} eq 'point' } @micro),
+   'getppid1/1:ok getppid1/2:ok open1/1:ok open1/2:ok',
+   '... every point ok through the virtio-mmio serial port');
+like($micro[0]{clocksource} // '', qr/^tsc/, '... on the TSC, not jiffies');
+is_deeply([records("$micro/console.log")], \@micro,
+	  '... and the console carries the same records');
 
 done_testing();
