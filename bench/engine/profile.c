@@ -704,29 +704,23 @@ static void stat_json(struct wis_json *j, const struct wis_profile *prof)
 	wis_json_raw(j, "stat_per_op", nums);
 }
 
-/* The classes, their contentions and their wait (us) as three keys. */
+/* The classes and their contentions as a table, their wait (us) beside. */
 static void lock_stat_json(struct wis_json *j, const struct wis_lock_stat *ls)
 {
-	char names[WIS_PROF_TOP_MAX * WIS_LOCK_CLASS_MAX];
-	char nums[WIS_PROF_TOP_MAX * 24 + 4], waits[WIS_PROF_TOP_MAX * 24 + 4];
-	size_t used = 0, nused = 1, wused = 1;
+	struct wis_prof_top classes = { .nr = ls->nr };
+	char waits[WIS_PROF_TOP_MAX * 24 + 4];
+	size_t used = 1;
 
-	names[0] = '\0';
-	strcpy(nums, "[");
 	strcpy(waits, "[");
 	for (int i = 0; i < ls->nr; i++) {
-		used += (size_t)snprintf(names + used, sizeof(names) - used,
-					 "%s%s", i ? " " : "", ls->name[i]);
-		nused += (size_t)snprintf(nums + nused, sizeof(nums) - nused,
-					  "%s%llu", i ? "," : "",
-					  (unsigned long long)ls->contentions[i]);
-		wused += (size_t)snprintf(waits + wused, sizeof(waits) - wused,
-					  "%s%.2f", i ? "," : "", ls->wait_us[i]);
+		snprintf(classes.e[i].name, sizeof(classes.e[i].name), "%s",
+			 ls->name[i]);
+		classes.e[i].count = ls->contentions[i];
+		used += (size_t)snprintf(waits + used, sizeof(waits) - used,
+					 "%s%.2f", i ? "," : "", ls->wait_us[i]);
 	}
-	snprintf(nums + nused, sizeof(nums) - nused, "]");
-	snprintf(waits + wused, sizeof(waits) - wused, "]");
-	wis_json_str(j, "lock_stat", names);
-	wis_json_raw(j, "lock_stat_n", nums);
+	snprintf(waits + used, sizeof(waits) - used, "]");
+	top_json(j, "lock_stat", &classes, classes.nr);
 	wis_json_raw(j, "lock_stat_wait_us", waits);
 }
 
