@@ -419,11 +419,20 @@ choose_accel() {
 # TCG's guest TSC is the host's, at the host's rate: the kernel is told
 # that rate, and that the TSC is reliable, which its check of the TSCs'
 # synchronisation between the vCPU threads cannot see under emulation.
+# Each secondary CPU would time its delay loop against the tick (about
+# 70 ms of TCG boot): lpj= gives the result, TSC cycles per jiffy, when
+# the kernel's HZ is known from the .config beside it (./build.sh kernel).
+# Without INIT's 10 ms wait, which no emulated CPU needs, the secondary
+# CPUs start sooner.
 tsc_words() {
+	local khz hz
 	[ "$opt_machine" = microvm ] && [ "$accel" = tcg ] || return 0
 	cc -O2 -Wall -Wextra -Werror -o "$scratch/tsc-khz" \
 		"$WIS_ROOT/qemu/tsc-khz.c" || die "cannot build qemu/tsc-khz.c"
-	CONSOLE_ARGS="$CONSOLE_ARGS tsc_early_khz=$("$scratch/tsc-khz") tsc=reliable"
+	khz=$("$scratch/tsc-khz")
+	CONSOLE_ARGS="$CONSOLE_ARGS tsc_early_khz=$khz tsc=reliable cpu_init_udelay=0"
+	hz=$(sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' "$(dirname "$opt_kernel")/config" 2>/dev/null) || true
+	[ -z "$hz" ] || CONSOLE_ARGS="$CONSOLE_ARGS lpj=$((khz * 1000 / hz))"
 }
 
 # --- memory --------------------------------------------------------------
