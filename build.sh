@@ -446,12 +446,15 @@ copy_module() {
 
 # Copy the wanted modules and the modules they need into the tree and
 # list them in etc/wis/modules, one path a line, relative to the image
-# root, in modprobe's load order: every module after the ones it needs
-# (soft dependencies too).  Init loads them in that order.
+# root, in levels that a blank line ends: a module's level is one past
+# the highest of the modules it needs (modprobe's dependencies, soft ones
+# too).  Init loads a level's modules in parallel once the level before
+# is done.
 stage_modules() {
 	local tree=$1 list=$1/etc/wis/modules
-	local name closure path
-	local -A staged=()
+	local name closure path module file needs dep top
+	local -A staged=() level=()
+	local -a levels=()
 	: >"$list"
 	[ "$MODULES" = none ] && return 0
 	mkdir -p "$STAGE/kmod/lib/modules" "$STAGE/modprobe.d"
@@ -461,11 +464,28 @@ stage_modules() {
 		while read -r path; do
 			[ -n "$path" ] || continue # built in
 			image_path "$path"
-			[ -z "${staged[$rel]:-}" ] || continue
-			copy_module "$path" "$tree/$rel"
-			printf '%s\n' "$rel" >>"$list"
-			staged[$rel]=1
+			module=$rel
+			[ -z "${staged[$module]:-}" ] || continue
+			top=0
+			file=${path##*/}
+			needs=$(module_closure "${file%%.ko*}")
+			while read -r dep; do
+				if [ -z "$dep" ] || [ "$dep" = "$path" ]; then
+					continue
+				fi
+				image_path "$dep"
+				[ -n "${level[$rel]:-}" ] ||
+					die "module $path needs $dep, which modprobe orders after it"
+				[ "${level[$rel]}" -lt "$top" ] || top=$((level[$rel] + 1))
+			done <<<"$needs"
+			copy_module "$path" "$tree/$module"
+			level[$module]=$top
+			levels[top]+="$module"$'\n'
+			staged[$module]=1
 		done <<<"$closure"
+	done
+	for top in "${!levels[@]}"; do
+		printf '%s\n' "${levels[top]}" >>"$list"
 	done
 }
 

@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <net/if.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,8 @@
 
 #define TMPFS_MAGIC 0x01021994
 #define TRACEFS_MAGIC 0x74726163
+/* Modules loaded together at most; a longer level loads in parts. */
+#define BATCH_MAX 64
 /* finit_module(2) flag: let the kernel decompress (.ko.xz, .ko.zst). */
 #define MODULE_INIT_COMPRESSED_FILE 4
 #define SETTLE_MAX_MS 1000
@@ -165,16 +169,60 @@ static void load_module(const char *rel)
 }
 
 /*
- * One module path a line, relative to the image root, in the order
- * build.sh resolved: every module after the ones it needs.  Loading them
- * in parallel saved nothing measurable on q35 (docs/performance.md), so
- * they load one after another; a module that fails does not stop the
- * next (the kernel then names what is missing).
+ * A batch of modules none of which needs another: the paths, and the
+ * index of the next one a worker takes.
+ */
+struct batch {
+	char *paths[BATCH_MAX];
+	int nr;
+	atomic_int next;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	int i;
+
+	while ((i = atomic_fetch_add(&b->next, 1)) < b->nr)
+		load_module(b->paths[i]);
+	return NULL;
+}
+
+/*
+ * A worker per CPU, this thread one of them: loading is CPU work
+ * (relocation, device probing), and on a quiet host two vCPUs load
+ * Debian's 13 modules 0.08 s sooner than one (docs/performance.md).
+ */
+static void load_batch(struct batch *b)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int helpers = (cpus < b->nr ? (int)cpus : b->nr) - 1;
+	pthread_t threads[BATCH_MAX];
+	int started = 0;
+
+	atomic_store(&b->next, 0);
+	while (started < helpers &&
+	       !pthread_create(&threads[started], NULL, batch_worker, b))
+		started++;
+	batch_worker(b);
+	while (started)
+		pthread_join(threads[--started], NULL);
+	while (b->nr)
+		free(b->paths[--b->nr]);
+}
+
+/*
+ * One module path a line, relative to the image root, in levels that a
+ * blank line ends (build.sh puts every module in a level after the ones
+ * it needs): a level loads in parallel, after the level before.  A
+ * module that fails does not stop the others (the kernel then names
+ * what is missing).
  */
 void load_modules(const char *list)
 {
 	/* Room for the leading '/' load_module() adds. */
 	char path[PATH_MAX - 1];
+	static struct batch b;
 	FILE *f = fopen(list, "re");
 
 	if (!f) {
@@ -184,9 +232,12 @@ void load_modules(const char *list)
 	}
 	while (fgets(path, sizeof(path), f)) {
 		path[strcspn(path, "\n")] = '\0';
-		if (path[0])
-			load_module(path);
+		if (path[0] && (b.paths[b.nr] = strdup(path)))
+			b.nr++;
+		if (!path[0] || b.nr == BATCH_MAX)
+			load_batch(&b);
 	}
+	load_batch(&b);
 	fclose(f);
 }
 

@@ -35,8 +35,9 @@ void console_fds(void);
 void name_host(const char *file);
 
 /*
- * Load the modules of list (one path a line, each after the ones it
- * needs) in that order.  Failures are warnings.
+ * Load the modules of list (one path a line, in levels a blank line
+ * ends, each module in a level after the ones it needs), a level's in
+ * parallel.  Failures are warnings.
  */
 void load_modules(const char *list);
 

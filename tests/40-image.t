@@ -135,10 +135,17 @@ check "pxe/ holds the kernel, the initramfs and both boot configs" \
 	pxe_complete "$args"
 
 # Every line of the module list is a module file in the tree built for
-# the image's kernel, listed after every module modinfo says it needs.
+# the image's kernel, in a level (a blank line ends one) after the levels
+# of every module modinfo says it needs.
 order_errors=""
 seen=" "
+level=""
 while read -r path; do
+	if [ -z "$path" ]; then
+		seen="$seen$level"
+		level=""
+		continue
+	fi
 	file=out/rootfs/$path
 	if [ ! -f "$file" ]; then
 		order_errors="$order_errors $path:missing"
@@ -152,8 +159,9 @@ while read -r path; do
 		*) order_errors="$order_errors $path:needs-$name-first" ;;
 		esac
 	done
-	seen="$seen$(basename "$path" .ko | tr '-' '_') "
+	level="$level$(basename "$path" .ko | tr '-' '_') "
 done <out/rootfs/etc/wis/modules
+[ -z "$level" ] || order_errors="$order_errors no-blank-line-after-$level"
 [ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST ||
 	order_errors="$order_errors no-modules-listed"
 is "listed modules exist, match $release, follow their dependencies" "" \
