@@ -605,12 +605,13 @@ start_guest() {
 	[ -n "$opt_pin" ] && cmd=(taskset -c "$(guest_pin "$instance")" "${cmd[@]}")
 	printf '%q ' "${cmd[@]}" >"$dir/qemu.cmd"
 	echo >>"$dir/qemu.cmd"
+	# Microseconds, taken as QEMU starts (qemu/bench-boot times from it).
+	guest_starts+=("${EPOCHREALTIME/./}")
 	supervised "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
 	guest_pids+=("$!")
 	[ -n "$opt_pin" ] && pin_vcpus "$dir" "$(guest_pin "$instance")"
 	guest_names+=("$instance")
 	guest_dirs+=("$dir")
-	guest_starts+=("$SECONDS")
 	if [ -n "$opt_console" ]; then
 		follow_console "$instance" "$dir" "$!"
 	fi
@@ -683,7 +684,8 @@ timed_out() {
 	local i=$1 status=$2
 	[ "$status" -eq 124 ] ||
 		{ [ "$status" -eq 137 ] &&
-			[ $((SECONDS - guest_starts[i])) -ge "$deadline" ]; }
+			[ $((${EPOCHREALTIME/./} - guest_starts[i])) -ge \
+				$((deadline * 1000000)) ]; }
 }
 
 # Waits for every guest; sets guest_status[i] to QEMU's exit status, or
