@@ -431,7 +431,7 @@ tsc_words() {
 		"$WIS_ROOT/qemu/tsc-khz.c" || die "cannot build qemu/tsc-khz.c"
 	khz=$("$scratch/tsc-khz")
 	CONSOLE_ARGS="$CONSOLE_ARGS tsc_early_khz=$khz tsc=reliable cpu_init_udelay=0"
-	hz=$(sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' "$(dirname "$opt_kernel")/config" 2>/dev/null) || true
+	hz=$(sed -n 's/^CONFIG_HZ=\([1-9][0-9]*\)$/\1/p' "$(dirname "$opt_kernel")/config" 2>/dev/null) || true
 	[ -z "$hz" ] || CONSOLE_ARGS="$CONSOLE_ARGS lpj=$((khz * 1000 / hz))"
 }
 
