@@ -1003,7 +1003,7 @@ image() {
 	write_manifest "$STAGE"
 	publish
 	bytes=$(stat -c %s "$OUT/$INITRAMFS")
-	note "image: $OUT/$INITRAMFS $bytes bytes, kernel $KREL, $(wc -l <"$OUT/rootfs/etc/wis/modules") modules"
+	note "image: $OUT/$INITRAMFS $bytes bytes, kernel $KREL, $(grep -c . "$OUT/rootfs/etc/wis/modules" || true) modules"
 	[ "$bytes" -le "$BUDGET_BYTES" ] ||
 		note "warning: initramfs is over its budget of $BUDGET_BYTES bytes"
 }
