@@ -453,7 +453,7 @@ copy_module() {
 stage_modules() {
 	local tree=$1 list=$1/etc/wis/modules
 	local name closure path module file needs dep top
-	local -A staged=() level=()
+	local -A level=()
 	local -a levels=()
 	: >"$list"
 	[ "$MODULES" = none ] && return 0
@@ -465,7 +465,7 @@ stage_modules() {
 			[ -n "$path" ] || continue # built in
 			image_path "$path"
 			module=$rel
-			[ -z "${staged[$module]:-}" ] || continue
+			[ -z "${level[$module]:-}" ] || continue
 			top=0
 			file=${path##*/}
 			needs=$(module_closure "${file%%.ko*}")
@@ -481,7 +481,6 @@ stage_modules() {
 			copy_module "$path" "$tree/$module"
 			level[$module]=$top
 			levels[top]+="$module"$'\n'
-			staged[$module]=1
 		done <<<"$closure"
 	done
 	for top in "${!levels[@]}"; do

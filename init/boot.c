@@ -191,7 +191,7 @@ static void *batch_worker(void *arg)
 /*
  * A worker per CPU, this thread one of them: loading is CPU work
  * (relocation, device probing), and on a quiet host two vCPUs load
- * Debian's 13 modules 0.08 s sooner than one (docs/performance.md).
+ * Debian's 13 modules 0.04 s sooner than one (docs/performance.md).
  */
 static void load_batch(struct batch *b)
 {

@@ -150,7 +150,7 @@ in_order() {
 	done
 }
 
-# Whether FILE tells of module LAST after every module FIRST... (a level
+# Whether LOG tells of module LATER after every module FIRST... (a level
 # loads in parallel, so its modules come in any order).
 level_before() {
 	log=$1
