@@ -657,71 +657,95 @@ void wis_profile_stop(struct wis_profiler *pr, int top)
 
 /* ---- record fields ------------------------------------------------------ */
 
+/*
+ * A JSON array of numbers built in a fixed buffer: list_start, then
+ * list_add for each number (printf format fmt), then list_end.
+ */
+struct num_list {
+	char buf[WIS_PROF_TOP_MAX * 32 + 4];
+	size_t used;
+};
+
+static void list_start(struct num_list *l)
+{
+	l->used = (size_t)snprintf(l->buf, sizeof(l->buf), "[");
+}
+
+static void list_add(struct num_list *l, const char *fmt, double v)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), fmt, v);
+	if (l->used < sizeof(l->buf))
+		l->used += (size_t)snprintf(l->buf + l->used,
+					    sizeof(l->buf) - l->used, "%s%s",
+					    l->used > 1 ? "," : "", num);
+}
+
+static const char *list_end(struct num_list *l)
+{
+	if (l->used < sizeof(l->buf))
+		snprintf(l->buf + l->used, sizeof(l->buf) - l->used, "]");
+	return l->buf;
+}
+
 /* "NAME NAME ..." and the counts beside it, as KEY and KEY_n. */
 static void top_json(struct wis_json *j, const char *key,
 		     const struct wis_prof_top *t, int top)
 {
-	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)];
-	char nums[WIS_PROF_TOP_MAX * 24 + 4], nkey[64];
-	size_t used = 0, nused = 0;
+	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)], nkey[64];
+	struct num_list nums;
+	size_t used = 0;
 	int n = t->nr < top ? t->nr : top;
 
 	names[0] = '\0';
-	nused += (size_t)snprintf(nums, sizeof(nums), "[");
+	list_start(&nums);
 	for (int i = 0; i < n; i++) {
 		used += (size_t)snprintf(names + used, sizeof(names) - used,
 					 "%s%s", i ? " " : "", t->e[i].name);
-		nused += (size_t)snprintf(nums + nused, sizeof(nums) - nused,
-					  "%s%llu", i ? "," : "",
-					  (unsigned long long)t->e[i].count);
+		list_add(&nums, "%.0f", (double)t->e[i].count);
 	}
-	snprintf(nums + nused, sizeof(nums) - nused, "]");
 	snprintf(nkey, sizeof(nkey), "%s_n", key);
 	wis_json_str(j, key, names);
-	wis_json_raw(j, nkey, nums);
+	wis_json_raw(j, nkey, list_end(&nums));
 }
 
 static void stat_json(struct wis_json *j, const struct wis_profile *prof)
 {
-	char names[256], nums[WIS_PROF_STATS * 32 + 4];
-	size_t used = 0, nused = 0;
+	char names[256];
+	struct num_list nums;
+	size_t used = 0;
 
 	names[0] = '\0';
-	nused += (size_t)snprintf(nums, sizeof(nums), "[");
+	list_start(&nums);
 	for (int i = 0; i < WIS_PROF_STATS; i++) {
 		if (!(prof->stat_have & 1u << i))
 			continue;
-		nused += (size_t)snprintf(nums + nused, sizeof(nums) - nused,
-					  "%s%.6g", used ? "," : "",
-					  prof->ops > 0 ? prof->stat[i] /
-					  prof->ops : 0);
+		list_add(&nums, "%.6g",
+			 prof->ops > 0 ? prof->stat[i] / prof->ops : 0);
 		used += (size_t)snprintf(names + used, sizeof(names) - used,
 					 "%s%s", used ? " " : "",
 					 stat_events[i].name);
 	}
-	snprintf(nums + nused, sizeof(nums) - nused, "]");
 	wis_json_str(j, "stat", names);
-	wis_json_raw(j, "stat_per_op", nums);
+	wis_json_raw(j, "stat_per_op", list_end(&nums));
 }
 
 /* The classes and their contentions as a table, their wait (us) beside. */
 static void lock_stat_json(struct wis_json *j, const struct wis_lock_stat *ls)
 {
 	struct wis_prof_top classes = { .nr = ls->nr };
-	char waits[WIS_PROF_TOP_MAX * 24 + 4];
-	size_t used = 1;
+	struct num_list waits;
 
-	strcpy(waits, "[");
+	list_start(&waits);
 	for (int i = 0; i < ls->nr; i++) {
 		snprintf(classes.e[i].name, sizeof(classes.e[i].name), "%s",
 			 ls->name[i]);
 		classes.e[i].count = ls->contentions[i];
-		used += (size_t)snprintf(waits + used, sizeof(waits) - used,
-					 "%s%.2f", i ? "," : "", ls->wait_us[i]);
+		list_add(&waits, "%.2f", ls->wait_us[i]);
 	}
-	snprintf(waits + used, sizeof(waits) - used, "]");
 	top_json(j, "lock_stat", &classes, classes.nr);
-	wis_json_raw(j, "lock_stat_wait_us", waits);
+	wis_json_raw(j, "lock_stat_wait_us", list_end(&waits));
 }
 
 void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
