@@ -8,7 +8,7 @@
 set -eu
 . tests/tap.sh
 
-plan 20
+plan 21
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -25,17 +25,30 @@ records 3, tail at head
 again 0" "$("$CHECK" ring)"
 
 is "kallsyms: sorted, between symbols the lower one, modules, data and 0 skipped" \
-"ffffffff81000000 _stext
-ffffffff81000050 native_queued_spin_lock_slowpath
+"ffffffff81000050 native_queued_spin_lock_slowpath
 ffffffff81100090 fcntl_setlk
-ffffffff81100100 local_alias
 ffffffff81200000 do_fcntl
+ffffffff81400010 copy_page_range.isra.0
+ffffffff81400410 copy_page_range.cold
 ffffffffc0001100 ext4_lookup
 ffffffffc0001300 ext4_iget
 ffffffff80000000 [unknown]" \
-"$("$CHECK" kallsyms tests/fixtures/kallsyms.txt ffffffff81000000 \
-	ffffffff81000050 ffffffff81100090 ffffffff81100100 ffffffff81200000 \
+"$("$CHECK" kallsyms tests/fixtures/kallsyms.txt ffffffff81000050 \
+	ffffffff81100090 ffffffff81200000 ffffffff81400010 ffffffff81400410 \
 	ffffffffc0001100 ffffffffc0001300 ffffffff80000000)"
+
+# perf report --kallsyms=tests/fixtures/kallsyms.txt names the same
+# aliases: the last listed, whatever its binding or underscores.
+is "aliases at one address: the last listed, as perf shows them" \
+"ffffffff81000000 __pfx_startup
+ffffffff81100100 local_alias
+ffffffff81300010 __x64_sys_getppid
+ffffffff81300100 global_last
+ffffffff81300200 local_last
+ffffffff81300300 weak_last" \
+"$("$CHECK" kallsyms tests/fixtures/kallsyms.txt ffffffff81000000 \
+	ffffffff81100100 ffffffff81300010 ffffffff81300100 ffffffff81300200 \
+	ffffffff81300300)"
 
 printf '0000000000000000 T a\n0000000000000000 t b\n' >"$tmp/hidden"
 is "kallsyms with every address hidden names kptr_restrict" \
@@ -46,8 +59,9 @@ is "clone suffixes go, as LKP strips them" \
 "do_wp_page
 copy_pte_range
 f.cold
+copy_page_range.cold
 isra" "$("$CHECK" strip do_wp_page.isra.0 copy_pte_range.constprop.0.part.3 \
-	f.cold isra)"
+	f.cold copy_page_range.isra.0.cold isra)"
 
 is "lock_stat: contended classes in the kernel's order, contentions and wait total" \
 "tasklist_lock-W 86 2886.23

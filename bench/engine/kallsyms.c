@@ -44,25 +44,14 @@ fail:
 	return NULL;
 }
 
-/*
- * Of several names at one address, the one perf would show: not weak
- * before weak, global before local, then fewer leading underscores
- * (the longer name wins a tie, in dedup()).
- */
-static int rank(const char *name, char type)
-{
-	int r = type == 'T' ? 0 : type == 't' ? 1 : 2, u = 0;
-
-	while (name[u] == '_' && u < 15)
-		u++;
-	return r * 16 + u;
-}
-
+/* Names lie in the text in the file's order: at one address, by it. */
 static int by_addr(const void *a, const void *b)
 {
 	const struct wis_ksym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
 /*
@@ -84,25 +73,20 @@ static int parse_line(char *line, uint64_t *addr, char *type, char **name)
 	return strchr("tTwW", *type) && **name;
 }
 
-static int better(const struct wis_ksym *a, const struct wis_ksym *b,
-		  const char *names)
-{
-	if (a->rank != b->rank)
-		return a->rank < b->rank;
-	return strlen(names + a->name) > strlen(names + b->name);
-}
-
-/* Keep one name an address, the best ranked. */
-static size_t dedup(struct wis_ksym *s, size_t nr, const char *names)
+/*
+ * Keep one name an address: the last one listed, as perf does.  kallsyms
+ * gives no sizes, so perf ends each symbol where the next one starts;
+ * every alias but the last is then empty, and perf's first rule among
+ * aliases (a symbol with a size before an empty one) picks the last.
+ * Its later rules (weak, global, underscores, length) never get a say.
+ */
+static size_t dedup(struct wis_ksym *s, size_t nr)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < nr; i++) {
-		if (out && s[out - 1].addr == s[i].addr) {
-			if (better(&s[i], &s[out - 1], names))
-				s[out - 1] = s[i];
-			continue;
-		}
+		if (out && s[out - 1].addr == s[i].addr)
+			out--;
 		s[out++] = s[i];
 	}
 	return out;
@@ -127,12 +111,11 @@ static int parse_all(struct wis_kallsyms *ks, char *text, size_t len)
 			continue;
 		ks->syms[ks->nr++] = (struct wis_ksym){
 			.addr = addr, .name = (uint32_t)(name - text),
-			.rank = (uint8_t)rank(name, type),
 		};
 		nonzero += addr != 0;
 	}
 	qsort(ks->syms, ks->nr, sizeof(*ks->syms), by_addr);
-	ks->nr = dedup(ks->syms, ks->nr, text);
+	ks->nr = dedup(ks->syms, ks->nr);
 	return nonzero ? 0 : 1;
 }
 

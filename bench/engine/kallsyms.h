@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel text symbols from /proc/kallsyms, modules' included, sorted by
- * address: an address belongs to the closest symbol at or below it.
+ * address: an address belongs to the closest symbol at or below it, and
+ * of several names at one address to the one perf shows.
  */
 #ifndef WIS_KALLSYMS_H
 #define WIS_KALLSYMS_H
@@ -12,7 +13,6 @@
 struct wis_ksym {
 	uint64_t addr;
 	uint32_t name;		/* offset in names */
-	uint8_t rank;		/* which of several names at one address */
 };
 
 struct wis_kallsyms {
