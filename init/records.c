@@ -55,12 +55,13 @@ void close_run(const char *spec, const char *state, const char *cmdline,
 	       const struct wis_sweep_cfg *c, const char *message,
 	       const char *key, const char *value)
 {
-	char run[256];
+	char run[256], why[128];
 	uint64_t seq = 0;
 	struct wis_json j;
 	const char *used;
 	struct wis_sinks *s = open_sinks(spec, &used);
-	int fresh = !state || wis_state_read(state, run, sizeof(run), &seq);
+	int fresh = !state || wis_state_read(state, run, sizeof(run), &seq,
+					     why, sizeof(why));
 
 	if (!s)
 		return;

@@ -1,32 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "file.h"
 
-int wis_read_file(const char *path, char *buf, size_t len)
+/* openat2()'s resolve flag (linux/openat2.h, which musl does not ship). */
+#define WIS_RESOLVE_NO_SYMLINKS 0x04
+
+int wis_read_fd(int fd, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t used = 0;
 	ssize_t n = 0;
 
-	if (fd < 0)
-		return -1;
 	while (used < len - 1 &&
 	       (n = read(fd, buf + used, len - 1 - used)) > 0)
 		used += (size_t)n;
-	close(fd);
 	if (n < 0 || used == len - 1) {
 		errno = n < 0 ? errno : EFBIG;
 		return -1;
 	}
 	buf[used] = '\0';
 	return (int)used;
+}
+
+int wis_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int n, err;
+
+	if (fd < 0)
+		return -1;
+	n = wis_read_fd(fd, buf, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return n;
 }
 
 int wis_read_line(const char *path, char *buf, size_t len)
@@ -85,13 +101,41 @@ static int owner_ok(const struct stat *st, char *why, size_t len)
 	return -1;
 }
 
-/* What the descriptor shows, with O_TRUNC applied once it passed. */
-static int check_owned(int fd, int flags, char *why, size_t len)
+/* Why a descriptor of this type is refused, or NULL: what the caller asked for. */
+static const char *refused_type(mode_t m, int flags, unsigned types)
 {
+	if (S_ISREG(m))
+		return NULL;
+	if (S_ISDIR(m))
+		return flags & O_DIRECTORY ? NULL : "is a directory";
+	if (S_ISFIFO(m))
+		return types & WIS_OPEN_FIFO ? NULL : "is a FIFO (refused)";
+	if (S_ISCHR(m))
+		return types & WIS_OPEN_CHR ? NULL :
+		       "is a character device (refused)";
+	if (S_ISBLK(m))
+		return types & WIS_OPEN_BLK ? NULL :
+		       "is a block device (refused)";
+	if (S_ISSOCK(m))
+		return "is a socket (refused)";
+	return "is not a regular file (refused)";
+}
+
+/* What the descriptor shows, with O_TRUNC applied once it passed. */
+static int check_owned(int fd, int flags, unsigned types, char *why,
+		       size_t len)
+{
+	const char *refused;
 	struct stat st;
+	int fl;
 
 	if (fstat(fd, &st)) {
 		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	refused = refused_type(st.st_mode, flags, types);
+	if (refused) {
+		snprintf(why, len, "%s", refused);
 		return -1;
 	}
 	if (owner_ok(&st, why, len))
@@ -101,6 +145,12 @@ static int check_owned(int fd, int flags, char *why, size_t len)
 			 (unsigned long)st.st_nlink);
 		return -1;
 	}
+	fl = fcntl(fd, F_GETFL);
+	if (!(flags & O_NONBLOCK) &&
+	    (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))) {
+		snprintf(why, len, "fcntl: %s", strerror(errno));
+		return -1;
+	}
 	if ((flags & O_TRUNC) && S_ISREG(st.st_mode) && ftruncate(fd, 0)) {
 		snprintf(why, len, "truncate: %s", strerror(errno));
 		return -1;
@@ -108,27 +158,115 @@ static int check_owned(int fd, int flags, char *why, size_t len)
 	return 0;
 }
 
-int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
-		   char *why, size_t len)
+/*
+ * The directories of path opened one by one, none through a link, and
+ * the last component opened under the last of them.
+ */
+static int open_walk(int dirfd, const char *path, int flags, mode_t mode)
 {
-	int fd;
+	char buf[PATH_MAX], *comp = buf, *slash;
+	int at = dirfd, next, fd, err;
+	struct stat st;
 
-	fd = openat(dirfd, path, (flags & ~O_TRUNC) | O_NOFOLLOW | O_CLOEXEC,
-		    mode);
-	if (fd < 0) {
-		/* A link in a sticky directory may give EACCES before ELOOP. */
-		int err = errno;
-		struct stat st;
-
-		if (!fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) &&
+	if (strlen(path) >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(buf, path);
+	if (*buf == '/') {
+		at = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (at < 0)
+			return -1;
+	}
+	for (; (slash = strchr(comp, '/')); comp = slash + 1) {
+		*slash = '\0';
+		if (!*comp)
+			continue;
+		next = openat(at, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+		err = errno;
+		/* O_PATH|O_NOFOLLOW opens a link itself; O_DIRECTORY refuses it. */
+		if (next < 0 && err == ENOTDIR &&
+		    !fstatat(at, comp, &st, AT_SYMLINK_NOFOLLOW) &&
 		    S_ISLNK(st.st_mode))
-			snprintf(why, len, "is a symbolic link (refused)");
-		else
-			snprintf(why, len, "%s", strerror(err));
+			err = ELOOP;
+		if (at != dirfd)
+			close(at);
+		if (next < 0) {
+			errno = err;
+			return -1;
+		}
+		at = next;
+	}
+	fd = openat(at, *comp ? comp : ".", flags, mode);
+	err = errno;
+	if (at != dirfd)
+		close(at);
+	errno = err;
+	return fd;
+}
+
+/* Like openat(), but refusing a link in any component of path. */
+static int open_no_links(int dirfd, const char *path, int flags, mode_t mode)
+{
+#ifdef SYS_openat2
+	struct {
+		uint64_t flags, mode, resolve;
+	} how = {
+		.flags = (uint64_t)(unsigned)flags,
+		.mode = flags & O_CREAT ? mode : 0,
+		.resolve = WIS_RESOLVE_NO_SYMLINKS,
+	};
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+
+	/* Kernels before 5.6 lack it; some seccomp filters deny it. */
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return (int)fd;
+#endif
+	return open_walk(dirfd, path, flags, mode);
+}
+
+/* Why an open failed, said of what the path names when that is clearer. */
+static void open_failed(int dirfd, const char *path, int flags, int err,
+			char *why, size_t len)
+{
+	const char *refused;
+	struct stat st;
+
+	if (err == ELOOP) {
+		snprintf(why, len, "a symbolic link in the path (refused)");
+		return;
+	}
+	/* A FIFO without a reader or a socket gives ENXIO; a link in a
+	 * sticky directory may give EACCES before ELOOP. */
+	if (!fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(why, len, "a symbolic link in the path (refused)");
+			return;
+		}
+		refused = refused_type(st.st_mode, flags, 0);
+		if (refused && (err == ENXIO || err == EISDIR)) {
+			snprintf(why, len, "%s", refused);
+			return;
+		}
+	}
+	snprintf(why, len, "%s", strerror(err));
+}
+
+int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
+		   unsigned types, char *why, size_t len)
+{
+	int fd, err;
+
+	fd = open_no_links(dirfd, path, (flags & ~O_TRUNC) | O_NOFOLLOW |
+			   O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
+	if (fd < 0) {
+		err = errno;
+		open_failed(dirfd, path, flags, err, why, len);
 		errno = err;
 		return -1;
 	}
-	if (check_owned(fd, flags, why, len)) {
+	if (check_owned(fd, flags, types, why, len)) {
 		close(fd);
 		errno = EPERM;
 		return -1;

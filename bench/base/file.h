@@ -13,6 +13,9 @@
  */
 int wis_read_file(const char *path, char *buf, size_t len);
 
+/* The same, read from fd. */
+int wis_read_fd(int fd, char *buf, size_t len);
+
 /* The first line of a file, without its newline; 0, or -1 with errno. */
 int wis_read_line(const char *path, char *buf, size_t len);
 
@@ -27,17 +30,27 @@ int wis_hex_digit(char c);
 int wis_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out);
 
+/* What a path may name besides a regular file (wis_open_owned). */
+#define WIS_OPEN_FIFO 1u
+#define WIS_OPEN_CHR 2u
+#define WIS_OPEN_BLK 4u
+
 /*
- * Files in places other users can write to (/tmp, a shared mount): open
- * path (relative to dirfd, or AT_FDCWD) with flags plus O_NOFOLLOW and
- * O_CLOEXEC, then refuse what the descriptor shows is not ours: a file
- * owned by a user other than this one or root, or a regular file with
- * more than one link (a hard link to someone's file).  O_TRUNC in flags
- * is applied only after those checks.  Returns the descriptor, or -1
- * with the reason in why ("is a symbolic link", "owned by uid N", ...).
+ * The one way wis opens a path a user gave, or a name in a directory
+ * others can write to: path (relative to dirfd, or AT_FDCWD) is resolved
+ * without following a link in any component (openat2()'s
+ * RESOLVE_NO_SYMLINKS, else a walk of O_NOFOLLOW|O_DIRECTORY opens),
+ * opened O_NONBLOCK|O_NOCTTY|O_CLOEXEC, and then refused on what the
+ * descriptor shows: a FIFO, a device of a type not in types (WIS_OPEN_*),
+ * a socket, a directory unless flags has O_DIRECTORY, a file owned by a
+ * user other than this one or root, a regular file with more than one
+ * link (a hard link to someone's file).  O_NONBLOCK is cleared unless
+ * flags has it; O_TRUNC is applied only after the checks.  Returns the
+ * descriptor, or -1 with the reason in why ("a symbolic link in the
+ * path", "is a FIFO", "owned by uid N", ...).
  */
 int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
-		   char *why, size_t len);
+		   unsigned types, char *why, size_t len);
 
 /*
  * A directory wis writes files into (report outputs): owned by this user

@@ -78,18 +78,17 @@ static int emit_field(struct wis_json *j, char **argv, int first, int i)
 /* The next seq of this run, when a state file tracks it. */
 static int state_seq(const char *path, const char *run, uint64_t *seq)
 {
-	char state_run[4096];
+	char state_run[4096], why[128];
 	uint64_t next;
 
 	*seq = 0;
 	if (!path)
 		return 0;
-	if (wis_state_read(path, state_run, sizeof(state_run), &next)) {
+	if (wis_state_read(path, state_run, sizeof(state_run), &next, why,
+			   sizeof(why))) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(stderr, "wis emit: --state %s: %s\n", path,
-			errno == EINVAL ? "not \"RUN NEXTSEQ\"" :
-			strerror(errno));
+		fprintf(stderr, "wis emit: --state %s: %s\n", path, why);
 		return -1;
 	}
 	if (!strcmp(state_run, run))

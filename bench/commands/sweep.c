@@ -607,11 +607,14 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
 	if (opts->table && cfg->profile)
 		s->kept = open_memstream(&s->kept_buf, &s->kept_len);
-	/* Sinks first: their files are where the user asked, not in it. */
+	/*
+	 * Sinks and the barrier first: their files are where the user asked,
+	 * not in the private tmpfs, where each instance would have its own.
+	 */
 	if (open_sinks(s, err, sizeof(err)) ||
+	    prepare(s, err, sizeof(err)) ||
 	    (cfg->tmpfs == WIS_TMPFS_PRIVATE &&
-	     wis_private_tmpfs(err, sizeof(err))) ||
-	    prepare(s, err, sizeof(err))) {
+	     wis_private_tmpfs(err, sizeof(err)))) {
 		ret = fail_early(s, err);
 		/* Joining a barrier gives up on a stop signal. */
 		if (stop_pending(s))

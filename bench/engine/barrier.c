@@ -205,7 +205,7 @@ static int open_file(struct wis_barrier *b, const char *path,
 	char why[128];
 	int fd, ret;
 
-	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0644, why,
+	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0644, 0, why,
 			    sizeof(why));
 	if (fd < 0)
 		return fail(err, len, "wis.barrier: %s: %s", path, why);
@@ -253,7 +253,8 @@ static int open_device(struct wis_barrier *b, const char *arg,
 	if (offset % SLOT_SIZE)
 		return fail(err, len, "wis.barrier: %s: offset %llu is not a "
 			    "multiple of %d", arg, offset, SLOT_SIZE);
-	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, why, sizeof(why));
+	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, WIS_OPEN_CHR, why,
+			    sizeof(why));
 	if (fd < 0)
 		return fail(err, len, "wis.barrier: %s: %s", dev, why);
 	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) || !wis_is_dax(&st)) {

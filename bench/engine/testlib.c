@@ -87,7 +87,7 @@ int wis_prepare_fixed_file(const struct wis_point_env *env, size_t len)
 	char why[128];
 	int fd, ret;
 
-	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0666, why,
+	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0666, 0, why,
 			    sizeof(why));
 	if (fd < 0)
 		return wis_fail(NULL, "wis.shared %s: %s", path, why);
@@ -105,10 +105,11 @@ int wis_prepare_fixed_file(const struct wis_point_env *env, size_t len)
 int wis_open_shared_file(struct wis_task *t, int flags)
 {
 	const char *path = t->shared;
-	int fd = open(path, flags);
+	char why[128];
+	int fd = wis_open_owned(AT_FDCWD, path, flags, 0, 0, why, sizeof(why));
 
 	if (fd < 0)
-		return wis_fail(t, "open %s: %s", path, strerror(errno));
+		return wis_fail(t, "open %s: %s", path, why);
 	return fd;
 }
 

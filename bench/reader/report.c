@@ -407,6 +407,7 @@ static int make_dirs(const char *path, FILE *diag)
 {
 	char buf[4096];
 	size_t i, n = strlen(path);
+	struct stat st;
 
 	if (n >= sizeof(buf)) {
 		rd_report_diag(diag, "%s: path too long", path);
@@ -422,6 +423,9 @@ static int make_dirs(const char *path, FILE *diag)
 				    strerror(errno));
 			return -1;
 		}
+		/* No directory is made through a link; the open refuses one. */
+		if (!lstat(buf, &st) && S_ISLNK(st.st_mode))
+			return 0;
 		buf[i] = path[i];
 	}
 	return 0;
@@ -436,11 +440,11 @@ static int open_out_dir(int dirfd, const char *name, const char *shown,
 			FILE *diag)
 {
 	char why[128];
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-			(dirfd == AT_FDCWD ? 0 : O_NOFOLLOW));
+	int fd = wis_open_owned(dirfd, name, O_RDONLY | O_DIRECTORY, 0, 0,
+				why, sizeof(why));
 
 	if (fd < 0) {
-		rd_report_diag(diag, "cannot open %s: %s", shown, strerror(errno));
+		rd_report_diag(diag, "cannot open %s: %s", shown, why);
 		return -1;
 	}
 	if (wis_dir_owned(fd, why, sizeof(why))) {
@@ -463,7 +467,7 @@ static int write_file(int dirfd, const char *name, const char *shown,
 {
 	char why[128];
 	int fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC,
-				0644, why, sizeof(why));
+				0644, 0, why, sizeof(why));
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
 	if (!f) {

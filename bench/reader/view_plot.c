@@ -96,7 +96,7 @@ static FILE *open_in(struct plot *pl, const char *name, const char *ext)
 
 	snprintf(file, sizeof(file), "%s.%s", name, ext);
 	fd = wis_open_owned(pl->dirfd, file, O_WRONLY | O_CREAT | O_TRUNC,
-			    0644, why, sizeof(why));
+			    0644, 0, why, sizeof(why));
 	if (fd >= 0 && !(f = fdopen(fd, "w"))) {
 		snprintf(why, sizeof(why), "%s", strerror(errno));
 		close(fd);

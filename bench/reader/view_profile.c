@@ -128,7 +128,7 @@ static int write_folded(const struct rd_run *run, const struct rd_point *p,
 	wis_safe_name(name, raw);
 	strcat(name, ".folded");
 	fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644,
-			    why, sizeof(why));
+			    0, why, sizeof(why));
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		rd_report_diag(diag, "--folded: %s/%s: %s", dir, name,

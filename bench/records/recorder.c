@@ -33,26 +33,52 @@ static char *oversize_frame(const char *run, uint64_t seq, const char *type,
 	return frame;
 }
 
+/* The directory holding path, opened the safe way; *name is its last part. */
+static int open_parent(const char *path, const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], why[128];
+
+	*name = slash ? slash + 1 : path;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path),
+			  path) >= (int)sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return wis_open_owned(AT_FDCWD, *dir ? dir : "/",
+			      O_RDONLY | O_DIRECTORY, 0, 0, why, sizeof(why));
+}
+
 int wis_state_write(const char *path, const char *run, uint64_t next_seq)
 {
-	char tmp[PATH_MAX];
-	int fd, n;
+	char tmp[NAME_MAX + 1], why[128];
+	const char *name;
+	int dirfd, fd, n, ret = -1, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+	dirfd = open_parent(path, &name);
+	if (dirfd < 0)
+		return -1;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", name) >= (int)sizeof(tmp)) {
+		close(dirfd);
 		errno = ENAMETOOLONG;
 		return -1;
 	}
 	/* A stale one of ours goes; one put back in its place is refused. */
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	if (fd < 0)
-		return -1;
-	n = dprintf(fd, "%s %" PRIu64 "\n", run, next_seq);
-	if (close(fd) || n < 0)
-		return -1;
-	/* rename() so wis-init never reads a half-written state. */
-	return rename(tmp, path);
+	unlinkat(dirfd, tmp, 0);
+	fd = wis_open_owned(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL, 0644, 0,
+			    why, sizeof(why));
+	if (fd >= 0) {
+		n = dprintf(fd, "%s %" PRIu64 "\n", run, next_seq);
+		/* renameat() so wis-init never reads a half-written state. */
+		if (!close(fd) && n >= 0)
+			ret = renameat(dirfd, tmp, dirfd, name);
+	}
+	err = errno;
+	close(dirfd);
+	errno = err;
+	return ret;
 }
 
 static int write_record(struct wis_sinks *s, const char *run, uint64_t *seq,
@@ -102,15 +128,24 @@ int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
 }
 
 int wis_state_read(const char *path, char *run, size_t runlen,
-		   uint64_t *next_seq)
+		   uint64_t *next_seq, char *why, size_t whylen)
 {
 	char buf[4096];
 	char *space;
 	unsigned long long seq;
-	int n = wis_read_file(path, buf, sizeof(buf));
+	int fd, n, err;
 
-	if (n < 0)
+	fd = wis_open_owned(AT_FDCWD, path, O_RDONLY, 0, 0, why, whylen);
+	if (fd < 0)
 		return -1;
+	n = wis_read_fd(fd, buf, sizeof(buf));
+	err = errno;
+	close(fd);
+	if (n < 0) {
+		snprintf(why, whylen, "%s", strerror(err));
+		errno = err;
+		return -1;
+	}
 	/* One line, "RUN NEXTSEQ\n". */
 	if (!n || strchr(buf, '\n') != buf + n - 1)
 		goto bad;
@@ -124,6 +159,7 @@ int wis_state_read(const char *path, char *run, size_t runlen,
 	run[space - buf] = '\0';
 	return 0;
 bad:
+	snprintf(why, whylen, "not \"RUN NEXTSEQ\"");
 	errno = EINVAL;
 	return -1;
 }

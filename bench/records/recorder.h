@@ -23,16 +23,18 @@ int wis_record(struct wis_sinks *s, const char *run, uint64_t *seq,
 /*
  * The hand-off of a run to wis-init: replace the file at path by one
  * holding "RUN NEXTSEQ\n" (written aside, then renamed, so a reader never
- * sees half of it).  Returns 0, or -1 with errno set.
+ * sees half of it), in its directory opened by wis_open_owned().
+ * Returns 0, or -1 with errno set.
  */
 int wis_state_write(const char *path, const char *run, uint64_t next_seq);
 
 /*
- * Read a state file: the run id (everything before the last space)
- * into run and the next seq.  Returns 0, or -1 with errno set (EINVAL
- * for a malformed file).
+ * Read a state file (opened by wis_open_owned()): the run id (everything
+ * before the last space) into run and the next seq.  Returns 0, or -1
+ * with errno set (ENOENT for none, EINVAL for a malformed file) and the
+ * reason in why.
  */
 int wis_state_read(const char *path, char *run, size_t runlen,
-		   uint64_t *next_seq);
+		   uint64_t *next_seq, char *why, size_t whylen);
 
 #endif

@@ -152,7 +152,7 @@ static int open_file(struct wis_sinks *s, const char *name, const char *path,
 	if (!*path)
 		return sink_error(err, errlen, name, "no path given");
 	fd = wis_open_owned(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT,
-			    0644, why, sizeof(why));
+			    0644, 0, why, sizeof(why));
 	if (fd < 0)
 		return sink_error(err, errlen, name, "%s", why);
 	return add_sink(s, name, fd, &added, err, errlen) ? 0 : -1;
@@ -343,7 +343,8 @@ static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
 		dev = found;
 	}
 	snprintf(name, sizeof(name), "pmem:%s", dev);
-	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, why, sizeof(why));
+	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, WIS_OPEN_BLK, why,
+			    sizeof(why));
 	if (fd < 0)
 		return sink_error(err, errlen, name, "%s", why);
 	if (fstat(fd, &st) || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
