@@ -233,15 +233,11 @@ static void open_failed(int dirfd, const char *path, int flags, int err,
 	const char *refused;
 	struct stat st;
 
-	if (err == ELOOP) {
-		snprintf(why, len, "a symbolic link in the path (refused)");
-		return;
-	}
 	/* A FIFO without a reader or a socket gives ENXIO; a link in a
 	 * sticky directory may give EACCES before ELOOP. */
 	if (!fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (S_ISLNK(st.st_mode)) {
-			snprintf(why, len, "a symbolic link in the path (refused)");
+			snprintf(why, len, "is a symbolic link (refused)");
 			return;
 		}
 		refused = refused_type(st.st_mode, flags, 0);
@@ -250,7 +246,10 @@ static void open_failed(int dirfd, const char *path, int flags, int err,
 			return;
 		}
 	}
-	snprintf(why, len, "%s", strerror(err));
+	if (err == ELOOP)
+		snprintf(why, len, "a symbolic link in the path (refused)");
+	else
+		snprintf(why, len, "%s", strerror(err));
 }
 
 int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,

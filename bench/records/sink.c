@@ -151,8 +151,9 @@ static int open_file(struct wis_sinks *s, const char *name, const char *path,
 
 	if (!*path)
 		return sink_error(err, errlen, name, "no path given");
+	/* A character device (a serial port, /dev/null) is a stream too. */
 	fd = wis_open_owned(AT_FDCWD, path, O_WRONLY | O_APPEND | O_CREAT,
-			    0644, 0, why, sizeof(why));
+			    0644, WIS_OPEN_CHR, why, sizeof(why));
 	if (fd < 0)
 		return sink_error(err, errlen, name, "%s", why);
 	return add_sink(s, name, fd, &added, err, errlen) ? 0 : -1;
