@@ -165,7 +165,7 @@ rc=0
 "$WIS" sweep wis.tests=getppid1 wis.tasks=1 wis.samples=1 wis.warmup=0 \
 	wis.interval=100 "wis.out=pmem:$tmp/passwd" >"$tmp/out" 2>&1 || rc=$?
 check "wis.out=pmem: at somebody's file: refused (exit $rc)" sh -c \
-	"[ $rc != 0 ] && grep -q 'starts with neither records nor zeros' '$tmp/out'"
+	"[ $rc != 0 ] && grep -q 'starts with no records and is not all zeros' '$tmp/out'"
 check "... the file unchanged" test "$(sha256sum <"$tmp/passwd")" = "$psum"
 
 plan "$tap_n"

@@ -290,25 +290,43 @@ int wis_dir_owned(int dirfd, char *why, size_t len)
 	return 0;
 }
 
+/* The last component of a sysfs link is name. */
+static int link_names(const char *path, const char *name)
+{
+	char link[256];
+	const char *last;
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	last = strrchr(link, '/');
+	return !strcmp(last ? last + 1 : link, name);
+}
+
+/* The block device's device (up dirs above it) sits on libnvdimm's bus. */
+static int on_nd_bus(unsigned maj, unsigned min, const char *up)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%sdevice/subsystem",
+		 maj, min, up);
+	return link_names(path, "nd");
+}
+
 int wis_is_dax(const struct stat *st)
 {
 	unsigned maj = major(st->st_rdev), min = minor(st->st_rdev);
-	char path[128], link[256], flag[8];
-	ssize_t n;
+	char path[128], flag[8];
 
 	if (S_ISCHR(st->st_mode)) {
 		snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/subsystem",
 			 maj, min);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			return 0;
-		link[n] = '\0';
-		return !strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 :
-			       link, "dax");
+		return link_names(path, "dax");
 	}
 	if (!S_ISBLK(st->st_mode))
 		return 0;
-	/* A partition's queue is its disk's, one directory up. */
+	/* A partition's queue and device are its disk's, one directory up. */
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/dax", maj, min);
 	if (wis_read_line(path, flag, sizeof(flag))) {
 		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/dax",
@@ -316,5 +334,8 @@ int wis_is_dax(const struct stat *st)
 		if (wis_read_line(path, flag, sizeof(flag)))
 			return 0;
 	}
-	return !strcmp(flag, "1");
+	if (!strcmp(flag, "1"))
+		return 1;
+	/* A pmem namespace (nd_pmem, virtio-pmem) without DAX. */
+	return on_nd_bus(maj, min, "") || on_nd_bus(maj, min, "../");
 }

@@ -62,9 +62,10 @@ int wis_dir_owned(int dirfd, char *why, size_t len);
 struct stat;
 
 /*
- * st is a persistent-memory device: a device-dax character device, or a
- * block device whose queue does DAX (pmem, virtio-pmem).  Such a device
- * is a region of its own; /dev/zero and disks are not.
+ * st is a persistent-memory device by sysfs: a device-dax character
+ * device, or a block device whose queue does DAX or that is a pmem
+ * namespace on libnvdimm's bus (pmem, virtio-pmem).  Such a device is a
+ * region of its own; /dev/zero, loop devices and disks are not.
  */
 int wis_is_dax(const struct stat *st);
 

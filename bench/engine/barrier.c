@@ -253,8 +253,9 @@ static int open_device(struct wis_barrier *b, const char *arg,
 	if (offset % SLOT_SIZE)
 		return fail(err, len, "wis.barrier: %s: offset %llu is not a "
 			    "multiple of %d", arg, offset, SLOT_SIZE);
-	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0, WIS_OPEN_CHR, why,
-			    sizeof(why));
+	/* A block device is opened only to be refused with the reason. */
+	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0,
+			    WIS_OPEN_CHR | WIS_OPEN_BLK, why, sizeof(why));
 	if (fd < 0)
 		return fail(err, len, "wis.barrier: %s: %s", dev, why);
 	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) || !wis_is_dax(&st)) {

@@ -304,25 +304,104 @@ static int pmem_find_end(struct sink *k)
 }
 
 /*
- * A region wis may write over: a pmem device, or one whose start holds a
- * frame (an earlier run) or zeros (a fresh image).  Anything else is
- * somebody's file given by mistake, and stays untouched.
+ * Signatures of filesystems, partition tables and volumes, where each
+ * puts its own (btrfs twice): a device holding one is somebody's disk.
  */
-static int region_is_ours(int fd, const struct stat *st)
+static const struct signature {
+	const char *name;
+	uint64_t off;
+	const char *magic;
+	size_t len;
+} signatures[] = {
+	{ "xfs", 0, "XFSB", 4 },
+	{ "LUKS", 0, "LUKS\xba\xbe", 6 },
+	{ "squashfs", 0, "hsqs", 4 },
+	{ "MBR or FAT boot sector", 510, "\x55\xaa", 2 },
+	{ "GPT", 512, "EFI PART", 8 },
+	{ "LVM2", 536, "LVM2 001", 8 },
+	{ "f2fs", 1024, "\x10\x20\xf5\xf2", 4 },
+	{ "erofs", 1024, "\xe2\xe1\xf5\xe0", 4 },
+	{ "ext2/3/4", 1080, "\x53\xef", 2 },
+	{ "swap", 4086, "SWAPSPACE2", 10 },
+	{ "md RAID", 4096, "\xfc\x4e\x2b\xa9", 4 },
+	{ "JFS", 32768, "JFS1", 4 },
+	{ "ISO 9660", 32769, "CD001", 5 },
+	{ "btrfs", 65600, "_BHRfS_M", 8 },
+	{ "btrfs", 67108928, "_BHRfS_M", 8 },
+};
+
+/* The first signature the device holds, or NULL. */
+static const char *signature_of(int fd)
+{
+	const struct signature *sig;
+	char buf[16];
+	size_t got;
+
+	for (sig = signatures; sig < signatures + sizeof(signatures) /
+	     sizeof(signatures[0]); sig++)
+		if (!pread_full(fd, buf, sig->len, sig->off, &got) &&
+		    got == sig->len && !memcmp(buf, sig->magic, sig->len))
+			return sig->name;
+	return NULL;
+}
+
+/* Every byte of the file is zero; holes are skipped, not read. */
+static int file_is_zero(int fd)
+{
+	static char buf[65536];
+	off_t data = 0, hole;
+	size_t want, got, i;
+
+	while ((data = lseek(fd, data, SEEK_DATA)) >= 0) {
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0)
+			return 0;
+		for (; data < hole; data += (off_t)got) {
+			want = hole - data < (off_t)sizeof(buf) ?
+			       (size_t)(hole - data) : sizeof(buf);
+			if (pread_full(fd, buf, want, (uint64_t)data, &got) ||
+			    !got)
+				return 0;
+			for (i = 0; i < got; i++)
+				if (buf[i])
+					return 0;
+		}
+	}
+	return errno == ENXIO;
+}
+
+/*
+ * A region wis may write over: one whose start holds a record frame (an
+ * earlier run); a pmem or DAX device by sysfs that holds no signature of
+ * a filesystem, partition table or volume; a regular file of zeros (a
+ * fresh image).  Anything else is somebody's, and stays untouched: 0,
+ * or -1 with the reason in why.
+ */
+static int region_ours(int fd, const struct stat *st, char *why, size_t len)
 {
 	static const char magic[] = WIS_RECORD_MAGIC " ";
-	char head[4096];
-	size_t got, i;
+	char head[sizeof(magic) - 1];
+	const char *sig;
+	size_t got;
 
-	if (wis_is_dax(st))
-		return 1;
-	if (pread_full(fd, head, sizeof(head), 0, &got))
+	if (!pread_full(fd, head, sizeof(head), 0, &got) &&
+	    got == sizeof(head) && !memcmp(head, magic, sizeof(head)))
 		return 0;
-	if (got >= sizeof(magic) - 1 && !memcmp(head, magic, sizeof(magic) - 1))
-		return 1;
-	for (i = 0; i < got && !head[i]; i++)
-		;
-	return i == got;
+	if (S_ISREG(st->st_mode)) {
+		if (file_is_zero(fd))
+			return 0;
+		snprintf(why, len, "starts with no records and is not all zeros: left untouched");
+		return -1;
+	}
+	if (!wis_is_dax(st)) {
+		snprintf(why, len, "a block device that is no pmem or DAX device: left untouched");
+		return -1;
+	}
+	sig = signature_of(fd);
+	if (!sig)
+		return 0;
+	snprintf(why, len, "holds a %s signature: left untouched", sig);
+	return -1;
 }
 
 static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
@@ -348,15 +427,14 @@ static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
 			    sizeof(why));
 	if (fd < 0)
 		return sink_error(err, errlen, name, "%s", why);
-	if (fstat(fd, &st) || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
+	if (fstat(fd, &st)) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
 		close(fd);
-		return sink_error(err, errlen, name,
-				  "not a block device or a regular file");
+		return sink_error(err, errlen, name, "%s", why);
 	}
-	if (!region_is_ours(fd, &st)) {
+	if (region_ours(fd, &st, why, sizeof(why))) {
 		close(fd);
-		return sink_error(err, errlen, name,
-				  "starts with neither records nor zeros, and is no pmem device: left untouched");
+		return sink_error(err, errlen, name, "%s", why);
 	}
 	size = lseek(fd, 0, SEEK_END);
 	if (size <= 0) {
