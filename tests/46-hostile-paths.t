@@ -1,0 +1,212 @@
+#!/bin/sh
+# Root's wis and its scripts beside an unprivileged local user (made by
+# the test) who plants links, FIFOs and files in /tmp: a link at a report
+# directory, a link in a middle component of a sink, wis.shared and the
+# state file, a FIFO at a sink and at the state file, file names with a
+# newline for upstream-compare.  Each path check runs twice: with
+# openat2() and with the walk of O_NOFOLLOW opens that replaces it on a
+# kernel without (tests/no_openat2.c).  Then regions that are not the
+# pmem sink's, and a barrier file with a private tmpfs.  Nothing outside
+# wis's own files may change; each refusal is named.
+set -eu
+. tests/tap.sh
+
+[ "$(id -u)" = 0 ] || skip_all "needs root (a second user is made)"
+command -v useradd >/dev/null || skip_all "no useradd"
+command -v runuser >/dev/null || skip_all "no runuser"
+
+WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
+top=$PWD
+tmp=$(mktemp -d)
+chmod 0755 "$tmp"
+user=wisa$$
+loop=
+cleanup() {
+	[ -z "$loop" ] || losetup -d "$loop" 2>/dev/null || true
+	find /tmp -maxdepth 1 -user "$user" -exec rm -rf {} + 2>/dev/null || true
+	userdel "$user" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+useradd -M -r -s /usr/sbin/nologin "$user"
+as_user() {
+	runuser -u "$user" -- "$@"
+}
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -o "$tmp/no_openat2" \
+	tests/no_openat2.c
+
+# A root-only directory the attacker points links at; its listing and
+# checksums before and after.
+priv=$tmp/priv
+mkdir -m 0700 "$priv"
+printf '%032d' 0 >"$priv/passwd"
+echo "root-run 41" >"$priv/state"
+snapshot() {
+	(cd "$priv" && find . -printf '%p %s %m\n' | sort &&
+		find . -type f -exec sha256sum {} + | sort)
+}
+before=$(snapshot)
+unchanged() {
+	[ "$(snapshot)" = "$before" ]
+}
+"$WIS" emit --out "file:$tmp/r.wis" --run r --seq 0 run id=host
+"$WIS" emit --out "file:$tmp/r.wis" --run r --seq 1 point test=getppid1 \
+	mode=processes tasks:=1 status=ok average:=1000 per_task:=1000
+"$WIS" emit --out "file:$tmp/r.wis" --run r --seq 2 end status=ok
+
+# run WHAT CMD...: CMD's status in rc, its output in $tmp/out; a guard
+# of 60 s turns a hang into status 124.
+run() {
+	rc=0
+	timeout -s KILL 60 "$@" >"$tmp/out" 2>&1 || rc=$?
+}
+said() {
+	grep -q "$1" "$tmp/out"
+}
+
+for how in openat2 walk; do
+	pre=
+	[ $how = openat2 ] || pre=$tmp/no_openat2
+	link=/tmp/wis-plots.$$
+	dirlink=/tmp/wis-dirlink.$$
+	fifo=/tmp/wis-fifo.$$
+	as_user ln -s "$priv" "$link"
+	as_user ln -s "$priv" "$dirlink"
+	as_user mkfifo "$fifo"
+
+	# Finding 1: a report directory at a link.
+	for opt in --plot --out; do
+		args="--plot $link"
+		[ $opt = --plot ] || args="--csv=runtest --out $link"
+		# shellcheck disable=SC2086 # several words, on purpose
+		run ${pre:+"$pre"} "$WIS" report $args "$tmp/r.wis"
+		check "$how: report $opt at a link: refused (exit $rc)" sh -c \
+			"[ $rc = 2 ] && grep -q 'cannot open $link: is a symbolic link' '$tmp/out'"
+	done
+	run ${pre:+"$pre"} "$WIS" compare --plot "$link" "$tmp/r.wis" "$tmp/r.wis"
+	check "$how: compare --plot at a link: refused (exit $rc)" sh -c \
+		"[ $rc = 2 ] && grep -q 'is a symbolic link' '$tmp/out'"
+	check "$how: ... nothing written through it" unchanged
+
+	# Finding 3: another user's FIFO as a record file, and as state.
+	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
+		"--records=file:$fifo"
+	check "$how: --records=file: at a FIFO: refused, no hang (exit $rc)" \
+		sh -c "[ $rc = 2 ] && grep -q 'sink file:$fifo: is a FIFO' '$tmp/out'"
+
+	# Finding 4: a link in a middle component.
+	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
+		"--records=file:$dirlink/x.wis"
+	check "$how: a sink through a linked directory: refused (exit $rc)" \
+		sh -c "[ $rc = 2 ] && grep -q 'a symbolic link in the path' '$tmp/out'"
+	run ${pre:+"$pre"} "$WIS" sweep wis.tests=open4 wis.tasks=1 wis.samples=1 \
+		wis.warmup=0 wis.interval=100 "wis.shared=$dirlink/passwd" \
+		wis.out=console
+	check "$how: wis.shared through a linked directory: refused (exit $rc)" \
+		sh -c "[ $rc != 0 ] && grep -q 'a symbolic link in the path' '$tmp/out'"
+	check "$how: ... the root-only directory unchanged" unchanged
+
+	# Finding 11: the state file through a link, at a FIFO.
+	for state in "/tmp/wis-state.$$" "$dirlink/state" "$fifo"; do
+		[ "$state" != "/tmp/wis-state.$$" ] ||
+			as_user ln -s "$priv/state" "$state"
+		run ${pre:+"$pre"} "$WIS" emit --out "file:$tmp/e.wis" --run root-run \
+			--state "$state" warn message=x
+		check "$how: emit --state $state: refused (exit $rc)" sh -c \
+			"[ $rc = 2 ] && grep -Eq 'is a (symbolic link|FIFO)|symbolic link in the path' '$tmp/out'"
+	done
+	check "$how: ... no seq taken from the root-only state" sh -c \
+		"! grep -q '\"seq\":41' '$tmp/e.wis' 2>/dev/null"
+	check "$how: ... the state unchanged" unchanged
+	rm -f "$link" "$dirlink" "$fifo" "/tmp/wis-state.$$"
+done
+
+# Finding 2: upstream-compare beside names with a newline and another
+# user's willitscale files.  A fake upstream and wis side each make a
+# file of their own in /tmp and /dev/shm and print samples.
+fake=$tmp/fake
+mkdir -p "$fake/up" "$fake/wis" "$tmp/cwd/attk-victim"
+cat >"$fake/up/getppid1_processes" <<'EOF'
+#!/bin/sh
+: >"$(mktemp /tmp/willitscale.wistest.XXXXXX)"
+[ ! -d /dev/shm ] || : >"$(mktemp /dev/shm/willitscale.wistest.XXXXXX)"
+while :; do echo "min:1 max:1 total:1000"; sleep 0.1; done
+EOF
+cat >"$fake/wis/getppid1_processes" <<'EOF'
+#!/bin/sh
+: >"/tmp/wis.$$.0.wistest.0"
+while :; do echo "min:1 max:1 total:900"; sleep 0.1; done
+EOF
+printf '#!/bin/sh\necho getppid1\n' >"$fake/wis/wis"
+chmod 0755 "$fake/up/getppid1_processes" "$fake/wis/getppid1_processes" \
+	"$fake/wis/wis"
+planted=$(printf '/tmp/willitscale.x\nattk-victim')
+as_user touch "$planted" /tmp/willitscale.other$$
+rc=0
+(cd "$tmp/cwd" && "$top/bench/scripts/upstream-compare" --runs 3 \
+	--samples 1 --discard 0 --modes processes --tasks 1 \
+	--wis "$fake/wis" "$fake/up" getppid1) >"$tmp/out" 2>&1 || rc=$?
+check "upstream-compare beside hostile names: runs (exit $rc)" test "$rc" = 0
+check "... its table has the row" grep -q '| getppid1 | processes | 1 |' \
+	"$tmp/out"
+check "... nothing deleted in the caller's directory" \
+	test -d "$tmp/cwd/attk-victim"
+check "... the other user's files stay" \
+	test -e "$planted" -a -e /tmp/willitscale.other$$
+check "... none of the binaries' files, none of its directories left" sh -c \
+	"! find /tmp /dev/shm -maxdepth 1 \\( -name '*wistest*' -o \\
+		-name 'upstream-compare.*' -newer '$fake/wis/wis' \\) | grep -q ."
+rm -f "$planted" /tmp/willitscale.other$$
+
+# Finding 5: regions that are not the pmem sink's stay untouched.
+pmem_refused() {	# pmem_refused WHAT FILE REASON
+	sum=$(sha256sum <"$2")
+	run "$WIS" emit --out "pmem:$2" --run p --seq 0 run id=host
+	check "pmem at $1: refused (exit $rc)" sh -c \
+		"[ $rc = 1 ] && grep -q '$3' '$tmp/out'"
+	check "... unchanged" test "$(sha256sum <"$2")" = "$sum"
+}
+truncate -s 8192 "$tmp/late"
+printf 'data' | dd of="$tmp/late" bs=1 seek=5000 conv=notrunc 2>/dev/null
+pmem_refused "a file zero for 4 KiB, data after" "$tmp/late" \
+	'is not all zeros'
+truncate -s 1M "$tmp/btrfs"
+printf '_BHRfS_M' | dd of="$tmp/btrfs" bs=1 seek=65600 conv=notrunc \
+	2>/dev/null
+pmem_refused "a btrfs image (superblock at 64 KiB)" "$tmp/btrfs" \
+	'is not all zeros'
+if command -v losetup >/dev/null && loop=$(losetup -f --show "$tmp/btrfs" \
+	2>/dev/null); then
+	pmem_refused "a loop device holding btrfs" "$loop" \
+		'no pmem or DAX device'
+	losetup -d "$loop"
+	loop=
+else
+	ok 0 "# SKIP no loop device"
+	ok 0 "# SKIP no loop device"
+fi
+truncate -s 65536 "$tmp/fresh"
+run "$WIS" emit --out "pmem:$tmp/fresh" --run p --seq 0 run id=host
+check "pmem at a fresh zeroed file: written (exit $rc)" sh -c \
+	"[ $rc = 0 ] && head -c 5 '$tmp/fresh' | grep -q WIS1"
+
+# Finding 12: two instances, a barrier file in /tmp and private tmpfs.
+barrier=/tmp/wis-barrier.$$
+for i in 0 1; do
+	timeout -s KILL 120 "$WIS" sweep wis.tests=getppid1 wis.tasks=1 \
+		wis.samples=1 wis.warmup=0 wis.interval=100 wis.instances=2 \
+		"wis.instance=$i" "wis.barrier=file:$barrier" \
+		wis.tmpfs=private wis.out=console >"$tmp/inst$i" 2>&1 &
+	eval "pid$i=\$!"
+done
+rc0=0 rc1=0
+# shellcheck disable=SC2154 # pid0 and pid1 are set by the eval
+wait "$pid0" || rc0=$?
+# shellcheck disable=SC2154
+wait "$pid1" || rc1=$?
+check "barrier file with wis.tmpfs=private: both instances meet ($rc0 $rc1)" \
+	test "$rc0 $rc1" = "0 0"
+rm -f "$barrier"
+
+plan "$tap_n"
+done_testing
