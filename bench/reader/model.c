@@ -233,6 +233,14 @@ static void point_values(struct rd_point *p, const struct rd_rec *rec)
 	p->scaling = NAN;
 }
 
+/* A rate given, but not a finite number of operations at least 0. */
+static int bad_rate(const struct rd_rec *rec, const char *key, double v)
+{
+	struct wis_jval jv;
+
+	return !rd_rec_get(rec, key, &jv) && !(isfinite(v) && v >= 0);
+}
+
 static void add_point(struct rd_model *m, struct rd_run *run,
 		      const struct rd_rec *rec)
 {
@@ -256,6 +264,18 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
+	if (bad_rate(rec, "average", p->average) ||
+	    bad_rate(rec, "per_task", p->per_task)) {
+		rd_report_diag(m->in.diag, "run %s seq %" PRIu64
+			    ": point %s %s %lu: malformed rate (average %g, per_task %g): a rate is finite and not negative",
+			    run->id, rec->seq, p->test, rd_point_mode(p),
+			    p->tasks, p->average, p->per_task);
+		run->errors++;
+		free(p->test);
+		free(p->status);
+		free(p->message);
+		return;
+	}
 	if (rd_point_prof_read(&p->prof, rec, why, sizeof(why))) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
 			    run->id, rec->seq, why);

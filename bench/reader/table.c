@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The table of points shared by wis run and wis report. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -31,7 +32,8 @@ static void name_cell(FILE *f, const char *s, int width)
 
 void wis_table_row(FILE *f, const struct wis_row *row)
 {
-	char c[9][32];
+	/* Room for any finite double in %f: DBL_MAX has 309 digits. */
+	char c[9][DBL_MAX_10_EXP + 16];
 
 	name_cell(f, row->test, 16);
 	fprintf(f, " %-9s %5lu ", row->mode, row->tasks);

@@ -7,11 +7,13 @@
  * index.html that shows every plot and the environment audit and loads
  * nothing from the network.  Data and script stay in DIR for reuse.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,14 +60,20 @@ static void html_str(FILE *f, const char *s)
 	html_text(f, s, strlen(s));
 }
 
-/* gnuplot's single-quoted strings: a quote is written twice. */
+/*
+ * gnuplot's single-quoted strings, where nothing is expanded: a quote in
+ * s is its own double-quoted piece, "\047" (gnuplot reads a doubled quote
+ * at a string's start as the string's end), joined by '.'.
+ */
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '\'')
-			fputc('\'', f);
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+			fputs("'.\"\\047\".'", f);
+		else
+			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
+			      f);
 	}
 	fputc('\'', f);
 }
@@ -185,12 +193,16 @@ static void gp_png(FILE *gp, const char *name)
 	fputs(".'.png'\nreplot\nunset output\n", gp);
 }
 
-/* Headroom above the highest rate, which may be near DBL_MAX. */
+/*
+ * Headroom above the highest rate, which may be near DBL_MAX or past it
+ * (a linear line): gnuplot reads no number beyond, so the range stops at
+ * 1e308, which %.15g writes exactly.
+ */
 static double top_of(double ymax)
 {
 	if (!(ymax > 0))
 		return 1;
-	return isfinite(ymax * 1.05) ? ymax * 1.05 : ymax;
+	return ymax < 1e308 / 1.05 ? ymax * 1.05 : 1e308;
 }
 
 /* Whole tasks only: about ten ticks, none between two counts. */
@@ -822,6 +834,72 @@ static void plot_repeats(struct plot *pl, const struct rd_rep_table *t)
 			html_audit(pl->html, t->side[s].runs[k]);
 }
 
+/*
+ * gnuplot's SVG escapes '<' and '&' in text but not the '>' of "]]>",
+ * which XML forbids there: each becomes "]]&gt;" (gnuplot writes no CDATA
+ * section of its own).  0, or -1.
+ */
+static int svg_fix(int dirfd, const char *name)
+{
+	char why[128], *buf = NULL, *at, *from;
+	FILE *out = NULL;
+	struct stat st;
+	int fd, ret = -1;
+
+	fd = wis_open_owned(dirfd, name, O_RDWR, 0, 0, why, sizeof(why));
+	if (fd < 0 || fstat(fd, &st) || !(buf = malloc((size_t)st.st_size + 1)) ||
+	    read(fd, buf, (size_t)st.st_size) != st.st_size)
+		goto out;
+	buf[st.st_size] = '\0';
+	if (!strstr(buf, "]]>")) {
+		ret = 0;
+		goto out;
+	}
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) ||
+	    !(out = fdopen(fd, "w")))
+		goto out;
+	fd = -1;
+	for (from = buf; (at = strstr(from, "]]>")); from = at + 3) {
+		fwrite(from, 1, (size_t)(at - from), out);
+		fputs("]]&gt;", out);
+	}
+	fputs(from, out);
+	ret = 0;
+out:
+	if (out && fclose(out))
+		ret = -1;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
+}
+
+static int svgs_fix(int dirfd, const char *dir, FILE *diag)
+{
+	int fd = dup(dirfd), ret = 0;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *e;
+	size_t n;
+
+	if (!d) {
+		rd_report_diag(diag, "cannot read %s: %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (n > 4 && !strcmp(e->d_name + n - 4, ".svg") &&
+		    svg_fix(dirfd, e->d_name)) {
+			rd_report_diag(diag, "cannot rewrite %s/%s", dir,
+				    e->d_name);
+			ret = -1;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
 /* gnuplot plots.gp in dir; 0, or -1 named on diag. */
 static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 {
@@ -852,7 +930,7 @@ static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 		rd_report_diag(diag, "gnuplot failed on %s/plots.gp", dir);
 		return -1;
 	}
-	return 0;
+	return svgs_fix(dirfd, dir, diag);
 }
 
 static const char html_head[] =
