@@ -100,11 +100,57 @@ void wis_url_segment(FILE *out, const char *s)
 	}
 }
 
+/* The length of the well-formed UTF-8 sequence at s, its code point in
+ * *cp; 0 when malformed (overlong, a surrogate, cut short). */
+static size_t utf8_at(const unsigned char *s, size_t n, unsigned *cp)
+{
+	static const unsigned min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	size_t i;
+
+	if (!len || s[0] > 0xf4 || len > n)
+		return 0;
+	*cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	if (*cp < min[len] || *cp > 0x10ffff ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* C1 controls (CSI, OSC...) and the marks that turn text's direction. */
+static int hidden_control(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e ||
+	       cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 void put_clean(FILE *out, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i],
-		      out);
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, len;
+	unsigned cp;
+
+	while (i < n) {
+		if (u[i] < 0x80) {
+			fputc(u[i] < 0x20 || u[i] == 0x7f ? '?' : u[i], out);
+			i++;
+			continue;
+		}
+		len = utf8_at(u + i, n - i, &cp);
+		if (!len || hidden_control(cp)) {
+			fputc('?', out);
+			i += len ? len : 1;
+			continue;
+		}
+		fwrite(u + i, 1, len, out);
+		i += len;
+	}
 }
 
 void puts_clean(FILE *out, const char *s)

@@ -38,7 +38,12 @@ int wis_safe_names_clash(const char *const *names, size_t n, size_t *a,
 /* s percent-encoded as a URL path segment: RFC 3986's unreserved kept. */
 void wis_url_segment(FILE *out, const char *s);
 
-/* Control characters in names and messages never reach the terminal. */
+/*
+ * Control characters in names and messages never reach the terminal:
+ * each C0 and C1 control, each mark that turns the text's direction
+ * (U+061C, U+200E-F, U+202A-E, U+2066-9) and each byte of malformed
+ * UTF-8 is written as '?'.
+ */
 void put_clean(FILE *out, const char *s, size_t n);
 void puts_clean(FILE *out, const char *s);
 
