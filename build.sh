@@ -1095,13 +1095,25 @@ run() {
 LAVA_BOOT_S=300
 LAVA_DEPLOY_S=300
 
-# A word goes inside a double-quoted -append or an iPXE line: no blanks,
-# quotes or backslashes; wis.signals is always lava here.
+# shellcheck source=qemu/words.sh
+. "$ROOT/qemu/words.sh"
+
+# A word goes inside a double-quoted -append or an iPXE line: wis.*
+# keys and the allowed kernel words (qemu/words.sh) only; wis.signals is
+# always lava here.
 lava_check_word() {
+	local why
 	case $1 in
-	*[[:space:]\"\'\\]*)
-		die "lava: '$1': blanks, quotes and backslashes cannot go on a LAVA kernel command line" ;;
 	wis.signals=*) die "lava: '$1': the jobs set wis.signals=lava" ;;
+	esac
+	! why=$(kernel_word_refused "$1") || die "lava: $why"
+}
+
+# The images' URL, a quoted YAML scalar: no blanks, quotes or backslashes.
+lava_check_url() {
+	case $1 in
+	*[[:space:]\"\'\\]* | '')
+		die "lava: --url '$1': blanks, quotes and backslashes cannot go in a job's URL" ;;
 	esac
 }
 
@@ -1115,7 +1127,7 @@ lava_monitors() {
     timeout:
       seconds: $1
     monitors:
-    - name: wis
+    - name: 'wis'
       start: '<WIS_SWEEP_START POINTS=[0-9]+>'
       end: '<WIS_SWEEP_END>'
       pattern: '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=(?P<test_case_id>\w+) RESULT=(?P<result>pass|fail|skip)(?: MEASUREMENT=(?P<measurement>[0-9.]+) UNITS=)?(?P<units>[^ >]*)>'
@@ -1129,9 +1141,9 @@ lava_head() {
 	cat <<EOF
 # Written by ./build.sh lava; submit with: lavacli jobs submit FILE
 job_name: 'wis $2'
-device_type: $1
-priority: medium
-visibility: public
+device_type: '$1'
+priority: 'medium'
+visibility: 'public'
 timeouts:
   job:
     seconds: $3
@@ -1148,22 +1160,22 @@ lava_qemu_job() {
 	lava_head qemu "$words" $((LAVA_DEPLOY_S + LAVA_BOOT_S + test_s)) "$test_s"
 	cat <<EOF
 context:
-  arch: amd64
+  arch: 'amd64'
 actions:
 - deploy:
-    to: tmpfs
+    to: 'tmpfs'
     timeout:
       seconds: $LAVA_DEPLOY_S
     images:
       kernel:
-        url: $base/vmlinuz
+        url: '$base/vmlinuz'
         image_arg: '-kernel {kernel} -append "console=ttyS0,115200 panic=-1 $words"'
       initrd:
-        url: $base/$INITRAMFS
+        url: '$base/$INITRAMFS'
         image_arg: '-initrd {initrd}'
 - boot:
-    method: qemu
-    media: tmpfs
+    method: 'qemu'
+    media: 'tmpfs'
     timeout:
       seconds: $LAVA_BOOT_S
 EOF
@@ -1181,18 +1193,18 @@ context:
   extra_kernel_args: 'panic=-1 $words'
 actions:
 - deploy:
-    to: tftp
+    to: 'tftp'
     timeout:
       seconds: $LAVA_DEPLOY_S
     kernel:
-      url: $base/vmlinuz
+      url: '$base/vmlinuz'
     ramdisk:
-      url: $base/$INITRAMFS
+      url: '$base/$INITRAMFS'
       install_modules: false
       install_overlay: false
 - boot:
-    method: ipxe
-    commands: ramdisk
+    method: 'ipxe'
+    commands: 'ramdisk'
     timeout:
       seconds: $((2 * LAVA_BOOT_S))
 EOF
@@ -1218,7 +1230,7 @@ lava() {
 	case $cpus in
 	'' | *[!0-9]* | 0) die "lava: --cpus '$cpus': want a CPU count" ;;
 	esac
-	lava_check_word "$base"
+	lava_check_url "$base"
 	words=wis.signals=lava
 	for word in "$@"; do
 		lava_check_word "$word"

@@ -20,6 +20,9 @@ MEM_FLOOR_MB=80
 # Seconds between the TERM that stops a guest and the KILL, if it must.
 KILL_AFTER_S=2
 
+# shellcheck source-path=SCRIPTDIR source=words.sh
+. "$(dirname "${BASH_SOURCE[0]}")/words.sh"
+
 # The options; the caller sets the default kernel and initrd.
 opt_arch=x86_64
 opt_smp=2
@@ -40,6 +43,9 @@ opt_console=
 opt_barrier=
 opt_pin=
 user_words=()
+# Set by a caller whose words go into a boot config (qemu/pxe), where
+# only those of qemu/words.sh may.
+boot_config=
 pin_cpus=()
 
 accel=
@@ -201,7 +207,7 @@ set_option() {
 }
 
 check_options() {
-	local word
+	local word why
 	[ $((opt_smp % opt_numa)) -eq 0 ] ||
 		die "--smp $opt_smp does not split evenly into --numa $opt_numa nodes"
 	[ $((opt_mem / opt_numa)) -ge 64 ] ||
@@ -213,6 +219,8 @@ check_options() {
 		*\"* | *$'\n'*) die "bad word '$word': quotes and newlines cannot go on a kernel command line" ;;
 		=* | '') die "bad word '$word': no key" ;;
 		esac
+		[ -z "$boot_config" ] || ! why=$(kernel_word_refused "$word") ||
+			die "bad word $why"
 	done
 	if [ "$opt_machine" = microvm ]; then
 		[ "$opt_numa" -eq 1 ] || die "--machine microvm has no NUMA nodes (--numa $opt_numa)"

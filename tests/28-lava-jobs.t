@@ -68,7 +68,7 @@ check "the iPXE job gives them as the board's extra kernel arguments" \
 	grep -qxF "  extra_kernel_args: 'panic=-1 wis.signals=lava $keys'" \
 	"$lava/x86-ipxe.yaml"
 check "images from file:// paths of the PXE tree by default" grep -qxF \
-	"      url: file://${OUT:-$root/out}/pxe/vmlinuz" "$lava/x86-ipxe.yaml"
+	"      url: 'file://${OUT:-$root/out}/pxe/vmlinuz'" "$lava/x86-ipxe.yaml"
 # shellcheck disable=SC2086
 watchdog=$("$WIS" sweep --timeout-for 1 wis.signals=lava $keys)
 test_s=$(sed -n '/^- test:/,/seconds:/s/^ *seconds: //p' "$lava/qemu.yaml")
@@ -87,17 +87,35 @@ check "more CPUs, more task counts under auto: a longer timeout ($small s, $big 
 ./build.sh lava --url http://lab.example/wis/ wis.tests=getppid1 \
 	>/dev/null 2>&1
 check "--url BASE: images from BASE" grep -qxF \
-	"        url: http://lab.example/wis/vmlinuz" "$lava/qemu.yaml"
+	"        url: 'http://lab.example/wis/vmlinuz'" "$lava/qemu.yaml"
+for url in '[x]' '*a' '!!binary'; do
+	./build.sh lava --url "$url" wis.tests=getppid1 >/dev/null 2>&1
+	check "--url '$url': a quoted YAML string" grep -qxF \
+		"        url: '$url/vmlinuz'" "$lava/qemu.yaml"
+done
 rc=0
 ./build.sh lava 'wis.id=a"b' >/dev/null 2>"$tmp/err" || rc=$?
 check "a word with a quote is refused, named" test "$rc" = 1 -a \
-	"$(grep -c "lava: 'wis.id=a\"b': blanks, quotes" "$tmp/err")" = 1
+	"$(grep -c "lava: 'wis.id=a\"b': a generated boot line takes" "$tmp/err")" = 1
+# Only wis.* keys and the allowed kernel words (qemu/words.sh).
+# shellcheck disable=SC2016 # {kernel} and ${x} are LAVA's and iPXE's
+for word in init=/bin/sh 'x={kernel}' 'wis.id=${x}'; do
+	rc=0
+	./build.sh lava "$word" >/dev/null 2>"$tmp/err" || rc=$?
+	check "'$word' is refused, named (exit $rc)" sh -c \
+		"[ $rc = 1 ] && grep -qF \"lava: '\${1%%=*}'\" '$tmp/err' ||
+		 grep -qF \"lava: '\$1'\" '$tmp/err'" sh "$word"
+done
+./build.sh lava lsm=capability,yama wis.tests=getppid1 >/dev/null 2>&1
+check "an allowed kernel word goes on the line" grep -qF \
+	"wis.signals=lava lsm=capability,yama wis.tests=getppid1" \
+	"$lava/qemu.yaml"
 
 # shellcheck disable=SC2086
 ./build.sh lava $keys >/dev/null 2>&1
 check "the QEMU job passes LAVA's job schema" valid_job "$lava/qemu.yaml"
 check "the iPXE job passes LAVA's job schema" valid_job "$lava/x86-ipxe.yaml"
-sed 's/commands: ramdisk/commands: [ramdisk]/; s/to: tftp/to: tftpd/' \
+sed "s/commands: 'ramdisk'/commands: [ramdisk]/; s/to: 'tftp'/to: 'tftpd'/" \
 	"$lava/x86-ipxe.yaml" >"$tmp/bad.yaml"
 check "a broken job does not" fails valid_job "$tmp/bad.yaml"
 check "the QEMU device dictionary passes LAVA's device schema" \
