@@ -11,8 +11,9 @@ COMMON_PACKAGES="make binutils kmod cpio gzip zstd shellcheck clang
 libclang-rt-14-dev perl gnuplot-nox iproute2"
 # What only the tests need: LAVA's dispatcher runs the jobs of
 # ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t); strace
-# sees a point process's mappings (tests/43-layout.t).
-TEST_PACKAGES="lava-dispatcher strace"
+# sees a point process's mappings (tests/43-layout.t); xmllint parses
+# the plots' SVG (tests/47-hostile-text.t).
+TEST_PACKAGES="lava-dispatcher strace libxml2-utils"
 # What ./build.sh kernel needs: Debian's kernel source and its build tools.
 KERNEL_PACKAGES="linux-source-6.1 xz-utils gcc bc flex bison libelf-dev lz4"
 BUDGET_BYTES=$((2 * 1024 * 1024))

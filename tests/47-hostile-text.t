@@ -1,0 +1,106 @@
+#!/bin/sh
+# Generated text is quoted for its reader, and numbers are checked: test
+# names with quotes for gnuplot, "]]>" for SVG, C1 controls and bidi
+# marks for the terminal; a negative rate, a rate near DBL_MAX; and
+# qemu/pxe's words for iPXE.  Each runs nothing it should not, and says
+# what it refused.
+set -eu
+top=$PWD
+cd "$(dirname "$0")/.."
+. tests/records.sh
+
+run_of() {	# run_of FILE RUN TEST RATE...: one point a test and rate
+	file=$1 run=$2
+	shift 2
+	emit --out "file:$file" --run "$run" --seq 0 run id=host
+	seq=0
+	while [ $# -ge 2 ]; do
+		seq=$((seq + 1))
+		emit --out "file:$file" --run "$run" --seq $seq point \
+			test="$1" mode=processes tasks:=1 status=ok \
+			average:="$2" per_task:="$2"
+		shift 2
+	done
+	emit --out "file:$file" --run "$run" --seq $((seq + 1)) end status=ok
+}
+
+have_gnuplot=0
+command -v gnuplot >/dev/null && have_gnuplot=1
+
+# Finding 6: quotes in names, as gnuplot reads its strings.
+run_of quote.rec q "'evil" 100 "a''b" 200 'x"y' 300
+report --plot qplots quote.rec
+if [ $have_gnuplot = 1 ]; then
+	check "names with quotes: plotted (exit $rc)" test "$rc" = 0
+	check "... a drawing each" test \
+		"$(find qplots -name '*.svg' | wc -l)" = 3
+else
+	ok 0 "# SKIP gnuplot not installed"
+	ok 0 "# SKIP gnuplot not installed"
+fi
+
+# Finding 14: "]]>" and other markup in a name, as an XML parser reads
+# the SVG.
+run_of cdata.rec c 'x]]>y<z&' 100
+report --plot cplots cdata.rec
+if [ $have_gnuplot = 1 ] && command -v xmllint >/dev/null; then
+	check "a name with ]]>: plotted (exit $rc)" test "$rc" = 0
+	check "... the SVG is well-formed XML" xmllint --noout cplots/*.svg
+else
+	ok 0 "# SKIP gnuplot or xmllint not installed"
+	ok 0 "# SKIP gnuplot or xmllint not installed"
+fi
+
+# Finding 13: a rate of 1e308, and of DBL_MAX.
+huge=$(printf '%.0f' 1e308)
+max=$(printf '%.0f' 1.7976931348623157e308)
+run_of big.rec b huge 1e308 max 1.7976931348623157e308
+report big.rec
+check "rates near DBL_MAX: a table (exit $rc)" test "$rc" = 0
+check "... each printed whole" sh -c \
+	"grep -q '^huge .* $huge ' out && grep -q '^max .* $max ' out"
+report --plot bplots big.rec
+if [ $have_gnuplot = 1 ]; then
+	check "... plotted (exit $rc)" test "$rc" = 0
+else
+	ok 0 "# SKIP gnuplot not installed"
+fi
+check "... the plot's ranges finite" sh -c \
+	"grep 'range' bplots/plots.gp | grep -qv inf &&
+	 ! grep -q 'range.*inf' bplots/plots.gp"
+
+# Finding 9: a negative rate is a malformed point.
+run_of neg.rec n good 100 bad -5000000
+report neg.rec
+check "a negative rate: the run is bad (exit $rc)" test "$rc" = 1
+check "... the point named, malformed" grep -q \
+	'seq 2: point bad processes 1: malformed rate (average -5e+06' err
+check "... no row for it" sh -c "! grep -q '^bad ' out && grep -q '^good ' out"
+report --csv=runtest --out csv neg.rec
+check "... not in runtest's CSV" sh -c "[ -f csv/good.csv ] && [ ! -e csv/bad.csv ]"
+
+# Finding 7: C1 controls and bidi marks reach no terminal.
+csi=$(printf '\302\233') osc=$(printf '\302\235') rlo=$(printf '\342\200\256')
+run_of ctl.rec t "a${csi}31mb${osc}0;xc${rlo}d$(printf '\303\251')" 100
+report ctl.rec
+check "C1 and bidi controls in a name: shown as ? (exit $rc)" sh -c \
+	"grep -q '^a?31mb?0;xc?d$(printf '\303\251') ' out"
+check "... none of their bytes reach the output" sh -c \
+	"! od -An -tx1 out | tr -s ' \n' ' ' | grep -Eq 'c2 9b|c2 9d|e2 80 ae'"
+report --json ctl.rec
+check "... kept as data in JSON" grep -q "a${csi}31m" out
+
+# Finding 10: qemu/pxe's words as iPXE (and GRUB) read them.
+cd "$top"
+# shellcheck disable=SC2016 # ${platform} is for iPXE
+for word in 'wis.id=x\nshell\necho' 'wis.id=${platform}' init=/bin/sh; do
+	rc=0
+	qemu/pxe --out "$tmp/pxe" -- "$word" >"$tmp/pxe.out" 2>&1 || rc=$?
+	shown=$(printf '%s' "$word" | sed 's/\\/<backslash>/g')
+	check "qemu/pxe '$shown': refused before a boot config (exit $rc)" \
+		sh -c "[ $rc = 2 ] && grep -q 'bad word' '$tmp/pxe.out' &&
+		       [ ! -e '$tmp/pxe' ]"
+done
+
+plan "$tap_n"
+done_testing
