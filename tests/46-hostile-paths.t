@@ -94,6 +94,16 @@ for how in openat2 walk; do
 	check "$how: --records=file: at a FIFO: refused, no hang (exit $rc)" \
 		sh -c "[ $rc = 2 ] && grep -q 'sink file:$fifo: is a FIFO' '$tmp/out'"
 
+	# Nor a socket.
+	sock=/tmp/wis-sock.$$
+	as_user python3 -c 'import socket, sys
+socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
+	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 \
+		--interval 100 "--records=file:$sock"
+	check "$how: --records=file: at a socket: refused (exit $rc)" \
+		sh -c "[ $rc = 2 ] && grep -q 'sink file:$sock: is a socket' '$tmp/out'"
+	rm -f "$sock"
+
 	# Finding 4: a link in a middle component.
 	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
 		"--records=file:$dirlink/x.wis"
@@ -179,9 +189,13 @@ if command -v losetup >/dev/null && loop=$(losetup -f --show "$tmp/btrfs" \
 	2>/dev/null); then
 	pmem_refused "a loop device holding btrfs" "$loop" \
 		'no pmem or DAX device'
+	run "$WIS" emit --out "file:$loop" --run p --seq 0 run id=host
+	check "... and as a record file: refused (exit $rc)" sh -c \
+		"[ $rc = 1 ] && grep -q 'is a block device' '$tmp/out'"
 	losetup -d "$loop"
 	loop=
 else
+	ok 0 "# SKIP no loop device"
 	ok 0 "# SKIP no loop device"
 	ok 0 "# SKIP no loop device"
 fi

@@ -227,21 +227,21 @@ static int open_no_links(int dirfd, const char *path, int flags, mode_t mode)
 }
 
 /* Why an open failed, said of what the path names when that is clearer. */
-static void open_failed(int dirfd, const char *path, int flags, int err,
-			char *why, size_t len)
+static void open_failed(int dirfd, const char *path, int flags,
+			unsigned types, int err, char *why, size_t len)
 {
 	const char *refused;
 	struct stat st;
 
-	/* A FIFO without a reader or a socket gives ENXIO; a link in a
-	 * sticky directory may give EACCES before ELOOP. */
+	/* A FIFO without a reader or a socket gives ENXIO, a link or a
+	 * socket in a sticky directory may give EACCES: the type is clearer. */
 	if (!fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (S_ISLNK(st.st_mode)) {
 			snprintf(why, len, "is a symbolic link (refused)");
 			return;
 		}
-		refused = refused_type(st.st_mode, flags, 0);
-		if (refused && (err == ENXIO || err == EISDIR)) {
+		refused = refused_type(st.st_mode, flags, types);
+		if (refused) {
 			snprintf(why, len, "%s", refused);
 			return;
 		}
@@ -261,7 +261,7 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
 			   O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
 	if (fd < 0) {
 		err = errno;
-		open_failed(dirfd, path, flags, err, why, len);
+		open_failed(dirfd, path, flags, types, err, why, len);
 		errno = err;
 		return -1;
 	}
