@@ -109,7 +109,7 @@ static const char *refused_type(mode_t m, int flags, unsigned types)
 	if (S_ISDIR(m))
 		return flags & O_DIRECTORY ? NULL : "is a directory";
 	if (S_ISFIFO(m))
-		return types & WIS_OPEN_FIFO ? NULL : "is a FIFO (refused)";
+		return "is a FIFO (refused)";
 	if (S_ISCHR(m))
 		return types & WIS_OPEN_CHR ? NULL :
 		       "is a character device (refused)";

@@ -30,10 +30,9 @@ int wis_hex_digit(char c);
 int wis_parse_uint(const char *s, unsigned long long max,
 		   unsigned long long *out);
 
-/* What a path may name besides a regular file (wis_open_owned). */
-#define WIS_OPEN_FIFO 1u
-#define WIS_OPEN_CHR 2u
-#define WIS_OPEN_BLK 4u
+/* The devices a path may name besides a regular file (wis_open_owned). */
+#define WIS_OPEN_CHR 1u
+#define WIS_OPEN_BLK 2u
 
 /*
  * The one way wis opens a path a user gave, or a name in a directory
@@ -41,8 +40,8 @@ int wis_parse_uint(const char *s, unsigned long long max,
  * without following a link in any component (openat2()'s
  * RESOLVE_NO_SYMLINKS, else a walk of O_NOFOLLOW|O_DIRECTORY opens),
  * opened O_NONBLOCK|O_NOCTTY|O_CLOEXEC, and then refused on what the
- * descriptor shows: a FIFO, a device of a type not in types (WIS_OPEN_*),
- * a socket, a directory unless flags has O_DIRECTORY, a file owned by a
+ * descriptor shows: a FIFO, a socket, a device of a kind not in types
+ * (WIS_OPEN_*), a directory unless flags has O_DIRECTORY, a file owned by a
  * user other than this one or root, a regular file with more than one
  * link (a hard link to someone's file).  O_NONBLOCK is cleared unless
  * flags has it; O_TRUNC is applied only after the checks.  Returns the
