@@ -3,9 +3,9 @@
 # the test) who plants links, FIFOs and files in /tmp: a link at a report
 # directory, a link in a middle component of a sink, wis.shared and the
 # state file, a FIFO at a sink and at the state file, file names with a
-# newline for upstream-compare.  Each path check runs twice: with
-# openat2() and with the walk of O_NOFOLLOW opens that replaces it on a
-# kernel without (tests/no_openat2.c).  Then regions that are not the
+# newline for upstream-compare.  Each path check runs three times: with
+# openat2(), and with the walk of O_NOFOLLOW opens that replaces it when
+# openat2() fails with ENOSYS or EPERM (tests/no_openat2.c).  Then regions that are not the
 # pmem sink's, and a barrier file with a private tmpfs.  Nothing outside
 # wis's own files may change; each refusal is named.
 set -eu
@@ -64,9 +64,11 @@ said() {
 	grep -q "$1" "$tmp/out"
 }
 
-for how in openat2 walk; do
+for how in openat2 walk walk-eperm; do
 	pre=
 	[ $how = openat2 ] || pre=$tmp/no_openat2
+	[ $how != walk-eperm ] || pre="$pre --eperm"
+	# $pre is split on purpose: nothing, or the helper and its option.
 	link=/tmp/wis-plots.$$
 	dirlink=/tmp/wis-dirlink.$$
 	fifo=/tmp/wis-fifo.$$
@@ -79,17 +81,17 @@ for how in openat2 walk; do
 		args="--plot $link"
 		[ $opt = --plot ] || args="--csv=runtest --out $link"
 		# shellcheck disable=SC2086 # several words, on purpose
-		run ${pre:+"$pre"} "$WIS" report $args "$tmp/r.wis"
+		run $pre "$WIS" report $args "$tmp/r.wis"
 		check "$how: report $opt at a link: refused (exit $rc)" sh -c \
 			"[ $rc = 2 ] && grep -q 'cannot open $link: is a symbolic link' '$tmp/out'"
 	done
-	run ${pre:+"$pre"} "$WIS" compare --plot "$link" "$tmp/r.wis" "$tmp/r.wis"
+	run $pre "$WIS" compare --plot "$link" "$tmp/r.wis" "$tmp/r.wis"
 	check "$how: compare --plot at a link: refused (exit $rc)" sh -c \
 		"[ $rc = 2 ] && grep -q 'is a symbolic link' '$tmp/out'"
 	check "$how: ... nothing written through it" unchanged
 
 	# Finding 3: another user's FIFO as a record file, and as state.
-	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
+	run $pre "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
 		"--records=file:$fifo"
 	check "$how: --records=file: at a FIFO: refused, no hang (exit $rc)" \
 		sh -c "[ $rc = 2 ] && grep -q 'sink file:$fifo: is a FIFO' '$tmp/out'"
@@ -98,18 +100,18 @@ for how in openat2 walk; do
 	sock=/tmp/wis-sock.$$
 	as_user python3 -c 'import socket, sys
 socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
-	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 \
+	run $pre "$WIS" run getppid1 -t 1 -s 1 --warmup 0 \
 		--interval 100 "--records=file:$sock"
 	check "$how: --records=file: at a socket: refused (exit $rc)" \
 		sh -c "[ $rc = 2 ] && grep -q 'sink file:$sock: is a socket' '$tmp/out'"
 	rm -f "$sock"
 
 	# Finding 4: a link in a middle component.
-	run ${pre:+"$pre"} "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
+	run $pre "$WIS" run getppid1 -t 1 -s 1 --warmup 0 --interval 100 \
 		"--records=file:$dirlink/x.wis"
 	check "$how: a sink through a linked directory: refused (exit $rc)" \
 		sh -c "[ $rc = 2 ] && grep -q 'a symbolic link in the path' '$tmp/out'"
-	run ${pre:+"$pre"} "$WIS" sweep wis.tests=open4 wis.tasks=1 wis.samples=1 \
+	run $pre "$WIS" sweep wis.tests=open4 wis.tasks=1 wis.samples=1 \
 		wis.warmup=0 wis.interval=100 "wis.shared=$dirlink/passwd" \
 		wis.out=console
 	check "$how: wis.shared through a linked directory: refused (exit $rc)" \
@@ -120,7 +122,7 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
 	for state in "/tmp/wis-state.$$" "$dirlink/state" "$fifo"; do
 		[ "$state" != "/tmp/wis-state.$$" ] ||
 			as_user ln -s "$priv/state" "$state"
-		run ${pre:+"$pre"} "$WIS" emit --out "file:$tmp/e.wis" --run root-run \
+		run $pre "$WIS" emit --out "file:$tmp/e.wis" --run root-run \
 			--state "$state" warn message=x
 		check "$how: emit --state $state: refused (exit $rc)" sh -c \
 			"[ $rc = 2 ] && grep -Eq 'is a (symbolic link|FIFO)|symbolic link in the path' '$tmp/out'"
@@ -130,6 +132,16 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
 	check "$how: ... the state unchanged" unchanged
 	rm -f "$link" "$dirlink" "$fifo" "/tmp/wis-state.$$"
 done
+
+# A hard link to somebody's file (made here by root, as a user can where
+# fs.protected_hardlinks is 0) is refused on the descriptor.
+hard=/tmp/wis-hard.$$
+ln "$priv/passwd" "$hard"
+run "$WIS" emit --out "file:$hard" --run h --seq 0 run id=host
+check "a record file with two hard links: refused (exit $rc)" sh -c \
+	"[ $rc = 1 ] && grep -q 'has 2 hard links' '$tmp/out'"
+rm -f "$hard"
+check "... the file it shares unchanged" unchanged
 
 # Finding 2: upstream-compare beside names with a newline and another
 # user's willitscale files.  A fake upstream and wis side each make a

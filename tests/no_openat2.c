@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * no_openat2 CMD [ARG...]: CMD on a kernel that seems to lack openat2()
- * (ENOSYS, as before Linux 5.6 or under some seccomp filters), so that
- * wis_open_owned()'s walk of O_NOFOLLOW|O_DIRECTORY opens is the one
- * tested.
+ * no_openat2 [--eperm] CMD [ARG...]: CMD on a kernel that seems to lack
+ * openat2(): ENOSYS, as before Linux 5.6, or with --eperm what some
+ * seccomp filters answer; so that wis_open_owned()'s walk of
+ * O_NOFOLLOW|O_DIRECTORY opens is the one tested.
  */
 #include <errno.h>
 #include <linux/filter.h>
@@ -17,11 +17,13 @@
 
 int main(int argc, char **argv)
 {
+	int eperm = argc > 1 && !strcmp(argv[1], "--eperm");
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat2, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K,
+			 SECCOMP_RET_ERRNO | (eperm ? EPERM : ENOSYS)),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = {
@@ -29,8 +31,10 @@ int main(int argc, char **argv)
 		.filter = code,
 	};
 
+	argv += eperm;
+	argc -= eperm;
 	if (argc < 2) {
-		fprintf(stderr, "usage: no_openat2 CMD [ARG...]\n");
+		fprintf(stderr, "usage: no_openat2 [--eperm] CMD [ARG...]\n");
 		return 2;
 	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
