@@ -196,7 +196,10 @@ truncate -s 1M "$tmp/btrfs"
 printf '_BHRfS_M' | dd of="$tmp/btrfs" bs=1 seek=65600 conv=notrunc \
 	2>/dev/null
 pmem_refused "a btrfs image (superblock at 64 KiB)" "$tmp/btrfs" \
-	'is not all zeros'
+	'holds a btrfs signature'
+truncate -s 1M "$tmp/ext4"
+printf '\123\357' | dd of="$tmp/ext4" bs=1 seek=1080 conv=notrunc 2>/dev/null
+pmem_refused "an ext4 image" "$tmp/ext4" 'holds a ext2/3/4 signature'
 if command -v losetup >/dev/null && loop=$(losetup -f --show "$tmp/btrfs" \
 	2>/dev/null); then
 	pmem_refused "a loop device holding btrfs" "$loop" \

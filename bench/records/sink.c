@@ -372,10 +372,10 @@ static int file_is_zero(int fd)
 
 /*
  * A region wis may write over: one whose start holds a record frame (an
- * earlier run); a pmem or DAX device by sysfs that holds no signature of
- * a filesystem, partition table or volume; a regular file of zeros (a
- * fresh image).  Anything else is somebody's, and stays untouched: 0,
- * or -1 with the reason in why.
+ * earlier run); else one that holds no signature of a filesystem,
+ * partition table or volume and is a pmem or DAX device by sysfs, or a
+ * regular file of zeros (a fresh image).  Anything else is somebody's,
+ * and stays untouched: 0, or -1 with the reason in why.
  */
 static int region_ours(int fd, const struct stat *st, char *why, size_t len)
 {
@@ -387,21 +387,20 @@ static int region_ours(int fd, const struct stat *st, char *why, size_t len)
 	if (!pread_full(fd, head, sizeof(head), 0, &got) &&
 	    got == sizeof(head) && !memcmp(head, magic, sizeof(head)))
 		return 0;
-	if (S_ISREG(st->st_mode)) {
-		if (file_is_zero(fd))
-			return 0;
-		snprintf(why, len, "starts with no records and is not all zeros: left untouched");
-		return -1;
-	}
-	if (!wis_is_dax(st)) {
+	if (S_ISBLK(st->st_mode) && !wis_is_dax(st)) {
 		snprintf(why, len, "a block device that is no pmem or DAX device: left untouched");
 		return -1;
 	}
 	sig = signature_of(fd);
-	if (!sig)
-		return 0;
-	snprintf(why, len, "holds a %s signature: left untouched", sig);
-	return -1;
+	if (sig) {
+		snprintf(why, len, "holds a %s signature: left untouched", sig);
+		return -1;
+	}
+	if (S_ISREG(st->st_mode) && !file_is_zero(fd)) {
+		snprintf(why, len, "starts with no records and is not all zeros: left untouched");
+		return -1;
+	}
+	return 0;
 }
 
 static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
