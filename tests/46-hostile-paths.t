@@ -127,6 +127,15 @@ socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
 		check "$how: emit --state $state: refused (exit $rc)" sh -c \
 			"[ $rc = 2 ] && grep -Eq 'is a (symbolic link|FIFO)|symbolic link in the path' '$tmp/out'"
 	done
+	# The state wis-init hands over is written in its directory, opened
+	# by the same rule.
+	echo "wis.tests=getppid1 wis.tasks=1 wis.samples=1 wis.warmup=0" \
+		"wis.interval=100" >"$tmp/cmdline"
+	run $pre "$WIS" sweep "--cmdline=$tmp/cmdline" \
+		--out "file:$tmp/s.wis" --state "$dirlink/new-state"
+	check "$how: a state written through a linked directory: refused (exit $rc)" \
+		test "$rc" = 1
+	check "$how: ... the run itself whole" grep -q '"type":"end"' "$tmp/s.wis"
 	check "$how: ... no seq taken from the root-only state" sh -c \
 		"! grep -q '\"seq\":41' '$tmp/e.wis' 2>/dev/null"
 	check "$how: ... the state unchanged" unchanged

@@ -348,7 +348,7 @@ static const char *signature_of(int fd)
 /* Every byte of the file is zero; holes are skipped, not read. */
 static int file_is_zero(int fd)
 {
-	static char buf[65536];
+	char buf[16384];
 	off_t data = 0, hole;
 	size_t want, got, i;
 
