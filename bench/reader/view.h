@@ -61,9 +61,16 @@ void rd_analysis_curves(FILE *out, const struct rd_run *run);
 void rd_analysis_environment(FILE *out, const struct rd_run *run,
 			  const char *(*family)(const char *test));
 
-/* The same between two runs compared: kernel, mitigations, libc. */
+/*
+ * Between two runs compared: a warning where architecture, CPU model,
+ * kernel, mitigations or libc differ, then one line naming every
+ * audited field that differs, or that none does.
+ */
 void rd_analysis_differences(FILE *out, const struct rd_run *a,
 			  const struct rd_run *b);
+
+/* The kernel command-line settings of a run that did not take. */
+void rd_analysis_settings(FILE *out, const struct rd_run *run);
 
 struct rd_cmp_table;
 
