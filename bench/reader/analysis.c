@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "env_warn.h"
+#include "json.h"
+#include "wis_limits.h"
 #include "table.h"
 #include "view.h"
 
@@ -134,6 +136,47 @@ void rd_analysis_curves(FILE *out, const struct rd_run *run)
 		end = rd_run_test_end(run, i);
 		curve(out, run->points, i, end, 0);
 		curve(out, run->points, i, end, 1);
+	}
+}
+
+/* A task below this share of the mean task is far behind the others. */
+#define UNEVEN_SHARE 0.1
+
+/* How many samples of p had a task below UNEVEN_SHARE of the mean. */
+static size_t uneven_samples(const struct rd_point *p, size_t *nr)
+{
+	static double total[WIS_MAX_SAMPLES], min[WIS_MAX_SAMPLES];
+	struct wis_jval vt, vm;
+	size_t i, n = 0;
+
+	*nr = 0;
+	if (rd_rec_get(p->rec, "total", &vt) || rd_rec_get(p->rec, "min", &vm))
+		return 0;
+	*nr = wis_jval_nums(&vt, total, WIS_MAX_SAMPLES);
+	if (wis_jval_nums(&vm, min, WIS_MAX_SAMPLES) != *nr ||
+	    *nr > WIS_MAX_SAMPLES)
+		return 0;
+	for (i = 0; i < *nr; i++)
+		n += min[i] < total[i] / p->tasks * UNEVEN_SHARE;
+	return n;
+}
+
+void rd_analysis_uneven(FILE *out, const struct rd_run *run)
+{
+	const struct rd_point *p;
+	size_t i, n, nr;
+
+	for (i = 0; i < run->nr_points; i++) {
+		p = &run->points[i];
+		if (!rd_point_ok(p) || p->tasks < 2 ||
+		    !(n = uneven_samples(p, &nr)))
+			continue;
+		fputs("uneven: ", out);
+		puts_clean(out, p->test);
+		fprintf(out, " %s %lu tasks: a task ran below 1/10 of the mean "
+			"task in %zu of %zu samples; the rate is nearer that of "
+			"fewer tasks (a busy machine?)\n", rd_point_mode(p),
+			p->tasks, n, nr);
 	}
 }
 

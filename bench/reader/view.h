@@ -57,6 +57,12 @@ void rd_csv_num(FILE *out, double v);
  */
 void rd_analysis_curves(FILE *out, const struct rd_run *run);
 
+/*
+ * The ok points with a sample in which a task ran below 1/10 of the
+ * mean task (docs/fidelity.md, "Every task runs every sample").
+ */
+void rd_analysis_uneven(FILE *out, const struct rd_run *run);
+
 /* The environment facts that change readings, as "warning: ..." lines. */
 void rd_analysis_environment(FILE *out, const struct rd_run *run,
 			  const char *(*family)(const char *test));

@@ -267,6 +267,7 @@ void rd_view_text(FILE *out, const struct rd_model *m,
 		for (k = 0; k < run->nr_points; k++)
 			print_point(out, &run->points[k]);
 		rd_analysis_curves(out, run);
+		rd_analysis_uneven(out, run);
 		rd_view_profiles(out, run);
 	}
 }
