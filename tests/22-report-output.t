@@ -140,5 +140,15 @@ check "report: the starved point's row gives the reason" grep -Eq \
 check "... and the summary counts it as not measured" grep -q \
 	'0 failed, 0 unsupported, 1 starved (not measured)$' out
 
+# A task far behind the mean task in a sample is noted, not hidden.
+emit --out file:uneven.rec --run u --seq 0 run id=u
+emit --out file:uneven.rec --run u --seq 1 point test=rename1 \
+	mode=processes tasks:=2 status=ok average:=1000 per_task:=500 \
+	total:='[1000,1000]' min:='[40,500]' max:='[960,500]'
+emit --out file:uneven.rec --run u --seq 2 end status=ok
+report uneven.rec
+check "report: a task below 1/10 of the mean task is noted" grep -qx \
+	'uneven: rename1 processes 2 tasks: a task ran below 1/10 of the mean task in 1 of 2 samples; the rate is nearer that of fewer tasks (a busy machine?)' out
+
 plan "$tap_n"
 done_testing
