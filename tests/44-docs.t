@@ -111,6 +111,19 @@ for my $doc (@docs) {
 	}
 }
 
+# The C blocks of writing-tests.md compile as the suite's tests do.
+my $n = 0;
+for my $c (slurp('docs/writing-tests.md') =~ /^```c\n(.*?)^```/msg) {
+	my $src = "/tmp/wis-docs-$$-" . $n++ . '.c';
+	open(my $fh, '>', $src) or die "$src: $!";
+	print $fh $c;
+	close($fh);
+	my $err = `cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsyntax-only -Ibench/engine -Ibench/base $src 2>&1`;
+	unlink $src;
+	is($err, '', "writing-tests.md: C block $n compiles");
+}
+ok($n >= 2, 'writing-tests.md: a template with set-up and one without');
+
 sub none {
 	my ($what, @bad) = @_;
 	is(join("\n", @bad), '', $what);
