@@ -346,6 +346,9 @@ void wis_audit_env(struct wis_env *e)
 	e->mem_total_kb = mem ? mem : NAN;
 	tmp_fs(e->tmp_fs, sizeof(e->tmp_fs));
 	read_line("/proc/cmdline", e->cmdline, sizeof(e->cmdline), "");
+	if (proc_field("/proc/cpuinfo", "model name", e->cpu_model,
+		       sizeof(e->cpu_model)))
+		e->cpu_model[0] = '\0';
 	choice(THP_PATH, e->thp, sizeof(e->thp));
 	read_line(NUMA_BALANCING_PATH, e->numa_balancing,
 		  sizeof(e->numa_balancing), "none");

@@ -86,6 +86,12 @@ static int batch_warn(FILE *out, const struct wis_env *e)
 		"%.0f pages of a 128 MB mapping: mmap1, malloc1, page_fault* "
 		"and tlb_flush* serialise on its global lock", e->batch_pages,
 		mapping);
+	/* docs/qemu.md: a TCG guest is not enlarged for a performance rule. */
+	if (strstr(e->cpu_model, "QEMU TCG")) {
+		fputs("; under TCG the figures are functional only, so "
+		      "qemu/run does not size the guest for it\n", out);
+		return 1;
+	}
 	if (isfinite(e->mem_total_kb) && e->mem_total_kb > 0) {
 		need_mb = e->mem_total_kb / 1024 * mapping /
 			  e->batch_pages * 1.1;

@@ -18,6 +18,7 @@ struct wis_env {
 	double page_size;	/* bytes; NAN unknown (older records: 4096) */
 	double mem_total_kb;	/* MemTotal; NAN unknown */
 	char tmp_fs[32];	/* filesystem of /tmp; "" unknown */
+	char cpu_model[128];	/* "QEMU TCG CPU ...": emulated; "" unknown */
 	/* The kernel command line, and what the settings it names became. */
 	char cmdline[4096];	/* "" unknown */
 	char thp[32];		/* transparent_hugepage/enabled's choice */

@@ -201,6 +201,7 @@ static void env_read(const struct rd_rec *head, struct wis_env *e)
 	e->mem_total_kb = rd_rec_num(head, "mem_total_kb");
 	env_text(head, "tmp_fs", e->tmp_fs, sizeof(e->tmp_fs));
 	env_text(head, "cmdline", e->cmdline, sizeof(e->cmdline));
+	env_text(head, "cpu_model", e->cpu_model, sizeof(e->cpu_model));
 	env_text(head, "thp", e->thp, sizeof(e->thp));
 	env_text(head, "numa_balancing", e->numa_balancing,
 		 sizeof(e->numa_balancing));
