@@ -525,14 +525,18 @@ machine_args() {
 
 # The CPU model, onto machine_args' a: the host's under KVM; under TCG
 # "max", on arm64 with QEMU's own pointer-authentication algorithm,
-# which emulates far faster than the architected QARMA.
+# which emulates far faster than the architected QARMA, on x86_64
+# without the hypervisor bit: with it and no paravirt spinlocks (TCG has
+# none) the guest kernel takes contended spinlocks through
+# virt_spin_lock(), before the contention tracepoint, and wis.profile=lock
+# could count no spinlock (docs/profiling.md).
 cpu_args() {
 	if [ "$accel" = kvm ]; then
 		a+=(-accel kvm -cpu host)
 	elif [ "$opt_arch" = arm64 ]; then
 		a+=(-accel tcg -cpu "max,pauth-impdef=on")
 	else
-		a+=(-accel tcg -cpu max)
+		a+=(-accel tcg -cpu max,hypervisor=off)
 	fi
 }
 
