@@ -130,7 +130,7 @@ emit --out file:starved.rec --run s --seq 0 run id=s
 emit --out file:starved.rec --run s --seq 1 point test=getppid1 \
 	mode=processes tasks:=2 status=starved average:=500 per_task:=250 \
 	message="task 1 completed no operation in measured sample 2 of 3"
-emit --out file:starved.rec --run s --seq 2 end status=error
+emit --out file:starved.rec --run s --seq 2 end status=ok starved:=1
 report --csv starved.rec
 check "csv: a starved point has no rate" grep -q \
 	'^s,s,getppid1,processes,2,0,,,starved,,,,,,,,task 1 completed' out

@@ -9,7 +9,7 @@ use JSON::PP;
 use Test::More;
 
 our @EXPORT = qw($out $wis require_image start_logged run_logged slurp
-		 records wait_for measured run_ended exit_ok);
+		 records wait_for measured);
 
 our $out = $ENV{OUT} // 'out';
 our $wis = "$out/rootfs/bin/wis";
@@ -80,21 +80,5 @@ sub measured {
 	       defined $p->{procs_running};
 }
 
-# The end record of a run whose points all measured: ok, or error when
-# some were starved and nothing else went wrong.
-sub run_ended {
-	my ($end) = @_;
-	return $end->{status} eq 'ok' ||
-	       $end->{status} eq 'error' && ($end->{starved} // 0) > 0 &&
-	       $end->{failed} == 0;
-}
-
-# qemu/run's exit status for a run that went well: 0, or 1 when its
-# report (in FILE) says points were starved and none failed.
-sub exit_ok {
-	my ($rc, $file) = @_;
-	my $report = slurp($file);
-	return $rc == 0 || $rc == 1 && $report =~ / 0 failed, \d+ unsupported, \d+ starved/;
-}
 
 1;
