@@ -97,5 +97,58 @@ check "compare: runs of two architectures are told apart" grep -qx \
 check "... and their CPU models" grep -qx \
 	'warning: CPU model differs: AMD EPYC (amd) vs ARM Neoverse-N1 r3p1 (arm)' out
 
+# The THP mistake: transparent_hugepage=always asked on a 336 MB guest,
+# where the kernel keeps THP off.  The report warns, and compare says
+# what the two sides differ in: the command line, not THP.
+thp_run() {	# thp_run RUN CMDLINE THP
+	emit --out "file:$1.rec" --run "$1" --seq 0 run id="$1" \
+		kernel=6.1.0 cmdline="$2" thp="$3" mem_total_kb:=344064
+	emit --out "file:$1.rec" --run "$1" --seq 1 point test=getppid1 \
+		mode=processes tasks:=1 status=ok average:=1000 per_task:=1000
+	emit --out "file:$1.rec" --run "$1" --seq 2 end status=ok
+}
+thp_run plain "console=ttyS0" never
+thp_run huge "console=ttyS0 transparent_hugepage=always" never
+want='warning: thp: never although transparent_hugepage=always was asked: the kernel turns THP off below 512 MB; give --mem 512 or more'
+report huge.rec
+check "report: a setting that did not take is warned, with the fix" \
+	grep -qxF "$want" out
+report plain.rec
+check "... and not where none was asked" test "$(grep -c 'was asked' out)" = 0
+report --compare plain.rec huge.rec
+check "compare: the header names the audited fields that differ" \
+	grep -qx 'audited settings that differ: cmdline' out
+check "... and warns of the setting that did not take" grep -qxF "$want" out
+thp_run plain2 "console=ttyS0" never
+report --compare plain.rec plain2.rec
+check "compare: sides that differ in nothing audited say so" grep -qx \
+	'the sides do not differ in any audited setting' out
+
+# A starved point is not measured: no rate in the CSV, the table says
+# why, and the summary counts it apart from failures.
+emit --out file:starved.rec --run s --seq 0 run id=s
+emit --out file:starved.rec --run s --seq 1 point test=getppid1 \
+	mode=processes tasks:=2 status=starved average:=500 per_task:=250 \
+	message="task 1 completed no operation in measured sample 2 of 3"
+emit --out file:starved.rec --run s --seq 2 end status=ok starved:=1
+report --csv starved.rec
+check "csv: a starved point has no rate" grep -q \
+	'^s,s,getppid1,processes,2,0,,,starved,,,,,,,,task 1 completed' out
+report starved.rec
+check "report: the starved point's row gives the reason" grep -Eq \
+	'^getppid1 +processes +2 starved: task 1 completed no operation' out
+check "... and the summary counts it as not measured" grep -q \
+	'0 failed, 0 unsupported, 1 starved (not measured)$' out
+
+# A task far behind the mean task in a sample is noted, not hidden.
+emit --out file:uneven.rec --run u --seq 0 run id=u
+emit --out file:uneven.rec --run u --seq 1 point test=rename1 \
+	mode=processes tasks:=2 status=ok average:=1000 per_task:=500 \
+	total:='[1000,1000]' min:='[40,500]' max:='[960,500]'
+emit --out file:uneven.rec --run u --seq 2 end status=ok
+report uneven.rec
+check "report: a task below 1/10 of the mean task is noted" grep -qx \
+	'uneven: rename1 processes 2 tasks: a task ran below 1/10 of the mean task in 1 of 2 samples; the rate is nearer that of fewer tasks (a busy machine?)' out
+
 plan "$tap_n"
 done_testing

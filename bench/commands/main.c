@@ -37,6 +37,11 @@ static int list_tests(int argc, char **argv)
 {
 	int names = argc > 1 && !strcmp(argv[1], "--names");
 
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		printf("usage: wis list [--names]\n"
+		       "  --names  only the names, one a line\n");
+		return 0;
+	}
 	if (argc > 1 && !names) {
 		fprintf(stderr, "wis list: unknown argument '%s'\n", argv[1]);
 		return 2;

@@ -30,14 +30,6 @@ static uint64_t stat_total(const struct wis_result *r)
 	return sum;
 }
 
-/* NAN (null in records, "-" in tables) when no tick fell in the window. */
-static double idle_pct(const struct wis_result *r)
-{
-	uint64_t total = stat_total(r);
-
-	return total ? 100.0 * r->stat[STAT_IDLE] / total : NAN;
-}
-
 /* System time per operation over the measured samples, microseconds. */
 static double sys_us_per_op(const struct wis_result *r)
 {
@@ -110,6 +102,19 @@ static void barrier_json(struct wis_json *j, const struct wis_result *r)
 	wis_json_u64(j, "barrier_skew_ns", r->barrier.skew_ns);
 }
 
+/* Which task made no progress when, and the machine's load then. */
+static void starved_json(struct wis_json *j, const struct wis_result *r)
+{
+	const struct wis_starved *st = &r->starved;
+
+	if (r->status != WIS_STARVED)
+		return;
+	wis_json_u64(j, "starved_task", (uint64_t)st->task);
+	wis_json_u64(j, "starved_sample", (uint64_t)st->sample);
+	wis_json_i64(j, "procs_running", st->procs_running);
+	wis_json_f64(j, "load1", st->load1);
+}
+
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r)
 {
@@ -142,11 +147,12 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_u64(j, "clk_tck", sysconf(_SC_CLK_TCK));
 	for (int i = 0; i < STAT_NR; i++)
 		wis_json_u64(j, stat_names[i], r->stat[i]);
-	wis_json_f64(j, "idle_pct", idle_pct(r));
+	wis_json_f64(j, "idle_pct", wis_result_idle_pct(r));
 	if (r->first_sample_uptime > 0)
 		wis_json_f64(j, "first_sample_uptime", r->first_sample_uptime);
 	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
 	barrier_json(j, r);
+	starved_json(j, r);
 	wis_profile_json(j, &r->profile, p->profile_top);
 }
 
@@ -175,7 +181,7 @@ void wis_point_row(FILE *f, const struct wis_point *p,
 		.efficiency = base_rate > 0 ? avg / base_rate / p->nr_tasks : NAN,
 		.min = mean_field(r, 0),
 		.max = mean_field(r, 1),
-		.idle_pct = idle_pct(r),
+		.idle_pct = wis_result_idle_pct(r),
 		.sys_us = sys_us_per_op(r),
 		.wrapped = r->wrapped,
 	};

@@ -310,6 +310,25 @@ static int parse_cmdline(struct wis_sweep_cfg *c, int argc, char **argv,
 	return bad;
 }
 
+/*
+ * --dry-run (with its --cpus N) anywhere among the keys is the same dry
+ * run: moved to the front, where dry_run() reads it.
+ */
+static void dry_run_first(int argc, char **argv)
+{
+	char *moved[3];
+	int i, n;
+
+	for (i = 2; i < argc && strcmp(argv[i], "--dry-run"); i++)
+		;
+	if (i >= argc)
+		return;
+	n = i + 2 < argc && !strcmp(argv[i + 1], "--cpus") ? 3 : 1;
+	memcpy(moved, argv + i, (size_t)n * sizeof(*argv));
+	memmove(argv + 1 + n, argv + 1, (size_t)(i - 1) * sizeof(*argv));
+	memcpy(argv + 1, moved, (size_t)n * sizeof(*argv));
+}
+
 int wis_sweep_main(int argc, char **argv)
 {
 	struct wis_sweep_opts opts = { .records = 1, .progress = 1 };
@@ -319,6 +338,8 @@ int wis_sweep_main(int argc, char **argv)
 
 	if (!c)
 		return 2;
+	if (argc > 1 && strncmp(argv[1], "--cmdline", 9))
+		dry_run_first(argc, argv);
 	if (argc == 2 && !strcmp(argv[1], "--help-keys")) {
 		wis_cfg_help(stdout);
 		ret = 0;

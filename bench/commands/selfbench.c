@@ -121,6 +121,7 @@ static int bench_usage(const char *flag, const char *bad)
 }
 
 static const struct option bench_options[] = {
+	{ "help", no_argument, NULL, 'h' },
 	{ "runs", required_argument, NULL, 'r' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ NULL, 0, NULL, 0 },
@@ -132,6 +133,12 @@ static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, ":", bench_options, NULL)) != -1) {
+		if (opt == 'h') {
+			printf("usage: wis bench [--runs N] [--interval MS]\n"
+			       "  --runs N       rounds of the three rates (5)\n"
+			       "  --interval MS  sample length (1000)\n");
+			return 1;
+		}
 		if (opt == 'r' && !wis_parse_uint(optarg, MAX_RUNS, &v) && v)
 			*runs = v;
 		else if (opt == 'i' &&
@@ -226,10 +233,14 @@ int wis_bench_main(int argc, char **argv)
 	};
 	struct wis_result *r;
 	uint64_t *counter;
-	int runs = 5, status = 2;
+	int runs = 5, status = 2, bad;
 
-	if (!p.test || parse_args(argc, argv, &runs, &p.interval_ms) ||
-	    wis_cpuset_inherited(&mask))
+	if (!p.test)
+		return 2;
+	bad = parse_args(argc, argv, &runs, &p.interval_ms);
+	if (bad)
+		return bad > 0 ? 0 : 2;
+	if (wis_cpuset_inherited(&mask))
 		return 2;
 	/* The bare loop's counter on a shared page, as the tasks' are. */
 	counter = mmap(NULL, 4096, PROT_READ | PROT_WRITE,

@@ -39,7 +39,7 @@ struct sweep {
 	int nr_tests;
 	unsigned tasks[WIS_MAX_TASKS];
 	int nr_tasks;
-	int points, failed, unsupported;
+	int points, failed, unsupported, starved;
 	int sink_failed;	/* a sink lost records: the run failed */
 	uint64_t sweep_hash;		/* of the resolved point list */
 	struct wis_barrier *barrier;
@@ -391,6 +391,8 @@ static void account(struct sweep *s, const struct wis_result *r)
 	s->points++;
 	if (r->status == WIS_UNSUPPORTED)
 		s->unsupported++;
+	else if (r->status == WIS_STARVED)	/* the machine's, not a fault */
+		s->starved++;
 	else if (r->status != WIS_OK)
 		s->failed++;
 }
@@ -525,6 +527,7 @@ static void end_record(struct sweep *s, const char *status)
 	wis_json_u64(&j, "points", s->points);
 	wis_json_u64(&j, "failed", s->failed);
 	wis_json_u64(&j, "unsupported", s->unsupported);
+	wis_json_u64(&j, "starved", s->starved);
 	emit(s, "end", &j);
 	wis_json_free(&j);
 }

@@ -24,6 +24,11 @@
 #include "topology.h"
 
 /* First line of a file, without its newline; def if unreadable. */
+#define THP_PATH "/sys/kernel/mm/transparent_hugepage/enabled"
+#define NUMA_BALANCING_PATH "/proc/sys/kernel/numa_balancing"
+#define CLOCKSOURCE_PATH \
+	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
+
 static const char *read_line(const char *path, char *buf, size_t len,
 			     const char *def)
 {
@@ -236,41 +241,56 @@ static void audit_nodes(struct wis_json *j)
 }
 
 /* "name: status; ..." of every CPU vulnerability the kernel reports. */
-static void audit_mitigations(struct wis_json *j)
+static void mitigations(char *buf, size_t len)
 {
 	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
-	char buf[4096] = "", path[512], val[256];
+	char path[512], val[256];
 	struct dirent **names;
 	size_t used = 0;
 	int n = scandir(dir, &names, NULL, alphasort);
 
 	for (int i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.' && used < sizeof(buf)) {
+		if (names[i]->d_name[0] != '.' && used < len) {
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 			read_line(path, val, sizeof(val), "?");
-			used += snprintf(buf + used, sizeof(buf) - used, "%s%s: %s",
+			used += snprintf(buf + used, len - used, "%s%s: %s",
 					 used ? "; " : "", names[i]->d_name, val);
 		}
 		free(names[i]);
 	}
 	if (n >= 0)
 		free(names);
-	wis_json_str(j, "mitigations", used ? buf : "unknown");
+	if (!used)
+		snprintf(buf, len, "unknown");
+}
+
+static void audit_mitigations(struct wis_json *j)
+{
+	char buf[4096];
+
+	mitigations(buf, sizeof(buf));
+	wis_json_str(j, "mitigations", buf);
 }
 
 /* The selected value of a "[x] y z" sysfs choice. */
-static void json_choice(struct wis_json *j, const char *key, const char *path)
+static void choice(const char *path, char *buf, size_t len)
 {
-	char buf[256], *open, *close;
+	char *open, *close;
 
-	read_line(path, buf, sizeof(buf), "unknown");
+	read_line(path, buf, len, "unknown");
 	open = strchr(buf, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (open && close) {
 		*close = 0;
-		wis_json_str(j, key, open + 1);
-		return;
+		memmove(buf, open + 1, (size_t)(close - open));
 	}
+}
+
+static void json_choice(struct wis_json *j, const char *key, const char *path)
+{
+	char buf[256];
+
+	choice(path, buf, sizeof(buf));
 	wis_json_str(j, key, buf);
 }
 
@@ -325,6 +345,16 @@ void wis_audit_env(struct wis_env *e)
 	e->page_size = sysconf(_SC_PAGESIZE);
 	e->mem_total_kb = mem ? mem : NAN;
 	tmp_fs(e->tmp_fs, sizeof(e->tmp_fs));
+	read_line("/proc/cmdline", e->cmdline, sizeof(e->cmdline), "");
+	if (proc_field("/proc/cpuinfo", "model name", e->cpu_model,
+		       sizeof(e->cpu_model)))
+		e->cpu_model[0] = '\0';
+	choice(THP_PATH, e->thp, sizeof(e->thp));
+	read_line(NUMA_BALANCING_PATH, e->numa_balancing,
+		  sizeof(e->numa_balancing), "none");
+	mitigations(e->mitigations, sizeof(e->mitigations));
+	read_line(CLOCKSOURCE_PATH, e->clocksource, sizeof(e->clocksource),
+		  "unknown");
 }
 
 /*
@@ -365,10 +395,9 @@ void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask,
 		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "none");
 	json_file(j, "cpufreq_governor",
 		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
-	json_file(j, "clocksource",
-		  "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-		  "unknown");
-	json_choice(j, "thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	json_file(j, "clocksource", CLOCKSOURCE_PATH, "unknown");
+	json_choice(j, "thp", THP_PATH);
+	json_file(j, "numa_balancing", NUMA_BALANCING_PATH, "none");
 	json_file(j, "overcommit", "/proc/sys/vm/overcommit_memory", "unknown");
 	wis_json_i64(j, "committed_as_batch_pages", wis_committed_as_batch());
 	audit_tmp(j);

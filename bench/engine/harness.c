@@ -62,9 +62,19 @@ const char *wis_status_name(enum wis_status s)
 		[WIS_OK] = "ok", [WIS_ERROR] = "error",
 		[WIS_UNSUPPORTED] = "unsupported", [WIS_TIMEOUT] = "timeout",
 		[WIS_CRASHED] = "crashed", [WIS_OOM_KILLED] = "oom-killed",
+		[WIS_STARVED] = "starved",
 	};
 
 	return names[s];
+}
+
+double wis_result_idle_pct(const struct wis_result *r)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < STAT_NR; i++)
+		total += r->stat[i];
+	return total ? 100.0 * r->stat[STAT_IDLE] / total : NAN;
 }
 
 static void set_failure(int kind, const char *fmt, va_list ap)
@@ -458,10 +468,12 @@ static int wait_ready(struct point_state *s)
 	return 0;
 }
 
-static void take_sample(struct point_state *s, uint64_t *prev,
-			uint64_t elapsed, struct wis_sample *out)
+/* Returns the first task that completed no operation, or -1. */
+static int take_sample(struct point_state *s, uint64_t *prev,
+		       uint64_t elapsed, struct wis_sample *out)
 {
 	double scale = 1e9 / (double)elapsed;
+	int idle_task = -1;
 
 	out->elapsed_ns = elapsed;
 	out->total = 0;
@@ -472,6 +484,8 @@ static void take_sample(struct point_state *s, uint64_t *prev,
 					     __ATOMIC_RELAXED);
 		double rate = (double)(v - prev[i]) * scale;
 
+		if (v == prev[i] && idle_task < 0)
+			idle_task = (int)i;
 		prev[i] = v;
 		out->total += rate;
 		if (out->min < 0 || rate < out->min)
@@ -486,6 +500,7 @@ static void take_sample(struct point_state *s, uint64_t *prev,
 	out->total = round(out->total);
 	out->min = round(out->min);
 	out->max = round(out->max);
+	return idle_task;
 }
 
 static const char *const sampler_names[] = {
@@ -592,6 +607,52 @@ static void profile_interval(struct point_state *s, uint64_t *prev,
 	prof->ops = sample.total * (double)(now - last) / 1e9;
 }
 
+/* A field of /proc/stat ("procs_running") or -1; no stdio, as read_stat. */
+static long stat_field(const char *name)
+{
+	static char buf[1 << 18];
+	char *at;
+
+	if (wis_read_file("/proc/stat", buf, sizeof(buf)) < 0)
+		return -1;
+	at = strstr(buf, name);
+	return at ? strtol(at + strlen(name), NULL, 10) : -1;
+}
+
+static void note_starved(struct wis_result *r, int task, int sample)
+{
+	char buf[128];
+
+	if (r->starved.task >= 0)
+		return;
+	r->starved.task = task;
+	r->starved.sample = sample;
+	r->starved.procs_running = stat_field("\nprocs_running ");
+	r->starved.load1 = NAN;
+	if (wis_read_file("/proc/loadavg", buf, sizeof(buf)) >= 0)
+		r->starved.load1 = strtod(buf, NULL);
+}
+
+/*
+ * Every task runs every measured sample, or the point's rate is not the
+ * rate of N tasks: such a point is published as starved, not ok.
+ */
+static void check_starved(struct wis_result *r)
+{
+	const struct wis_starved *st = &r->starved;
+
+	if (st->task < 0 || r->status != WIS_OK)
+		return;
+	r->status = WIS_STARVED;
+	snprintf(r->message, sizeof(r->message),
+		 "task %d completed no operation in measured sample %d of %d: "
+		 "the machine was busy (%ld runnable on %ld CPUs, load %.1f, "
+		 "idle %.1f %% on the point's CPUs)",
+		 st->task, st->sample + 1, r->nr_samples, st->procs_running,
+		 sysconf(_SC_NPROCESSORS_ONLN), st->load1,
+		 wis_result_idle_pct(r));
+}
+
 static void sample_loop(struct point_state *s)
 {
 	const struct wis_point *p = s->p;
@@ -609,7 +670,7 @@ static void sample_loop(struct point_state *s)
 		p->on_start(p, s->r->cpus);
 	for (int k = 0; !p->samples || k < p->warmup + p->samples; k++) {
 		struct wis_sample sample;
-		int measured = k >= p->warmup;
+		int measured = k >= p->warmup, idle_task;
 		uint64_t now;
 
 		if (k == p->warmup) {
@@ -618,10 +679,12 @@ static void sample_loop(struct point_state *s)
 		}
 		add_ns(&deadline, interval);
 		now = sleep_to(&deadline, interval, s->r);
-		take_sample(s, prev, now - last, &sample);
+		idle_task = take_sample(s, prev, now - last, &sample);
 		last = now;
 		if (task_died(s))
 			return;
+		if (measured && idle_task >= 0)
+			note_starved(s->r, idle_task, k - p->warmup);
 		if (p->on_sample)
 			p->on_sample(p, measured, &sample);
 		if (measured && s->r->nr_samples < WIS_MAX_SAMPLES)
@@ -673,8 +736,10 @@ static void finish(struct point_state *s)
 {
 	int kind = atomic_load(&ctl->failed);
 
-	if (!kind)
+	if (!kind) {
+		check_starved(s->r);
 		return;
+	}
 	s->r->status = kind == 2 ? WIS_UNSUPPORTED : WIS_ERROR;
 	snprintf(s->r->message, sizeof(s->r->message), "%s", ctl->message);
 }
@@ -1017,6 +1082,7 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 		return;
 	}
 	memset(r, 0, sizeof(*r));
+	r->starved.task = -1;
 	wis_profile_prepare(p->profile);
 	if (wis_topology_read(topo, p->mask)) {
 		r->status = WIS_ERROR;

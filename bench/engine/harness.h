@@ -16,7 +16,7 @@
 
 enum wis_status {
 	WIS_OK, WIS_ERROR, WIS_UNSUPPORTED, WIS_TIMEOUT, WIS_CRASHED,
-	WIS_OOM_KILLED,
+	WIS_OOM_KILLED, WIS_STARVED,
 };
 
 /* /proc/stat fields summed over the CPUs a point used, in ticks. */
@@ -29,6 +29,17 @@ enum wis_sampler { WIS_SAMPLER_NORMAL, WIS_SAMPLER_NICE, WIS_SAMPLER_FIFO };
 struct wis_sample {
 	uint64_t elapsed_ns;
 	double total, min, max;	/* operations per second */
+};
+
+/*
+ * The first task that completed no operation in a measured sample, and
+ * how busy the machine was then: such a point is not a measurement.
+ */
+struct wis_starved {
+	int task;		/* -1: every task progressed in every sample */
+	int sample;		/* measured sample, from 0 */
+	long procs_running;	/* /proc/stat at that sample, -1 unknown */
+	double load1;		/* /proc/loadavg at that sample, NAN unknown */
 };
 
 struct wis_result {
@@ -48,6 +59,7 @@ struct wis_result {
 	int sigkilled;		/* a task or the point process got SIGKILL */
 	enum wis_sampler sampler;
 	unsigned overrun;	/* sampler wake-ups late by > 1 % of the interval */
+	struct wis_starved starved;
 	struct wis_profile profile;	/* asked 0: not profiled */
 };
 
@@ -78,6 +90,8 @@ struct wis_point {
 };
 
 const char *wis_status_name(enum wis_status s);
+/* Idle % of the point's CPUs over its window; NAN when no tick fell. */
+double wis_result_idle_pct(const struct wis_result *r);
 const char *wis_sampler_name(enum wis_sampler how);
 /* What a point's sampler will get here (tried in a child process). */
 enum wis_sampler wis_sampler_probe(void);

@@ -10,9 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <math.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "file.h"
 #include "kallsyms.h"
@@ -343,7 +348,11 @@ static void open_cpu(struct wis_profiler *pr, const struct wis_cpuset *cpus)
 
 static void open_stat(struct wis_profiler *pr, const struct wis_cpuset *cpus)
 {
-	struct perf_event_attr a = { .size = sizeof(a), .disabled = 1 };
+	struct perf_event_attr a = {
+		.size = sizeof(a), .disabled = 1,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
 	char why[WIS_MSG_MAX];
 
 	for (int i = 0; i < WIS_PROF_STATS; i++) {
@@ -383,35 +392,97 @@ static void open_stat(struct wis_profiler *pr, const struct wis_cpuset *cpus)
 	pr->prof->taken |= WIS_PROF_STAT;
 }
 
-/* The id of lock:contention_begin, or -1 with why. */
-static long tracepoint_id(char *why, size_t wlen)
+/* The first of TRACEFS_DIRS that holds events/, or NULL. */
+static const char *tracefs_dir(void)
 {
 	static const char *const dirs[] = TRACEFS_DIRS;
-	char path[128], line[32];
-	unsigned long long id;
+	char path[128];
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/events", dirs[i]);
-		if (access(path, F_OK) && errno == ENOENT)
-			continue;
-		snprintf(path, sizeof(path),
-			 "%s/events/lock/contention_begin/id", dirs[i]);
-		if (wis_read_line(path, line, sizeof(line))) {
-			snprintf(why, wlen, errno == ENOENT ?
-				 "lock: no lock:contention_begin tracepoint "
-				 "(a kernel before 5.19)" : "lock: %s: %s",
-				 path, strerror(errno));
-			return -1;
-		}
-		if (wis_parse_uint(line, 1ULL << 32, &id)) {
-			snprintf(why, wlen, "lock: %s: not an id", path);
-			return -1;
-		}
-		return (long)id;
+		if (!access(path, F_OK) || errno != ENOENT)
+			return dirs[i];
 	}
-	snprintf(why, wlen, "lock: no tracefs at /sys/kernel/tracing");
-	return -1;
+	return NULL;
 }
+
+/*
+ * A host where nobody mounted tracefs: root mounts it where it belongs,
+ * as wis-init does in a guest; anyone else is told the command.
+ */
+static const char *tracefs_mounted(char *why, size_t wlen)
+{
+	const char *dir = tracefs_dir();
+
+	if (dir)
+		return dir;
+	if (geteuid() == 0 &&
+	    !mount("tracefs", "/sys/kernel/tracing", "tracefs",
+		   MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) &&
+	    (dir = tracefs_dir()))
+		return dir;
+	snprintf(why, wlen, "lock: no tracefs at /sys/kernel/tracing%s%s; "
+		 "mount it as root: mount -t tracefs tracefs "
+		 "/sys/kernel/tracing", geteuid() ? "" : ": mount: ",
+		 geteuid() ? "" : strerror(errno));
+	return NULL;
+}
+
+/* The id of lock:contention_begin, or -1 with why. */
+static long tracepoint_id(char *why, size_t wlen)
+{
+	const char *dir = tracefs_mounted(why, wlen);
+	char path[128], line[32];
+	unsigned long long id;
+
+	if (!dir)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events/lock/contention_begin/id", dir);
+	if (wis_read_line(path, line, sizeof(line))) {
+		snprintf(why, wlen, errno == ENOENT ?
+			 "lock: no lock:contention_begin tracepoint "
+			 "(a kernel before 5.19)" : "lock: %s: %s",
+			 path, strerror(errno));
+		return -1;
+	}
+	if (wis_parse_uint(line, 1ULL << 32, &id)) {
+		snprintf(why, wlen, "lock: %s: not an id", path);
+		return -1;
+	}
+	return (long)id;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * queued_spin_lock_slowpath() returns through virt_spin_lock() before
+ * its contention tracepoint when the CPU has the hypervisor bit, unless
+ * the guest kernel turned virt_spin_lock off: on bare metal, and in a
+ * KVM guest whose host offers PV_UNHALT (kvm_spinlock_init()).  TCG
+ * never offers it; mutex and rwsem contention are traced all the same.
+ */
+static int spinlocks_untraced(void)
+{
+	unsigned a, b, c, d;
+	char sig[13];
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
+		return 0;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	if (strcmp(sig, "KVMKVMKVM") || a < 0x40000001)
+		return 1;
+	__cpuid(0x40000001, a, b, c, d);
+	return !(a & 1u << 7);	/* KVM_FEATURE_PV_UNHALT */
+}
+#else
+static int spinlocks_untraced(void)
+{
+	return 0;
+}
+#endif
 
 static void open_lock(struct wis_profiler *pr, const struct wis_cpuset *cpus)
 {
@@ -434,6 +505,13 @@ static void open_lock(struct wis_profiler *pr, const struct wis_cpuset *cpus)
 	for (int i = first; i < pr->nr_rings; i++)
 		pr->lock_fd[pr->nr_lock_fds++] = pr->rings[i].fd;
 	pr->prof->taken |= WIS_PROF_LOCK;
+	if (spinlocks_untraced()) {
+		pr->prof->contentions_unknown = 1;
+		add_why(pr->prof, "lock_contentions: spinlock contention is "
+			"not traced on this CPU (hypervisor bit without "
+			"paravirt spinlocks: virt_spin_lock), so no total; "
+			"chains are of mutexes and rwsems only");
+	}
 	if (wis_lock_stat_zero(WIS_LOCK_STAT_PATH, why, sizeof(why)))
 		add_why(pr->prof, why);
 	else
@@ -536,21 +614,46 @@ void wis_profile_poll(struct wis_profiler *pr)
 				    pr->rings[i].agg);
 }
 
-static uint64_t read_count(int fd)
+/*
+ * A counting event's value, scaled as perf scales a multiplexed one;
+ * -1 when it cannot be read or never ran (a counter it never got).
+ */
+static int read_count(int fd, int timed, uint64_t *out)
 {
-	uint64_t v = 0;
+	uint64_t v[3] = { 0, 0, 0 };
+	ssize_t want = (ssize_t)((timed ? 3 : 1) * sizeof(uint64_t));
 
-	return read(fd, &v, sizeof(v)) == sizeof(v) ? v : 0;
+	if (read(fd, v, (size_t)want) != want || (timed && !v[2]))
+		return -1;
+	*out += timed && v[2] < v[1] ?
+		(uint64_t)((double)v[0] * (double)v[1] / (double)v[2]) : v[0];
+	return 0;
 }
 
 static void read_counts(struct wis_profiler *pr)
 {
 	struct wis_profile *prof = pr->prof;
+	char why[WIS_MSG_MAX];
+	unsigned lost = 0;
 
 	for (int i = 0; i < pr->nr_stat_fds; i++)
-		prof->stat[pr->stat_idx[i]] += read_count(pr->stat_fd[i]);
+		if (read_count(pr->stat_fd[i], 1, &prof->stat[pr->stat_idx[i]]))
+			lost |= 1u << pr->stat_idx[i];
+	for (int i = 0; i < WIS_PROF_STATS; i++) {
+		if (!(lost & 1u << i))
+			continue;
+		prof->stat_have &= ~(1u << i);
+		snprintf(why, sizeof(why), "stat: %s never counted (no "
+			 "counter free for it)", stat_events[i].name);
+		add_why(prof, why);
+	}
 	for (int i = 0; i < pr->nr_lock_fds; i++)
-		prof->contentions += read_count(pr->lock_fd[i]);
+		if (read_count(pr->lock_fd[i], 0, &prof->contentions) &&
+		    !prof->contentions_unknown) {
+			prof->contentions_unknown = 1;
+			add_why(prof, "lock_contentions: a CPU's count could "
+				"not be read");
+		}
 }
 
 /* ---- the busiest entries ------------------------------------------------ */
@@ -721,8 +824,7 @@ static void stat_json(struct wis_json *j, const struct wis_profile *prof)
 	for (int i = 0; i < WIS_PROF_STATS; i++) {
 		if (!(prof->stat_have & 1u << i))
 			continue;
-		list_add(&nums, "%.6g",
-			 prof->ops > 0 ? prof->stat[i] / prof->ops : 0);
+		list_add(&nums, "%.6g", prof->stat[i] / prof->ops);
 		used += (size_t)snprintf(names + used, sizeof(names) - used,
 					 "%s%s", used ? " " : "",
 					 stat_events[i].name);
@@ -761,7 +863,7 @@ void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 		wis_json_str(j, "profile_why", prof->why);
 	wis_json_u64(j, "profile_ns", prof->elapsed_ns);
 	wis_json_f64(j, "profile_rate", prof->elapsed_ns ?
-		     prof->ops * 1e9 / (double)prof->elapsed_ns : 0);
+		     prof->ops * 1e9 / (double)prof->elapsed_ns : NAN);
 	if (prof->taken & WIS_PROF_CPU) {
 		wis_json_str(j, "prof_event", prof->event);
 		wis_json_u64(j, "prof_freq", WIS_PROF_FREQ);
@@ -772,12 +874,15 @@ void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 		top_json(j, "prof_children", &prof->children, top);
 		top_json(j, "prof_chain", &prof->chains, top);
 	}
-	if (prof->taken & WIS_PROF_STAT)
+	/* Per op of no operation is no figure: left out, not 0. */
+	if (prof->taken & WIS_PROF_STAT && prof->ops > 0)
 		stat_json(j, prof);
 	if (prof->taken & WIS_PROF_LOCK) {
-		wis_json_u64(j, "lock_contentions", prof->contentions);
-		wis_json_f64(j, "lock_per_op", prof->ops > 0 ?
-			     prof->contentions / prof->ops : 0);
+		if (!prof->contentions_unknown) {
+			wis_json_u64(j, "lock_contentions", prof->contentions);
+			wis_json_f64(j, "lock_per_op", prof->ops > 0 ?
+				     prof->contentions / prof->ops : NAN);
+		}
 		wis_json_u64(j, "lock_samples", prof->lock_samples);
 		wis_json_u64(j, "lock_lost", prof->lock_lost);
 		top_json(j, "lock_chain", &prof->lock_chains, top);

@@ -53,6 +53,7 @@ struct wis_profile {
 	uint64_t stat[WIS_PROF_STATS];
 	/* lock */
 	uint64_t contentions, lock_samples, lock_lost;
+	int contentions_unknown;	/* why says why: no total written */
 	struct wis_prof_top lock_chains;
 	int lock_stat_taken;
 	struct wis_lock_stat lock_stat;

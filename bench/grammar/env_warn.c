@@ -86,6 +86,12 @@ static int batch_warn(FILE *out, const struct wis_env *e)
 		"%.0f pages of a 128 MB mapping: mmap1, malloc1, page_fault* "
 		"and tlb_flush* serialise on its global lock", e->batch_pages,
 		mapping);
+	/* docs/qemu.md: a TCG guest is not enlarged for a performance rule. */
+	if (strstr(e->cpu_model, "QEMU TCG")) {
+		fputs("; under TCG the figures are functional only, so "
+		      "qemu/run does not size the guest for it\n", out);
+		return 1;
+	}
 	if (isfinite(e->mem_total_kb) && e->mem_total_kb > 0) {
 		need_mb = e->mem_total_kb / 1024 * mapping /
 			  e->batch_pages * 1.1;
@@ -108,10 +114,138 @@ static int tmp_warn(FILE *out, const struct wis_env *e)
 	return 1;
 }
 
+/*
+ * A kernel command-line setting, the audited fact that shows whether it
+ * took, and why it may not have.  NULL from took(): it took, or the
+ * fact is unknown.
+ */
+struct setting {
+	const char *param;
+	const char *fact;
+	const char *(*read)(const struct wis_env *e);
+	const char *(*why)(const char *asked, const struct wis_env *e);
+};
+
+static const char *read_thp(const struct wis_env *e)
+{
+	return e->thp;
+}
+
+/* mm/huge_memory.c clears every THP flag below 512 MB of RAM. */
+static const char *why_thp(const char *asked, const struct wis_env *e)
+{
+	if (!strcmp(asked, e->thp))
+		return NULL;
+	if (isfinite(e->mem_total_kb) && e->mem_total_kb < 512 * 1024)
+		return "the kernel turns THP off below 512 MB; give --mem 512 "
+		       "or more";
+	return "the kernel did not take it (see its boot messages)";
+}
+
+static const char *read_numa_balancing(const struct wis_env *e)
+{
+	return e->numa_balancing;
+}
+
+static const char *why_numa_balancing(const char *asked,
+				      const struct wis_env *e)
+{
+	int want = !strcmp(asked, "enable");
+
+	if (!want && strcmp(asked, "disable"))
+		return NULL;
+	if (!strcmp(e->numa_balancing, "none"))
+		return "this kernel has no NUMA balancing "
+		       "(CONFIG_NUMA_BALANCING)";
+	if ((strcmp(e->numa_balancing, "0") != 0) == want)
+		return NULL;
+	return "the kernel did not take it (see its boot messages)";
+}
+
+static const char *read_mitigations(const struct wis_env *e)
+{
+	if (!*e->mitigations || !strcmp(e->mitigations, "unknown"))
+		return "";
+	return strstr(e->mitigations, "Mitigation") ? "some mitigations on" :
+	       "no mitigation on";
+}
+
+static const char *why_mitigations(const char *asked, const struct wis_env *e)
+{
+	if (strcmp(asked, "off") || !strstr(e->mitigations, "Mitigation"))
+		return NULL;
+	return "this kernel ignores mitigations= (built without "
+	       "CONFIG_CPU_MITIGATIONS) or a CPU-specific parameter turned "
+	       "one back on";
+}
+
+static const char *read_clocksource(const struct wis_env *e)
+{
+	return e->clocksource;
+}
+
+static const char *why_clocksource(const char *asked, const struct wis_env *e)
+{
+	if (!strcmp(asked, e->clocksource))
+		return NULL;
+	return "the kernel found that clock unusable here (see its boot "
+	       "messages for \"clocksource\")";
+}
+
+static const struct setting settings[] = {
+	{ "transparent_hugepage", "thp", read_thp, why_thp },
+	{ "numa_balancing", "numa_balancing", read_numa_balancing,
+	  why_numa_balancing },
+	{ "mitigations", "mitigations", read_mitigations, why_mitigations },
+	{ "clocksource", "clocksource", read_clocksource, why_clocksource },
+};
+
+/* The value of the last param=VALUE word of cmdline (the kernel's rule). */
+static int cmdline_value(const char *cmdline, const char *param, char *buf,
+			 size_t len)
+{
+	size_t plen = strlen(param);
+	int found = 0;
+
+	for (const char *p = cmdline; *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		if (n > plen && !strncmp(p, param, plen) && p[plen] == '=') {
+			snprintf(buf, len, "%.*s", (int)(n - plen - 1),
+				 p + plen + 1);
+			found = 1;
+		}
+		p += n;
+	}
+	return found;
+}
+
+int wis_env_settings_warn(FILE *out, const struct wis_env *e)
+{
+	char asked[256];
+	const char *why;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(settings) / sizeof(*settings); i++) {
+		const struct setting *s = &settings[i];
+
+		if (!cmdline_value(e->cmdline, s->param, asked, sizeof(asked)) ||
+		    !*s->read(e) || !(why = s->why(asked, e)))
+			continue;
+		fprintf(out, "warning: %s: ", s->fact);
+		puts_clean(out, s->read(e));
+		fprintf(out, " although %s=", s->param);
+		puts_clean(out, asked);
+		fprintf(out, " was asked: %s\n", why);
+		n++;
+	}
+	return n;
+}
+
 int wis_env_warn(FILE *out, const struct wis_env *e,
 		 const struct wis_env_tests *t)
 {
-	int n = 0;
+	int n = wis_env_settings_warn(out, e);
 
 	if (t->file)
 		n += lsm_warn(out, e) + tmp_warn(out, e);

@@ -18,6 +18,13 @@ struct wis_env {
 	double page_size;	/* bytes; NAN unknown (older records: 4096) */
 	double mem_total_kb;	/* MemTotal; NAN unknown */
 	char tmp_fs[32];	/* filesystem of /tmp; "" unknown */
+	char cpu_model[128];	/* "QEMU TCG CPU ...": emulated; "" unknown */
+	/* The kernel command line, and what the settings it names became. */
+	char cmdline[4096];	/* "" unknown */
+	char thp[32];		/* transparent_hugepage/enabled's choice */
+	char numa_balancing[16];	/* kernel.numa_balancing; "none" */
+	char mitigations[4096];	/* the vulnerabilities' "name: state; ..." */
+	char clocksource[64];	/* current_clocksource */
 };
 
 /* Which kinds of test a sweep holds. */
@@ -37,8 +44,17 @@ enum wis_maps wis_mapping_test(const char *name);
 void wis_env_tests_add(struct wis_env_tests *t, const char *name,
 		       const char *family);
 
-/* One "warning: ..." line per fact that concerns the tests; the count. */
+/*
+ * One "warning: ..." line per fact that concerns the tests, and the
+ * settings' lines below; the count.
+ */
 int wis_env_warn(FILE *out, const struct wis_env *e,
 		 const struct wis_env_tests *t);
+
+/*
+ * One line per kernel command-line setting (transparent_hugepage=, ...)
+ * that the audited fact shows did not take, with why; the count.
+ */
+int wis_env_settings_warn(FILE *out, const struct wis_env *e);
 
 #endif

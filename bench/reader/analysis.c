@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "env_warn.h"
+#include "json.h"
+#include "wis_limits.h"
 #include "table.h"
 #include "view.h"
 
@@ -137,6 +139,47 @@ void rd_analysis_curves(FILE *out, const struct rd_run *run)
 	}
 }
 
+/* A task below this share of the mean task is far behind the others. */
+#define UNEVEN_SHARE 0.1
+
+/* How many samples of p had a task below UNEVEN_SHARE of the mean. */
+static size_t uneven_samples(const struct rd_point *p, size_t *nr)
+{
+	static double total[WIS_MAX_SAMPLES], min[WIS_MAX_SAMPLES];
+	struct wis_jval vt, vm;
+	size_t i, n = 0;
+
+	*nr = 0;
+	if (rd_rec_get(p->rec, "total", &vt) || rd_rec_get(p->rec, "min", &vm))
+		return 0;
+	*nr = wis_jval_nums(&vt, total, WIS_MAX_SAMPLES);
+	if (wis_jval_nums(&vm, min, WIS_MAX_SAMPLES) != *nr ||
+	    *nr > WIS_MAX_SAMPLES)
+		return 0;
+	for (i = 0; i < *nr; i++)
+		n += min[i] < total[i] / p->tasks * UNEVEN_SHARE;
+	return n;
+}
+
+void rd_analysis_uneven(FILE *out, const struct rd_run *run)
+{
+	const struct rd_point *p;
+	size_t i, n, nr;
+
+	for (i = 0; i < run->nr_points; i++) {
+		p = &run->points[i];
+		if (!rd_point_ok(p) || p->tasks < 2 ||
+		    !(n = uneven_samples(p, &nr)))
+			continue;
+		fputs("uneven: ", out);
+		puts_clean(out, p->test);
+		fprintf(out, " %s %lu tasks: a task ran below 1/10 of the mean "
+			"task in %zu of %zu samples; the rate is nearer that of "
+			"fewer tasks (a busy machine?)\n", rd_point_mode(p),
+			p->tasks, n, nr);
+	}
+}
+
 static void env_text(const struct rd_rec *head, const char *key, char *buf,
 		     size_t len)
 {
@@ -146,28 +189,112 @@ static void env_text(const struct rd_rec *head, const char *key, char *buf,
 	free(s);
 }
 
+static void env_read(const struct rd_rec *head, struct wis_env *e)
+{
+	char apparmor[8];
+
+	env_text(head, "lsm", e->lsm, sizeof(e->lsm));
+	env_text(head, "apparmor", apparmor, sizeof(apparmor));
+	e->apparmor = !strcmp(apparmor, "Y");
+	e->batch_pages = rd_rec_num(head, "committed_as_batch_pages");
+	e->page_size = rd_rec_num(head, "page_size");
+	e->mem_total_kb = rd_rec_num(head, "mem_total_kb");
+	env_text(head, "tmp_fs", e->tmp_fs, sizeof(e->tmp_fs));
+	env_text(head, "cmdline", e->cmdline, sizeof(e->cmdline));
+	env_text(head, "cpu_model", e->cpu_model, sizeof(e->cpu_model));
+	env_text(head, "thp", e->thp, sizeof(e->thp));
+	env_text(head, "numa_balancing", e->numa_balancing,
+		 sizeof(e->numa_balancing));
+	env_text(head, "mitigations", e->mitigations, sizeof(e->mitigations));
+	env_text(head, "clocksource", e->clocksource, sizeof(e->clocksource));
+}
+
 void rd_analysis_environment(FILE *out, const struct rd_run *run,
 			  const char *(*family)(const char *test))
 {
-	const struct rd_rec *head = run->head;
 	struct wis_env_tests tests = { 0 };
 	struct wis_env env;
-	char apparmor[8];
 	size_t i;
 
-	if (!head)
+	if (!run->head)
 		return;
-	env_text(head, "lsm", env.lsm, sizeof(env.lsm));
-	env_text(head, "apparmor", apparmor, sizeof(apparmor));
-	env.apparmor = !strcmp(apparmor, "Y");
-	env.batch_pages = rd_rec_num(head, "committed_as_batch_pages");
-	env.page_size = rd_rec_num(head, "page_size");
-	env.mem_total_kb = rd_rec_num(head, "mem_total_kb");
-	env_text(head, "tmp_fs", env.tmp_fs, sizeof(env.tmp_fs));
+	env_read(run->head, &env);
 	for (i = 0; i < run->nr_points; i++)
 		wis_env_tests_add(&tests, run->points[i].test,
 				  family ? family(run->points[i].test) : NULL);
 	wis_env_warn(out, &env, &tests);
+}
+
+/*
+ * The run record's audit of a machine, as far as it can change a rate:
+ * what an A/B may have changed besides what it meant to.
+ */
+static const char *const audited[] = {
+	"machine", "cpu_model", "kernel", "kernel_version", "cmdline", "libc",
+	"page_size", "cpus_online", "cpus_used", "packages", "numa_nodes",
+	"cores", "threads_per_core", "nodes", "mem_total_kb", "lsm",
+	"apparmor", "mitigations", "cpufreq_driver", "cpufreq_governor",
+	"clocksource", "thp", "numa_balancing", "overcommit",
+	"committed_as_batch_pages", "tmp_fs",
+};
+
+/* Whether key has other values in a and b (absent counts as a value). */
+static int audit_differs(const struct rd_rec *a, const struct rd_rec *b,
+			 const char *key)
+{
+	struct wis_jval va, vb;
+	int ra = rd_rec_get(a, key, &va), rb = rd_rec_get(b, key, &vb);
+
+	if (ra || rb)
+		return ra != rb;
+	return va.len != vb.len || memcmp(va.raw, vb.raw, va.len);
+}
+
+static void put_audit_value(FILE *out, const struct rd_rec *head,
+			    const char *key)
+{
+	struct wis_jval v;
+
+	if (rd_rec_get(head, key, &v))
+		fputs("none", out);
+	else
+		put_clean(out, v.raw, v.len);
+}
+
+/* Short values side by side; long ones (cmdline, nodes) by name only. */
+static void audit_line(FILE *out, const struct rd_run *a,
+		       const struct rd_run *b)
+{
+	struct wis_jval va, vb;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(audited) / sizeof(*audited); i++) {
+		if (!audit_differs(a->head, b->head, audited[i]))
+			continue;
+		fputs(n++ ? ", " : "audited settings that differ: ", out);
+		fputs(audited[i], out);
+		if (rd_rec_get(a->head, audited[i], &va) ||
+		    rd_rec_get(b->head, audited[i], &vb) ||
+		    va.len > 40 || vb.len > 40)
+			continue;
+		fputs(" (", out);
+		put_audit_value(out, a->head, audited[i]);
+		fputs(" vs ", out);
+		put_audit_value(out, b->head, audited[i]);
+		fputc(')', out);
+	}
+	fputs(n ? "\n" : "the sides do not differ in any audited setting\n",
+	      out);
+}
+
+void rd_analysis_settings(FILE *out, const struct rd_run *run)
+{
+	struct wis_env env;
+
+	if (!run->head)
+		return;
+	env_read(run->head, &env);
+	wis_env_settings_warn(out, &env);
 }
 
 void rd_analysis_differences(FILE *out, const struct rd_run *a,
@@ -199,4 +326,5 @@ void rd_analysis_differences(FILE *out, const struct rd_run *a,
 		free(va);
 		free(vb);
 	}
+	audit_line(out, a, b);
 }

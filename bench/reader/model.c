@@ -390,6 +390,8 @@ static void count_failed(struct rd_run *run)
 		p = &run->points[i];
 		if (!strcmp(p->status, "unsupported"))
 			run->unsupported++;
+		else if (!strcmp(p->status, "starved"))
+			run->starved++;
 		else if (strcmp(p->status, "ok"))
 			run->failed++;
 	}

@@ -34,7 +34,7 @@ struct rd_run {
 	const struct rd_rec *head, *end;
 	struct rd_point *points;	/* by test, task count, mode, repeat */
 	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
-	size_t nr_points, failed, unsupported;
+	size_t nr_points, failed, unsupported, starved;
 	uint64_t missing;
 	int errors;	/* error records, conflicts, bad points, a bad end */
 };

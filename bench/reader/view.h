@@ -57,13 +57,26 @@ void rd_csv_num(FILE *out, double v);
  */
 void rd_analysis_curves(FILE *out, const struct rd_run *run);
 
+/*
+ * The ok points with a sample in which a task ran below 1/10 of the
+ * mean task (docs/fidelity.md, "Every task runs every sample").
+ */
+void rd_analysis_uneven(FILE *out, const struct rd_run *run);
+
 /* The environment facts that change readings, as "warning: ..." lines. */
 void rd_analysis_environment(FILE *out, const struct rd_run *run,
 			  const char *(*family)(const char *test));
 
-/* The same between two runs compared: kernel, mitigations, libc. */
+/*
+ * Between two runs compared: a warning where architecture, CPU model,
+ * kernel, mitigations or libc differ, then one line naming every
+ * audited field that differs, or that none does.
+ */
 void rd_analysis_differences(FILE *out, const struct rd_run *a,
 			  const struct rd_run *b);
+
+/* The kernel command-line settings of a run that did not take. */
+void rd_analysis_settings(FILE *out, const struct rd_run *run);
 
 struct rd_cmp_table;
 

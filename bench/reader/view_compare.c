@@ -173,6 +173,9 @@ static void print_table(FILE *out, const struct rd_cmp_table *t,
 	for (k = 0; k < t->side[1].nr; k++)
 		rd_analysis_differences(out, t->side[0].runs[0],
 				     t->side[1].runs[k]);
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < t->side[i].nr; k++)
+			rd_analysis_settings(out, t->side[i].runs[k]);
 	fprintf(out, "\n%-20s %-9s %6s %14s %14s %7s  %s\n", "test", "mode",
 		"tasks", "A ops/s", "B ops/s", "B/A", "check");
 	for (i = 0; i < t->nr; i++) {

@@ -59,6 +59,18 @@ static void csv_field(FILE *out, const struct rd_rec *rec, const char *key)
 	free(s);
 }
 
+/* A point that is not ok has no rate to publish: empty cells, never 0. */
+static void measured_nums(FILE *out, const struct rd_point *p)
+{
+	int ok = rd_point_ok(p);
+
+	rd_csv_num(out, ok ? p->average : NAN);
+	rd_csv_num(out, ok ? p->per_task : NAN);
+	rd_csv_num(out, ok ? p->scaling : NAN);
+	rd_csv_num(out, ok ? p->idle_pct : NAN);
+	rd_csv_num(out, ok ? p->sys_us : NAN);
+}
+
 static void csv_point(FILE *out, const struct rd_run *run, const struct rd_point *p)
 {
 	rd_csv_str(out, run->id);
@@ -71,11 +83,7 @@ static void csv_point(FILE *out, const struct rd_run *run, const struct rd_point
 	rd_csv_num(out, p->wrapped);
 	fputc(',', out);
 	rd_csv_str(out, p->status);
-	rd_csv_num(out, p->average);
-	rd_csv_num(out, p->per_task);
-	rd_csv_num(out, p->scaling);
-	rd_csv_num(out, p->idle_pct);
-	rd_csv_num(out, p->sys_us);
+	measured_nums(out, p);
 	rd_csv_num(out, rd_rec_num(p->rec, "samples"));
 	rd_csv_num(out, rd_rec_num(p->rec, "interval_ms"));
 	fputc(',', out);

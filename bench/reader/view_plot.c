@@ -238,17 +238,46 @@ static double cpus_per_task(const struct rd_run *run)
 	return core && tpc >= 1 ? tpc : 1;
 }
 
-static void gp_line(FILE *gp, double at, const char *what, double xmax)
+/* Where the placement crosses into a new node or package, and which. */
+struct boundaries {
+	int nr;
+	double at[2 * MAX_LINES];
+	unsigned kind[2 * MAX_LINES];	/* 1 node, 2 package */
+};
+
+/* One line where a node and a package end together, labelled once. */
+static void boundary_add(struct boundaries *b, double at, unsigned kind,
+			 double xmax)
 {
+	int i;
+
 	if (at <= 0 || at >= xmax)
 		return;
-	fprintf(gp, "set arrow from %.15g, graph 0 to %.15g, graph 1 nohead dt 2 lc rgb '#777777'\n"
-		"set label '%s' at %.15g, graph 0.%d right offset -0.5,0 tc rgb '#777777'\n",
-		at, at, what, at, *what == 'n' ? 97 : 92);
+	for (i = 0; i < b->nr && fabs(b->at[i] - at) > 1e-9; i++)
+		;
+	if (i == b->nr) {
+		if (b->nr == 2 * MAX_LINES)
+			return;
+		b->at[b->nr] = at;
+		b->kind[b->nr++] = 0;
+	}
+	b->kind[i] |= kind;
 }
 
-static void gp_packages(FILE *gp, const struct rd_run *run, double xmax,
-			double per_task)
+static void gp_lines_at(FILE *gp, const struct boundaries *b)
+{
+	static const char *const names[] = {
+		[1] = "node", [2] = "package", [3] = "node, package",
+	};
+
+	for (int i = 0; i < b->nr; i++)
+		fprintf(gp, "set arrow from %.15g, graph 0 to %.15g, graph 1 nohead dt 2 lc rgb '#777777'\n"
+			"set label '%s' at %.15g, graph 0.97 right offset -0.5,0 tc rgb '#777777'\n",
+			b->at[i], b->at[i], names[b->kind[i]], b->at[i]);
+}
+
+static void gp_packages(struct boundaries *b, const struct rd_run *run,
+			double xmax, double per_task)
 {
 	double packages = rd_rec_num(run->head, "packages");
 	double cpus = rd_rec_num(run->head, "cores") *
@@ -258,7 +287,7 @@ static void gp_packages(FILE *gp, const struct rd_run *run, double xmax,
 	if (!(packages > 1 && packages < MAX_LINES && cpus > 0))
 		return;
 	for (k = 1; k < (int)packages; k++)
-		gp_line(gp, k * cpus / packages / per_task, "package", xmax);
+		boundary_add(b, k * cpus / packages / per_task, 2, xmax);
 }
 
 /* Vertical lines where the placement crosses into a new node or package. */
@@ -266,6 +295,7 @@ static void gp_boundaries(FILE *gp, const struct rd_run *run, double xmax)
 {
 	char *nodes = rd_rec_strdup(run->head, "nodes"), *p, *list, err[128];
 	double per_task = cpus_per_task(run), at = 0;
+	struct boundaries b = { .nr = 0 };
 	struct wis_cpuset set;
 
 	for (p = nodes; p && (p = strstr(p, " cpus ")); p = list) {
@@ -276,13 +306,14 @@ static void gp_boundaries(FILE *gp, const struct rd_run *run, double xmax)
 		if (wis_cpulist_parse(&set, list, err, sizeof(err)))
 			break;
 		at += wis_cpuset_count(&set) / per_task;
-		gp_line(gp, at, "node", xmax);
+		boundary_add(&b, at, 1, xmax);
 		if (!p)
 			break;
 		list = p;
 	}
 	free(nodes);
-	gp_packages(gp, run, xmax, per_task);
+	gp_packages(&b, run, xmax, per_task);
+	gp_lines_at(gp, &b);
 }
 
 /* One data block per mode (gnuplot's index 0, 1): tasks rate idle. */
@@ -337,6 +368,31 @@ static void run_title(char *buf, size_t len, const struct rd_run *run,
 	free(host);
 }
 
+/* Each mode's efficiency (rate / (tasks x 1-task rate)) at its last point. */
+static void gp_efficiency(FILE *gp, const struct rd_run *run, size_t from,
+			  size_t to, const double *base)
+{
+	const struct rd_point *p, *last[2] = { NULL, NULL };
+	size_t i;
+	int m;
+
+	for (i = from; i < to; i++) {
+		p = &run->points[i];
+		if (rd_point_ok(p) && p->tasks > 1)
+			last[p->threads] = p;
+	}
+	for (m = 0; m < 2; m++) {
+		p = last[m];
+		if (!p || !isfinite(base[m]) || !(base[m] > 0))
+			continue;
+		/* Below the point: the linear line runs above it. */
+		fprintf(gp, "set label 'efficiency %.2f' at %lu, %.15g right "
+			"offset -1,-1.2 tc lt %d\n",
+			p->average / base[m] / (double)p->tasks, p->tasks,
+			p->average, m + 1);
+	}
+}
+
 static void run_plot(struct plot *pl, const struct rd_run *run, size_t from,
 		     size_t to, const char *name, const char *title)
 {
@@ -352,11 +408,14 @@ static void run_plot(struct plot *pl, const struct rd_run *run, size_t from,
 		return;
 	run_data(dat, run, from, to, base, &ymax);
 	close_data(pl, dat, nr);
-	for (m = 0; m < 2; m++)
-		if (isfinite(base[m]) && base[m] * xmax > ymax)
-			ymax = base[m] * xmax;
+	/*
+	 * The axis is the measured rates': a curve far below linear (a wall)
+	 * would otherwise lie flat along the bottom.  The linear line is
+	 * clipped where it leaves them; the efficiency label says how far.
+	 */
 	run_title(full, sizeof(full), run, title);
-	gp_start(pl->gp, full, xmax, ymax);
+	gp_start(pl->gp, full, xmax, ymax * 1.1);
+	gp_efficiency(pl->gp, run, from, to, base);
 	/* Idle at 0 % must not hide in the x axis. */
 	fputs("set y2label 'idle %'\nset y2range [-4:104]\nset y2tics 0,20,100\n",
 	      pl->gp);

@@ -27,9 +27,10 @@ static double lock_sampled(const struct rd_point_prof *pp)
 	return n;
 }
 
+/* The stat kind's counts and the lock kind's total, per operation. */
 static void print_stat(FILE *out, const struct rd_point_prof *pp)
 {
-	if (!pp->stat.nr)
+	if (!pp->stat.nr && !isfinite(pp->lock_per_op))
 		return;
 	fputs("\n    per op:", out);
 	for (size_t i = 0; i < pp->stat.nr; i++) {
@@ -39,6 +40,10 @@ static void print_stat(FILE *out, const struct rd_point_prof *pp)
 	}
 	if (isfinite(pp->lock_per_op))
 		fprintf(out, " lock-contentions %.4g", pp->lock_per_op);
+}
+
+static void print_lock_chain(FILE *out, const struct rd_point_prof *pp)
+{
 	if (!pp->lock_chain.nr)
 		return;
 	fputs("\n    most contended: ", out);
@@ -87,6 +92,7 @@ static void print_point_profile(FILE *out, const struct rd_point *p)
 		puts_clean(out, pp->why);
 	}
 	print_stat(out, pp);
+	print_lock_chain(out, pp);
 	print_lock_stat(out, pp);
 	fputc('\n', out);
 }

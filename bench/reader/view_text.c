@@ -34,9 +34,12 @@ static void print_header(FILE *out, const struct rd_run *run)
 		fputs(", end ", out);
 		rd_put_field(out, run->end, "status");
 	}
-	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported\n",
+	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported",
 		run->nr_points, run->nr_points == 1 ? "" : "s", run->failed,
 		run->unsupported);
+	if (run->starved)
+		fprintf(out, ", %zu starved (not measured)", run->starved);
+	fputc('\n', out);
 }
 
 static void print_notes(FILE *out, const struct rd_run *run)
@@ -264,6 +267,7 @@ void rd_view_text(FILE *out, const struct rd_model *m,
 		for (k = 0; k < run->nr_points; k++)
 			print_point(out, &run->points[k]);
 		rd_analysis_curves(out, run);
+		rd_analysis_uneven(out, run);
 		rd_view_profiles(out, run);
 	}
 }

@@ -9,7 +9,7 @@ use JSON::PP;
 use Test::More;
 
 our @EXPORT = qw($out $wis require_image start_logged run_logged slurp
-		 records wait_for);
+		 records wait_for measured);
 
 our $out = $ENV{OUT} // 'out';
 our $wis = "$out/rootfs/bin/wis";
@@ -67,5 +67,18 @@ sub records {
 	close($fh);
 	return @r;
 }
+
+# A point that measured (ok, every task ran, a rate), or one a busy host
+# starved (TCG vCPUs are host threads), which says which task and sample
+# and the load: never ok without a task's operations.
+sub measured {
+	my ($p) = @_;
+	return $p->{status} eq 'ok' && $p->{average} > 0 &&
+	       !grep({ $_ <= 0 } @{$p->{min} // [0]})
+		if $p->{status} ne 'starved';
+	return defined $p->{starved_task} && defined $p->{starved_sample} &&
+	       defined $p->{procs_running};
+}
+
 
 1;
