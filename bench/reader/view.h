@@ -12,6 +12,14 @@
 
 #include "model.h"
 
+/*
+ * --db: the runs that words[0..n) select in the store at db, read into
+ * in as one input called name; 0, or -1 said on in->diag.  The host's
+ * wis has one (bench/store/); NULL in the image's, which has no store.
+ */
+typedef int rd_select_fn(struct rd_inputs *in, const char *db,
+			 const char *const *words, size_t n, const char *name);
+
 /* What goes to stdout. */
 enum wis_report_format {
 	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
@@ -29,6 +37,8 @@ struct wis_report_opts {
 	const char *(*describe)(const char *test);
 	/* A test's family ("file", ...), for the warnings; may be NULL. */
 	const char *(*family)(const char *test);
+	const char *db;		/* --db: operands select runs of this store */
+	rd_select_fn *select;
 };
 
 void rd_view_text(FILE *out, const struct rd_model *m,
