@@ -19,6 +19,7 @@ int wis_emit_main(int argc, char **argv);
  * image's wis, which links no SQLite, they are NULL.
  */
 int cmd_import(int argc, char **argv) __attribute__((weak));
+int cmd_history(int argc, char **argv) __attribute__((weak));
 
 /* The point record's fields, as documented in docs/records.md. */
 void wis_point_json(struct wis_json *j, const struct wis_point *p,

@@ -32,6 +32,7 @@ static int usage(FILE *f)
 		"  compare A... -- B...    per point: medians, spreads, interval, verdict\n"
 		"  compare BASE NEW ...    B/A of runs, instances added up, controls checked\n"
 		"  import DB FILE ...      store runs in a SQLite history (host's wis only)\n"
+		"  history --db DB ...     rates along the stored runs, and where they stepped\n"
 		"  emit --out SINKS ...    write one result record\n"
 		"  bench                   harness cost and sampling accuracy\n"
 		"  NAME_processes / NAME_threads links: upstream will-it-scale flags\n");
@@ -114,6 +115,8 @@ static int run_command(const char *self, int argc, char **argv)
 		return wis_compare_main(argc - 1, argv + 1, wis_store_select);
 	if (!strcmp(cmd, "import"))
 		return host_only(cmd_import, argc - 1, argv + 1);
+	if (!strcmp(cmd, "history"))
+		return host_only(cmd_history, argc - 1, argv + 1);
 	if (!strcmp(cmd, "emit"))
 		return wis_emit_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))

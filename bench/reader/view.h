@@ -98,6 +98,13 @@ struct rd_rep_table;
 int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
 		      int dirfd, const char *dir, FILE *diag);
 
+/*
+ * Of two points profiled, the kernel symbols whose share of the samples
+ * moved most: " SYM A% -> B%, ..." (wis compare's symbols: lines).
+ */
+void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
+			   const struct rd_point *b);
+
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);
 

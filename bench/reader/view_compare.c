@@ -123,6 +123,23 @@ static const char *most_changed(const struct rd_point *a, const struct rd_point 
 	return best;
 }
 
+void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
+			   const struct rd_point *b)
+{
+	const char *done[SYMBOL_CHANGES];
+	int n = 0;
+
+	while (n < SYMBOL_CHANGES && (done[n] = most_changed(a, b, done, n))) {
+		fputs(n ? ", " : " ", out);
+		puts_clean(out, done[n]);
+		fputc(' ', out);
+		rd_put_prof_share(out, &a->prof, done[n], 1);
+		fputs(" -> ", out);
+		rd_put_prof_share(out, &b->prof, done[n], 1);
+		n++;
+	}
+}
+
 /*
  * One kernel against another: per compared point profiled on both sides,
  * the kernel symbols whose share of the samples changed most.
@@ -135,24 +152,13 @@ static void print_symbol_changes(FILE *out, const struct rd_cmp_table *t)
 		const struct rd_cmp_row *row = &t->rows[i];
 		const struct rd_point *a = find_point(t->side[0].runs[0], row);
 		const struct rd_point *b = find_point(t->side[1].runs[0], row);
-		const char *done[SYMBOL_CHANGES];
-		int n = 0;
 
 		if (!a || !b)
 			continue;
 		fputs("symbols: ", out);
 		puts_clean(out, row->test);
 		fprintf(out, " %s %lu:", mode_name(row), row->tasks);
-		while (n < SYMBOL_CHANGES &&
-		       (done[n] = most_changed(a, b, done, n))) {
-			fputs(n ? ", " : " ", out);
-			puts_clean(out, done[n]);
-			fputc(' ', out);
-			rd_put_prof_share(out, &a->prof, done[n], 1);
-			fputs(" -> ", out);
-			rd_put_prof_share(out, &b->prof, done[n], 1);
-			n++;
-		}
+		rd_put_symbol_changes(out, a, b);
 		fputc('\n', out);
 	}
 }

@@ -296,3 +296,26 @@ int wis_store_select(struct rd_inputs *in, const char *db,
 	wis_store_close(s);
 	return runs > 0 ? 0 : -1;
 }
+
+int wis_store_labels(struct wis_store *s,
+		     void (*fn)(void *ctx, const char *run, const char *key,
+				const char *value),
+		     void *ctx)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT runs.run, key, value"
+					 " FROM labels JOIN runs ON runs.id = labels.run"
+					 " ORDER BY labels.run, key");
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(ctx, (const char *)sqlite3_column_text(st, 0),
+		   (const char *)sqlite3_column_text(st, 1),
+		   (const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_error(s, "reading labels");
+	return -1;
+}

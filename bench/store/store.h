@@ -75,9 +75,10 @@ long wis_store_read(struct wis_store *s, struct rd_inputs *in,
 int wis_store_select(struct rd_inputs *in, const char *db,
 		     const char *const *words, size_t n, const char *name);
 
-/* Each run's labels: calls fn for every (key, value) of run id. */
-int wis_store_labels(struct wis_store *s, const char *run,
-		     void (*fn)(void *ctx, const char *key, const char *value),
+/* Every label: fn(ctx, run id, key, value), by run in import order. */
+int wis_store_labels(struct wis_store *s,
+		     void (*fn)(void *ctx, const char *run, const char *key,
+				const char *value),
 		     void *ctx);
 
 #endif
