@@ -45,6 +45,7 @@ plant() {
 	i=1
 	while [ "$i" -le 30 ]; do
 		if [ "$i" -ge "$1" ]; then
+			# shellcheck disable=SC2016 # Perl's $1 and $_, not the shell's
 			$REFRAME 'if (/"type":"point"/ && /"test":"lseek1"/) {
 				s{"(average|per_task)":([0-9.e+-]+)}{sprintf(q{"%s":%.15g}, $1, $2 * (1 - '"$step"'))}ge;
 				s{"(total|min|max)":\[([^\]]*)\]}{qq{"$1":[} . join(",", map { int($_ * (1 - '"$step"')) } split(/,/, $2)) . "]"}ge;

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store_db.h"
+#include "db.h"
+#include "store.h"
 
 enum sel_kind { SEL_RUN, SEL_KERNEL, SEL_DATE, SEL_LABEL };
 

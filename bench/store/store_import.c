@@ -8,7 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "store_db.h"
+#include "db.h"
+#include "store.h"
 
 /* The run record's fields that become the run's columns. */
 #define RUN_COLUMNS_FROM_HEAD \

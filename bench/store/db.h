@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Inside the store: the connection and what its files share. */
-#ifndef WIS_STORE_DB_H
-#define WIS_STORE_DB_H
+#ifndef WIS_DB_H
+#define WIS_DB_H
 
 #include <sqlite3.h>
 #include <stdio.h>
-
-#include "store.h"
 
 /* A reader waits this long for a writer's commit to finish. */
 #define STORE_READ_WAIT_MS 30000
