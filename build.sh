@@ -251,6 +251,8 @@ build() {
 	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT" CC="$CC_SUITE" AR="${CROSS}ar"
 	make -C "$ROOT/init" -j"$jobs" OUT="$OUT" CC="$CC_INIT" AR="${CROSS}ar"
 	compat_links
+	# The host's wis finds the presets at ../etc/wis/presets too.
+	ln -sfn "$ROOT/rootfs/etc" "$OUT/etc"
 }
 
 # wis on a host's PATH: the host's binary (OUT/bin/wis: the image's and
