@@ -5,17 +5,8 @@
 # (a kill leaves the store as it was), keeps what a damaged input still
 # holds, and refuses what is not its store with a clear error.
 set -eu
-. tests/tap.sh
-
-root=$PWD
-WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
-HOST=${WIS%/rootfs/bin/wis}/bin/wis
-[ -x "$HOST" ] || { echo "Bail out! $HOST (the host's wis) not built"; exit 1; }
+. tests/store.sh
 FIX=$root/tests/fixtures
-REFRAME="perl $root/tests/lib/reframe.pl"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
 
 # q SQL: one value from the store db.
 q() {

@@ -7,16 +7,7 @@
 # runs), the step planted is six times the noise measured, and the
 # test says so.
 set -eu
-. tests/tap.sh
-
-root=$PWD
-WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
-HOST=${WIS%/rootfs/bin/wis}/bin/wis
-[ -x "$HOST" ] || { echo "Bail out! $HOST (the host's wis) not built"; exit 1; }
-REFRAME="perl $root/tests/lib/reframe.pl"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
+. tests/store.sh
 
 plan 12
 

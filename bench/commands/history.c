@@ -433,19 +433,6 @@ static const char *mode_of(const struct series *s)
 	return s->threads ? "threads" : "processes";
 }
 
-static const struct rd_point *profiled(const struct rd_run *run,
-				       const struct series *s)
-{
-	for (size_t k = 0; k < run->nr_points; k++) {
-		const struct rd_point *p = &run->points[k];
-
-		if (p->prof.samples > 0 && p->threads == s->threads &&
-		    p->tasks == s->tasks && !strcmp(p->test, s->test))
-			return p;
-	}
-	return NULL;
-}
-
 /* The last run before at that measured the series. */
 static size_t run_before(const struct series *s, size_t at)
 {
@@ -496,8 +483,9 @@ static void print_step(FILE *out, const struct history *h,
 	}
 	if (st->control_off)
 		fputs(", which stepped there too: the machine moved", out);
-	a = profiled(h->runs[run_before(st->s, st->run)].run, st->s);
-	b = profiled(r->run, st->s);
+	a = rd_run_profiled(h->runs[run_before(st->s, st->run)].run,
+			    st->s->test, st->s->threads, st->s->tasks);
+	b = rd_run_profiled(r->run, st->s->test, st->s->threads, st->s->tasks);
 	fputs("; symbols:", out);
 	if (a && b)
 		rd_put_symbol_changes(out, a, b);

@@ -98,6 +98,11 @@ struct rd_rep_table;
 int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
 		      int dirfd, const char *dir, FILE *diag);
 
+/* The point of test, mode and tasks in run that was profiled, or NULL. */
+const struct rd_point *rd_run_profiled(const struct rd_run *run,
+				       const char *test, int threads,
+				       unsigned long tasks);
+
 /*
  * Of two points profiled, the kernel symbols whose share of the samples
  * moved most: " SYM A% -> B%, ..." (wis compare's symbols: lines).

@@ -77,14 +77,15 @@ static void cell(char *buf, size_t len, const char *fmt, double v)
 
 #define SYMBOL_CHANGES 3
 
-static const struct rd_point *find_point(const struct rd_run *run,
-				      const struct rd_cmp_row *row)
+const struct rd_point *rd_run_profiled(const struct rd_run *run,
+				       const char *test, int threads,
+				       unsigned long tasks)
 {
 	for (size_t i = 0; i < run->nr_points; i++) {
 		const struct rd_point *p = &run->points[i];
 
-		if (p->prof.samples > 0 && p->threads == row->threads &&
-		    p->tasks == row->tasks && !strcmp(p->test, row->test))
+		if (p->prof.samples > 0 && p->threads == threads &&
+		    p->tasks == tasks && !strcmp(p->test, test))
 			return p;
 	}
 	return NULL;
@@ -150,8 +151,12 @@ static void print_symbol_changes(FILE *out, const struct rd_cmp_table *t)
 		return;
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct rd_cmp_row *row = &t->rows[i];
-		const struct rd_point *a = find_point(t->side[0].runs[0], row);
-		const struct rd_point *b = find_point(t->side[1].runs[0], row);
+		const struct rd_point *a = rd_run_profiled(t->side[0].runs[0],
+							   row->test, row->threads,
+							   row->tasks);
+		const struct rd_point *b = rd_run_profiled(t->side[1].runs[0],
+							   row->test, row->threads,
+							   row->tasks);
 
 		if (!a || !b)
 			continue;
