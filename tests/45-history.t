@@ -9,7 +9,7 @@
 set -eu
 . tests/store.sh
 
-plan 12
+plan 16
 
 i=1
 while [ "$i" -le 30 ]; do
@@ -80,4 +80,16 @@ rc=0
 "$HOST" history --db db n=1 n=2 n=3 >out 2>err || rc=$?
 is "three runs: exit 125" 125 "$rc"
 check "... saying a step needs more" grep -q "3 runs selected: a step needs 3 runs before it" err
+"$HOST" history --db db n=1 >out 2>err || true
+check "one run: said" grep -q "1 run selected: a step needs" err
+rc=0
+"$HOST" history --db db nosuch1 >out 2>err || rc=$?
+check "a test no run measured: said, exit 2" \
+	sh -c "test $rc -eq 2 && grep -q 'nosuch1: measured in none of the 30 runs' err"
+cp db mixed.db
+"$HOST" import mixed.db --label n=31 "$root/tests/fixtures/clean.wis" >/dev/null 2>&1
+"$HOST" history --db mixed.db --by n >out 2>err || true
+check "runs of two sweeps: said" grep -q "the runs come from 2 different sweeps" err
+check "... and a series the other sweep lacks is a gap, said" \
+	grep -q "^note: dup1 processes 1 tasks: measured (ok) in 30 of 31 runs" out
 done_testing
