@@ -9,7 +9,7 @@
 set -eu
 . tests/store.sh
 
-plan 16
+plan 17
 
 i=1
 while [ "$i" -le 30 ]; do
@@ -70,6 +70,10 @@ check "the table marks the run" grep -q '[0-9]\* *$' text
 "$HOST" history --db db --by n --csv >csv 2>&1 || true
 is "--csv: a row per run and series, a step flag on each" \
 	"$((30 * 4 + 1)) 1" "$(wc -l <csv) $(grep -c ',1$' csv)"
+
+"$HOST" history --db db --by n --plot plots >/dev/null 2>&1 || true
+check "--plot: a plot per test and index.html showing the four" sh -c \
+	"test -s plots/lseek1.svg && test -s plots/dup1.png && test \$(grep -c '<figure>' plots/index.html) -eq 4"
 
 plant 28 db2
 rc=0

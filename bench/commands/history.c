@@ -11,17 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "bootstrap.h"
 #include "cli.h"
 #include "edivisive.h"
 #include "json.h"
+#include "report.h"
 #include "store.h"
 #include "table.h"
 #include "view.h"
 
 static const char history_usage[] =
 	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
-	"                   [--json | --csv] [--alpha P] [--min-step PCT]\n"
+	"                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
 	"The selected runs of the store DB (wis import) in order (--by: kernel\n"
 	"release, the default; date; or a label, numerically when every value is\n"
 	"a number), and per test, mode and task count the rate along them.  A\n"
@@ -32,6 +35,8 @@ static const char history_usage[] =
 	"interval, the test's control over the same runs, and the profile\n"
 	"symbols whose share moved most.\n"
 	"  --json  one line per step     --csv  one row per run and series\n"
+	"  --plot DIR  per test an SVG and a PNG (gnuplot), a curve per mode and\n"
+	"              task count along the runs, and index.html\n"
 	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
 	"once 2 runs follow it); 125: too few runs (a step needs 3 before it);\n"
 	"2: bad usage or store.\n";
@@ -78,7 +83,7 @@ struct step {
 };
 
 struct history {
-	const char *db, *by;
+	const char *db, *by, *plot_dir;
 	const char **words, **tests;
 	size_t nr_words, nr_tests;
 	int json, csv, by_label, numeric;
@@ -636,6 +641,47 @@ static void print_json(FILE *out, const struct history *h)
 	}
 }
 
+/* --plot DIR: a curve per series, the steps marked. */
+static int write_plots(const struct history *h)
+{
+	struct rd_plot_curve *c = calloc(h->nr_series + 1, sizeof(*c));
+	char **titles = calloc(h->nr_series + 1, sizeof(*titles));
+	int **steps = calloc(h->nr_series + 1, sizeof(*steps));
+	char *xlabel = NULL;
+	int ret = -1, dirfd = -1;
+	size_t i;
+
+	for (i = 0; c && titles && steps && i < h->nr_series; i++) {
+		const struct series *s = &h->series[i];
+
+		steps[i] = calloc(h->nr + 1, sizeof(**steps));
+		if (!steps[i] || asprintf(&titles[i], "%s/%lu", mode_of(s),
+					  s->tasks) < 0)
+			break;
+		for (size_t r = 0; r < h->nr; r++)
+			steps[i][r] = step_at(h, s, r);
+		c[i] = (struct rd_plot_curve){ s->test, titles[i], s->v, steps[i] };
+	}
+	if (i < h->nr_series || asprintf(&xlabel, "runs by %s", h->by) < 0) {
+		xlabel = NULL;
+		fprintf(stderr, "wis history: out of memory\n");
+	} else if ((dirfd = rd_out_dir(h->plot_dir, stderr)) >= 0) {
+		ret = rd_view_plot_series(c, h->nr_series, h->nr, xlabel, dirfd,
+					  h->plot_dir, stderr);
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+	for (i = 0; i < h->nr_series && titles && steps; i++) {
+		free(titles[i]);
+		free(steps[i]);
+	}
+	free(c);
+	free(titles);
+	free(steps);
+	free(xlabel);
+	return ret;
+}
+
 /* ---- The command ---- */
 
 /* What a CI reads: a step among the latest runs, where it first shows. */
@@ -715,6 +761,8 @@ static int analyse(struct history *h)
 		print_csv(stdout, h);
 	else
 		print_text(stdout, h);
+	if (h->plot_dir && write_plots(h))
+		return 2;
 	return exit_status(h);
 }
 
@@ -745,6 +793,7 @@ static const struct option history_options[] = {
 	{ "by", required_argument, NULL, 'b' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "csv", no_argument, NULL, 'c' },
+	{ "plot", required_argument, NULL, 'p' },
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "min-step", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
@@ -786,6 +835,9 @@ static int take(struct history *h, int opt, char **argv)
 		return 0;
 	case 'c':
 		h->csv = 1;
+		return 0;
+	case 'p':
+		h->plot_dir = optarg;
 		return 0;
 	case 'a':
 		if (!number_in(optarg, 0, 1, &h->alpha))

@@ -504,7 +504,7 @@ static int open_out_dir(int dirfd, const char *name, const char *shown,
 	return fd;
 }
 
-static int out_dir(const char *path, FILE *diag)
+int rd_out_dir(const char *path, FILE *diag)
 {
 	return make_dirs(path, diag) ? -1 :
 	       open_out_dir(AT_FDCWD, path, path, diag);
@@ -631,7 +631,7 @@ static int write_runtest(const struct rd_model *m, const char *dir,
 	for (i = 0; i < m->nr_runs; i++)
 		ids[i] = m->runs[i].id;
 	top = names_clash(ids, m->nr_runs, "runs", diag) ? -1 :
-	      out_dir(dir, diag);
+	      rd_out_dir(dir, diag);
 	free(ids);
 	if (top < 0)
 		return -1;
@@ -657,7 +657,7 @@ static int write_runtest(const struct rd_model *m, const char *dir,
 static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
 		       const struct rd_rep_table *r, const char *path, FILE *diag)
 {
-	int dirfd = out_dir(path, diag), ret;
+	int dirfd = rd_out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;
@@ -670,7 +670,7 @@ static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
 /* --folded DIR: made if missing, written through its descriptor. */
 static int write_folded(const struct rd_model *m, const char *path, FILE *diag)
 {
-	int dirfd = out_dir(path, diag), ret;
+	int dirfd = rd_out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;

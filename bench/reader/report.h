@@ -42,6 +42,13 @@ int wis_report_mem(const void *buf, size_t len,
 		   FILE *diag);
 
 /*
+ * The directory path for a command's files, made when missing, opened
+ * and checked to be ours (nobody else may swap its entries): its
+ * descriptor, or -1 named on diag.
+ */
+int rd_out_dir(const char *path, FILE *diag);
+
+/*
  * The analysis lines and profiles of the records in buf (wis run
  * --profile prints them after its table).
  */

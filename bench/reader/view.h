@@ -110,6 +110,22 @@ const struct rd_point *rd_run_profiled(const struct rd_run *run,
 void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
 			   const struct rd_point *b);
 
+/* One curve of wis history --plot: a test's mode and tasks along the runs. */
+struct rd_plot_curve {
+	const char *test, *title;	/* title: "processes/1" */
+	const double *v;		/* per run in order, NaN: none */
+	const int *step;		/* per run: a new level starts there */
+};
+
+/*
+ * The same for a history: per test (curves of one test are adjacent) the
+ * rate of each curve against the runs' order 1..nr_runs (xlabel names
+ * it), a cross where a step starts.
+ */
+int rd_view_plot_series(const struct rd_plot_curve *c, size_t nr,
+			size_t nr_runs, const char *xlabel, int dirfd,
+			const char *dir, FILE *diag);
+
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);
 
