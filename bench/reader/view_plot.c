@@ -688,6 +688,42 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 }
 
 /* The row after the last of the test of row i. */
+/*
+ * A table whose items [i, end(i)) share a test, one plot a test: the
+ * names are checked before anything is drawn.
+ */
+struct by_test {
+	const void *t;
+	size_t nr;
+	const char *(*test)(const void *t, size_t i);
+	size_t (*end)(const void *t, size_t i);
+	void (*draw)(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name);
+};
+
+static void plot_by_test(struct plot *pl, const struct by_test *b)
+{
+	char name[WIS_SAFE_NAME_MAX + 1];
+	const char **titles = calloc(b->nr + 1, sizeof(*titles));
+	size_t i, n = 0;
+
+	for (i = 0; titles && i < b->nr; i = b->end(b->t, i))
+		titles[n++] = b->test(b->t, i);
+	if (!titles || check_names(pl, titles, n)) {
+		if (!titles)
+			rd_report_diag(pl->diag, "--plot: out of memory");
+		pl->failed = 1;
+		free(titles);
+		return;
+	}
+	for (i = 0; i < b->nr; i = b->end(b->t, i)) {
+		wis_safe_name(name, b->test(b->t, i));
+		b->draw(pl, b->t, i, b->end(b->t, i), name);
+		html_figure(pl->html, name, b->test(b->t, i));
+	}
+	free(titles);
+}
+
 static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
 {
 	size_t end = i;
@@ -697,27 +733,30 @@ static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
 	return end;
 }
 
+static const char *cmp_test(const void *t, size_t i)
+{
+	return ((const struct rd_cmp_table *)t)->rows[i].test;
+}
+
+static size_t cmp_end(const void *t, size_t i)
+{
+	return cmp_test_end(t, i);
+}
+
+static void cmp_draw(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name)
+{
+	cmp_plot(pl, t, from, to, name);
+}
+
 static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
 {
-	char name[WIS_SAFE_NAME_MAX + 1];
-	const char **titles = calloc(t->nr + 1, sizeof(*titles));
-	size_t i, n = 0, s, k;
+	struct by_test b = { t, t->nr, cmp_test, cmp_end, cmp_draw };
+	size_t s, k;
 
-	for (i = 0; titles && i < t->nr; i = cmp_test_end(t, i))
-		titles[n++] = t->rows[i].test;
-	if (!titles || check_names(pl, titles, n)) {
-		if (!titles)
-			rd_report_diag(pl->diag, "--plot: out of memory");
-		pl->failed = 1;
-		free(titles);
+	plot_by_test(pl, &b);
+	if (pl->failed)
 		return;
-	}
-	for (i = 0; i < t->nr; i = cmp_test_end(t, i)) {
-		wis_safe_name(name, t->rows[i].test);
-		cmp_plot(pl, t, i, cmp_test_end(t, i), name);
-		html_figure(pl->html, name, t->rows[i].test);
-	}
-	free(titles);
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < t->side[s].nr; k++)
 			html_audit(pl->html, t->side[s].runs[k]);
@@ -796,27 +835,30 @@ static size_t rep_test_end(const struct rd_rep_table *t, size_t i)
 	return end;
 }
 
+static const char *rep_test(const void *t, size_t i)
+{
+	return ((const struct rd_rep_table *)t)->rows[i].test;
+}
+
+static size_t rep_end(const void *t, size_t i)
+{
+	return rep_test_end(t, i);
+}
+
+static void rep_draw(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name)
+{
+	rep_plot(pl, t, from, to, name);
+}
+
 static void plot_repeats(struct plot *pl, const struct rd_rep_table *t)
 {
-	char name[WIS_SAFE_NAME_MAX + 1];
-	const char **titles = calloc(t->nr + 1, sizeof(*titles));
-	size_t i, n = 0, s, k;
+	struct by_test b = { t, t->nr, rep_test, rep_end, rep_draw };
+	size_t s, k;
 
-	for (i = 0; titles && i < t->nr; i = rep_test_end(t, i))
-		titles[n++] = t->rows[i].test;
-	if (!titles || check_names(pl, titles, n)) {
-		if (!titles)
-			rd_report_diag(pl->diag, "--plot: out of memory");
-		pl->failed = 1;
-		free(titles);
+	plot_by_test(pl, &b);
+	if (pl->failed)
 		return;
-	}
-	for (i = 0; i < t->nr; i = rep_test_end(t, i)) {
-		wis_safe_name(name, t->rows[i].test);
-		rep_plot(pl, t, i, rep_test_end(t, i), name);
-		html_figure(pl->html, name, t->rows[i].test);
-	}
-	free(titles);
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < t->side[s].nr; k++)
 			html_audit(pl->html, t->side[s].runs[k]);
@@ -881,27 +923,27 @@ static void series_plot(struct plot *pl, const struct series_set *s,
 	gp_png(pl->gp, name);
 }
 
+static const char *series_test(const void *s, size_t i)
+{
+	return ((const struct series_set *)s)->c[i].test;
+}
+
+static size_t series_end(const void *s, size_t i)
+{
+	return curve_test_end(s, i);
+}
+
+static void series_draw(struct plot *pl, const void *s, size_t from,
+			size_t to, const char *name)
+{
+	series_plot(pl, s, from, to, name);
+}
+
 static void plot_series(struct plot *pl, const struct series_set *s)
 {
-	char name[WIS_SAFE_NAME_MAX + 1];
-	const char **titles = calloc(s->nr + 1, sizeof(*titles));
-	size_t i, n = 0;
+	struct by_test b = { s, s->nr, series_test, series_end, series_draw };
 
-	for (i = 0; titles && i < s->nr; i = curve_test_end(s, i))
-		titles[n++] = s->c[i].test;
-	if (!titles || check_names(pl, titles, n)) {
-		if (!titles)
-			rd_report_diag(pl->diag, "--plot: out of memory");
-		pl->failed = 1;
-		free(titles);
-		return;
-	}
-	for (i = 0; i < s->nr; i = curve_test_end(s, i)) {
-		wis_safe_name(name, s->c[i].test);
-		series_plot(pl, s, i, curve_test_end(s, i), name);
-		html_figure(pl->html, name, s->c[i].test);
-	}
-	free(titles);
+	plot_by_test(pl, &b);
 }
 
 /* gnuplot plots.gp in dir; 0, or -1 named on diag. */
