@@ -391,21 +391,18 @@ static int find_steps(struct history *h, const struct series *s,
 }
 
 /*
- * As wis compare holds every verdict when a control moved: a step whose
- * control stepped at the same run (or the next or the one before) is
- * the machine's, not the test's, and stays undecided.
+ * As wis compare holds its verdicts when a control moved: a step whose
+ * control moved the same way by half as much or more over the same runs
+ * is the machine's, not the test's, and stays undecided.
  */
 static void mark_controls(struct history *h)
 {
 	for (size_t i = 0; i < h->nr_steps; i++) {
 		struct step *st = &h->steps[i];
-		const struct series *c = control_of(h, st->s);
+		double moved = st->control - 1, step = st->ratio - 1;
 
-		for (size_t k = 0; c && k < h->nr_steps; k++)
-			if (h->steps[k].s == c &&
-			    h->steps[k].run + 1 >= st->run &&
-			    h->steps[k].run <= st->run + 1)
-				st->control_off = 1;
+		st->control_off = isfinite(moved) && moved * step > 0 &&
+				  fabs(moved) >= fabs(step) / 2;
 	}
 }
 
@@ -487,7 +484,7 @@ static void print_step(FILE *out, const struct history *h,
 		      "none (it is one)", out);
 	}
 	if (st->control_off)
-		fputs(", which stepped there too: the machine moved", out);
+		fputs(", which moved with it: the machine moved", out);
 	a = rd_run_profiled(h->runs[run_before(st->s, st->run)].run,
 			    st->s->test, st->s->threads, st->s->tasks);
 	b = rd_run_profiled(r->run, st->s->test, st->s->threads, st->s->tasks);
@@ -499,11 +496,12 @@ static void print_step(FILE *out, const struct history *h,
 	fputc('\n', out);
 }
 
+/* What starts at run r of s: 0 nothing, 1 a step, 2 an undecided one. */
 static int step_at(const struct history *h, const struct series *s, size_t r)
 {
 	for (size_t k = 0; k < h->nr_steps; k++)
 		if (h->steps[k].s == s && h->steps[k].run == r)
-			return 1;
+			return h->steps[k].control_off ? 2 : 1;
 	return 0;
 }
 
@@ -535,7 +533,7 @@ static void print_test(FILE *out, const struct history *h, size_t from,
 
 			if (isfinite(v))
 				fprintf(out, " %15.0f%c", v,
-					step_at(h, &h->series[i], r) ? '*' : ' ');
+					" *?"[step_at(h, &h->series[i], r)]);
 			else
 				fprintf(out, " %15s ", "-");
 		}
@@ -565,8 +563,9 @@ static void print_text(FILE *out, const struct history *h)
 
 	fprintf(out, "history: %zu runs of %s by %s; %zu series\n", h->nr,
 		h->db, h->by, h->nr_series);
-	fprintf(out, "steps: E-divisive means (permutation p <= %g, %d permutations), kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%; * marks the run a new level starts at\n",
+	fprintf(out, "steps: E-divisive means (permutation p <= %g, %d permutations), kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%\n",
 		h->alpha, PERMUTATIONS, 100 * h->min_step);
+	fputs("* marks where a new level starts, ? where the control moved with it\n", out);
 	for (i = 0; i < h->nr_series; i = end) {
 		for (end = i + 1; end < h->nr_series &&
 		     !strcmp(h->series[end].test, h->series[i].test); end++)
@@ -599,7 +598,8 @@ static void print_csv(FILE *out, const struct history *h)
 			rd_csv_str(out, s->test);
 			fprintf(out, ",%s,%lu", mode_of(s), s->tasks);
 			rd_csv_num(out, s->v[r]);
-			fprintf(out, ",%d\n", step_at(h, s, r));
+			fprintf(out, ",%s\n", (const char *const[]){ "", "step",
+				"undecided" }[step_at(h, s, r)]);
 		}
 	}
 }
@@ -659,7 +659,7 @@ static int write_plots(const struct history *h)
 					  s->tasks) < 0)
 			break;
 		for (size_t r = 0; r < h->nr; r++)
-			steps[i][r] = step_at(h, s, r);
+			steps[i][r] = step_at(h, s, r) == 1;
 		c[i] = (struct rd_plot_curve){ s->test, titles[i], s->v, steps[i] };
 	}
 	if (i < h->nr_series || asprintf(&xlabel, "runs by %s", h->by) < 0) {
