@@ -32,14 +32,15 @@ static const char history_usage[] =
 	"p <= --alpha, 0.01) and the 95 % bootstrap interval of the ratio of the\n"
 	"two levels' medians excludes 1 and the step is at least --min-step %\n"
 	"(1).  Each step names the run where the new level starts, the size and\n"
-	"interval, the test's control over the same runs, and the profile\n"
-	"symbols whose share moved most.\n"
+	"interval, the test's control over the same runs (undecided when it\n"
+	"moved the same way by half as much), and the profile symbols whose\n"
+	"share moved most.\n"
 	"  --json  one line per step     --csv  one row per run and series\n"
 	"  --plot DIR  per test an SVG and a PNG (gnuplot), a curve per mode and\n"
 	"              task count along the runs, and index.html\n"
 	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
-	"once 2 runs follow it); 125: too few runs (a step needs 3 before it);\n"
-	"2: bad usage or store.\n";
+	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
+	"2 from it); 2: bad usage or store.\n";
 
 #define EXIT_STEP 1
 #define EXIT_FEW 125
