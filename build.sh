@@ -8,12 +8,13 @@ set -o pipefail
 ROOT=$(cd "$(dirname "$0")" && pwd)
 # What every architecture needs on the build host.
 COMMON_PACKAGES="make binutils kmod cpio gzip zstd shellcheck clang
-libclang-rt-14-dev perl gnuplot-nox iproute2"
+libclang-rt-14-dev perl gnuplot-nox iproute2 libsqlite3-dev"
 # What only the tests need: LAVA's dispatcher runs the jobs of
 # ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t); strace
 # sees a point process's mappings (tests/43-layout.t); xmllint parses
-# the plots' SVG (tests/47-hostile-text.t).
-TEST_PACKAGES="lava-dispatcher strace libxml2-utils"
+# the plots' SVG (tests/47-hostile-text.t); sqlite3 looks into the
+# store (tests/48-store.t).
+TEST_PACKAGES="lava-dispatcher strace libxml2-utils sqlite3"
 # What ./build.sh kernel needs: Debian's kernel source and its build tools.
 KERNEL_PACKAGES="linux-source-6.1 xz-utils gcc bc flex bison libelf-dev lz4"
 BUDGET_BYTES=$((2 * 1024 * 1024))
@@ -100,7 +101,8 @@ usage: ./build.sh [--arch x86_64|arm64] [--kernel PATH] [--modules DIR|none]
 commands:
   (none)   deps, build and image
   deps     install missing Debian packages (apt-get, as root)
-  build    compile bench/ and init/ into OUT/rootfs, add the compat links
+  build    compile bench/ and init/ into OUT/rootfs, add the compat links;
+           the host's wis, with the store (wis import, --db), into OUT/bin
   image    complete OUT/rootfs; write OUT/initramfs.cpio.zst, OUT/vmlinuz,
            OUT/pxe/ and OUT/MANIFEST
   size     where the bytes of the initramfs go
@@ -250,18 +252,21 @@ build() {
 	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT" CC="$CC_SUITE" AR="${CROSS}ar"
 	make -C "$ROOT/init" -j"$jobs" OUT="$OUT" CC="$CC_INIT" AR="${CROSS}ar"
 	compat_links
+	# The host's wis finds the presets at ../etc/wis/presets too.
+	ln -sfn "$ROOT/rootfs/etc" "$OUT/etc"
 }
 
-# wis on a host's PATH: the binary, its NAME_processes / NAME_threads
-# links and the presets it finds at ../etc/wis/presets from its bin/.
+# wis on a host's PATH: the host's binary (OUT/bin/wis: the image's and
+# the SQLite store), its NAME_processes / NAME_threads links and the
+# presets it finds at ../etc/wis/presets from its bin/.
 install_host() {
 	local prefix=${1:-/usr/local} bin name
 	bin=$prefix/bin
 	build
 	install -d "$bin" "$prefix/etc/wis/presets" ||
 		die "cannot create $bin and $prefix/etc/wis/presets"
-	install -m 755 "$OUT/rootfs/bin/wis" "$bin/wis"
-	for name in $("$OUT/rootfs/bin/wis" list --names); do
+	install -m 755 "$OUT/bin/wis" "$bin/wis"
+	for name in $("$OUT/bin/wis" list --names); do
 		ln -sfn wis "$bin/${name}_processes"
 		ln -sfn wis "$bin/${name}_threads"
 	done

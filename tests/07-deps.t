@@ -1,6 +1,6 @@
 #!/bin/sh
 # Dependencies point one way.  The folders of bench/ are layers, lowest
-# first: base, grammar, records, engine, reader, commands.  A file uses
+# first: base, grammar, records, engine, reader, store, commands.  A file uses
 # only its own folder and lower layers; the tests (bench/tests) use the
 # engine and below, init/ the records and below.  And no file uses,
 # directly or through others, a file that uses it back.  A file is its .c
@@ -20,7 +20,8 @@ plan 8
 rank() {
 	case $1 in
 	base) echo 1 ;; grammar) echo 2 ;; records) echo 3 ;;
-	engine | init) echo 4 ;; reader | tests) echo 5 ;; commands) echo 6 ;;
+	engine | init) echo 4 ;; reader | tests) echo 5 ;; store) echo 6 ;;
+	commands) echo 7 ;;
 	*) echo "Bail out! unknown folder $1"; exit 1 ;;
 	esac
 }
@@ -48,6 +49,7 @@ done >"$tmp/includes"
 object() {
 	# shellcheck disable=SC2012 # plain object names
 	ls -t "$obj"/glibc/*/"$1.o" "$obj/bench/commands/$1.o" \
+		"$obj/bench/store/$1.o" \
 		"$obj/bench/tests/$1.o" "$obj/init/$1.o" 2>/dev/null | head -n 1
 }
 

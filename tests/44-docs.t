@@ -6,7 +6,8 @@ use strict;
 use warnings;
 use Test::More;
 
-my $wis = $ENV{WIS} // 'out/rootfs/bin/wis';
+# The host's wis: the image's commands and the store's (import, history).
+(my $wis = $ENV{WIS} // 'out/rootfs/bin/wis') =~ s{/rootfs/bin/wis$}{/bin/wis};
 my @docs = ('README.md', glob('docs/*.md'));
 my @top = qw(bench tests qemu init rootfs kconfig docs .ci);
 my %help;	# subcommand -> its --help text

@@ -14,6 +14,13 @@ int wis_sweep_main(int argc, char **argv);
 int wis_bench_main(int argc, char **argv);
 int wis_emit_main(int argc, char **argv);
 
+/*
+ * The store's commands, in the host's wis only (bench/Makefile): in the
+ * image's wis, which links no SQLite, they are NULL.
+ */
+int cmd_import(int argc, char **argv) __attribute__((weak));
+int cmd_history(int argc, char **argv) __attribute__((weak));
+
 /* The point record's fields, as documented in docs/records.md. */
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r);

@@ -14,7 +14,11 @@
 #include "cmdline.h"
 #include "harness.h"
 #include "report.h"
+#include "store.h"
 #include "topology.h"
+
+/* Defined in the host's wis only, like the commands on the store. */
+extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
 
 static int usage(FILE *f)
 {
@@ -27,6 +31,8 @@ static int usage(FILE *f)
 		"  report FILE ...         tables, CSV, LKP keys, plots from result records\n"
 		"  compare A... -- B...    per point: medians, spreads, interval, verdict\n"
 		"  compare BASE NEW ...    B/A of runs, instances added up, controls checked\n"
+		"  import DB FILE ...      store runs in a SQLite history (host's wis only)\n"
+		"  history --db DB ...     rates along the stored runs, and where they stepped\n"
 		"  emit --out SINKS ...    write one result record\n"
 		"  bench                   harness cost and sampling accuracy\n"
 		"  NAME_processes / NAME_threads links: upstream will-it-scale flags\n");
@@ -85,6 +91,16 @@ static const char *test_family(const char *name)
 	return t ? t->family : NULL;
 }
 
+/* A command on the store: absent from the image's wis. */
+static int host_only(int (*cmd)(int, char **), int argc, char **argv)
+{
+	if (cmd)
+		return cmd(argc, argv);
+	fprintf(stderr, "wis %s: this wis has no store (SQLite); the host's wis has: ./build.sh install\n",
+		argv[0]);
+	return 2;
+}
+
 static int run_command(const char *self, int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -99,9 +115,13 @@ static int run_command(const char *self, int argc, char **argv)
 		return wis_sweep_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return wis_report_main(argc - 1, argv + 1, describe_test,
-				       test_family);
+				       test_family, wis_store_select);
 	if (!strcmp(cmd, "compare"))
-		return wis_compare_main(argc - 1, argv + 1);
+		return wis_compare_main(argc - 1, argv + 1, wis_store_select);
+	if (!strcmp(cmd, "import"))
+		return host_only(cmd_import, argc - 1, argv + 1);
+	if (!strcmp(cmd, "history"))
+		return host_only(cmd_history, argc - 1, argv + 1);
 	if (!strcmp(cmd, "emit"))
 		return wis_emit_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))

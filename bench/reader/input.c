@@ -295,7 +295,7 @@ static void line_end(struct rd_inputs *in)
 	in->line_bad_magic = 0;
 }
 
-static int input_begin(struct rd_inputs *in, const char *name)
+int rd_inputs_begin(struct rd_inputs *in, const char *name)
 {
 	struct rd_input *v;
 	size_t cap;
@@ -338,10 +338,16 @@ static void input_feed(struct rd_inputs *in, const char *buf, size_t n)
 	}
 }
 
+void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len)
+{
+	add_record(in, payload, len);
+	in->line_no++;
+}
+
 int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
 	       size_t len)
 {
-	if (input_begin(in, name))
+	if (rd_inputs_begin(in, name))
 		return -1;
 	input_feed(in, buf, len);
 	line_end(in);
@@ -361,7 +367,7 @@ int rd_inputs_read(struct rd_inputs *in, const char *name)
 		return -1;
 	}
 	buf = malloc(READ_CHUNK);
-	if (!buf || input_begin(in, name)) {
+	if (!buf || rd_inputs_begin(in, name)) {
 		rd_report_diag(in->diag, "%s: out of memory", name);
 		free(buf);
 		if (!is_stdin)

@@ -52,6 +52,15 @@ int rd_inputs_read(struct rd_inputs *in, const char *name);
 int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
 	       size_t len);
 
+/*
+ * Records that were checked when they were framed (the store's): begin
+ * an input called name, then add each payload; the same checks as a
+ * frame's payload gets, without a frame.  rd_inputs_begin returns 0, or
+ * -1 out of memory.
+ */
+int rd_inputs_begin(struct rd_inputs *in, const char *name);
+void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len);
+
 /* Corrupt lines, inputs without records and full regions, on diag. */
 void rd_inputs_summary(const struct rd_inputs *in);
 

@@ -41,6 +41,10 @@ static const char report_usage[] =
 	"  --folded DIR   per profiled point its call chains as folded stacks\n"
 	"  --compare A B  B/A per test and task count; A and B are run ids\n"
 	"                 or files\n"
+	"  --db DB        the runs of the store DB (wis import) that the\n"
+	"                 operands select (KEY=VALUE: run=, kernel=,\n"
+	"                 date=FROM..TO, a label; none: every run) instead\n"
+	"                 of files\n"
 	"  --sum          a side holding several runs adds up their rates\n"
 	"  --force        add up points whose windows did not overlap\n";
 
@@ -73,6 +77,8 @@ static const char compare_usage[] =
 	"  --level L            the bootstrap interval's level (0.95)\n"
 	"  --rounds R           bootstrap resamples (10000)\n"
 	"  --noise-z Z          the noise floor's multiple, 0 for none (2)\n"
+	"  --db DB              each side is a selection of runs in the store DB\n"
+	"                       (wis import): KEY=VALUE words, as wis report --db\n"
 	"  --bisect TEST[/MODE[/TASKS]]\n"
 	"                       exit for git bisect run: 0 when no point of TEST\n"
 	"                       (MODE, TASKS) regressed, 1 when one did, 125 when\n"
@@ -112,7 +118,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_FORCE, OPT_PLOT, OPT_LKP, OPT_OUT,
 	OPT_FOLDED, OPT_COMPARE, OPT_SUM, OPT_IN, OPT_BISECT, OPT_MIN_REPEATS,
 	OPT_TRIM_SHIFT, OPT_TRIM_MAX, OPT_ROUNDS, OPT_MIN_RATIO, OPT_LEVEL,
-	OPT_NOISE_Z,
+	OPT_NOISE_Z, OPT_DB,
 };
 
 /* Each command's options, for getopt_long. */
@@ -126,6 +132,7 @@ static const struct option report_options[] = {
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "sum", no_argument, NULL, OPT_SUM },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "db", required_argument, NULL, OPT_DB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -144,6 +151,7 @@ static const struct option compare_options[] = {
 	{ "min-ratio", required_argument, NULL, OPT_MIN_RATIO },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "noise-z", required_argument, NULL, OPT_NOISE_Z },
+	{ "db", required_argument, NULL, OPT_DB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -240,6 +248,9 @@ static int take_option(struct cli *c, const char *cmd, int opt, char **argv)
 	case OPT_FOLDED:
 		c->o.folded_dir = optarg;
 		return 0;
+	case OPT_DB:
+		c->o.db = optarg;
+		return 0;
 	case OPT_IN:
 		c->files[c->nr_files++] = optarg;
 		return 0;
@@ -316,7 +327,7 @@ static int report_args(struct cli *c, int argc, char **argv)
 	      (c->base.label && (c->o.format == WIS_REPORT_LKP ||
 				 c->o.runtest)) ||
 	      (c->o.runtest && !c->o.out_dir && !c->o.plot_dir) ||
-	      (!c->nr_files && !c->base.label)))
+	      (!c->nr_files && !c->base.label && !c->o.db)))
 		return -1;
 	fputs(report_usage, stderr);
 	return 2;
@@ -381,9 +392,51 @@ static int read_label(struct rd_model *m, struct rd_cmp_label *l)
 	return 0;
 }
 
+/*
+ * --db: the operands, each side's words together, and each label of
+ * --compare or BASE NEW... are selections, each read as one input.
+ */
+static int select_all(struct rd_model *m, struct cli *c)
+{
+	size_t i, s;
+
+	if (!c->o.select) {
+		rd_report_diag(m->in.diag, "--db: this wis has no store; the host's wis has (./build.sh install)");
+		return -1;
+	}
+	if (!c->base.label && !c->repeats)
+		return c->o.select(&m->in, c->o.db, c->files, c->nr_files,
+				   c->o.db);
+	for (s = 0; c->repeats && s < 2; s++) {
+		const char **words = calloc(c->nr_side[s] + 1, sizeof(*words));
+
+		for (i = 0; words && i < c->nr_side[s]; i++)
+			words[i] = c->side[s][i].label;
+		if (!words || c->o.select(&m->in, c->o.db, words, c->nr_side[s],
+					  c->side[s][0].label)) {
+			free(words);
+			return -1;
+		}
+		free(words);
+		c->side[s][0].input = m->in.nr - 1;
+		c->nr_side[s] = 1;
+	}
+	for (i = 0; !c->repeats && i <= c->nr_news; i++) {
+		struct rd_cmp_label *l = i ? &c->news[i - 1] : &c->base;
+
+		if (c->o.select(&m->in, c->o.db, &l->label, 1, l->label))
+			return -1;
+		l->input = m->in.nr - 1;
+	}
+	return 0;
+}
+
 static int read_all(struct rd_model *m, struct cli *c)
 {
 	size_t i, s;
+
+	if (c->o.db)
+		return select_all(m, c);
 
 	for (i = 0; i < c->nr_files; i++)
 		if (rd_inputs_read(&m->in, c->files[i]))
@@ -455,7 +508,7 @@ static int open_out_dir(int dirfd, const char *name, const char *shown,
 	return fd;
 }
 
-static int out_dir(const char *path, FILE *diag)
+int rd_out_dir(const char *path, FILE *diag)
 {
 	return make_dirs(path, diag) ? -1 :
 	       open_out_dir(AT_FDCWD, path, path, diag);
@@ -582,7 +635,7 @@ static int write_runtest(const struct rd_model *m, const char *dir,
 	for (i = 0; i < m->nr_runs; i++)
 		ids[i] = m->runs[i].id;
 	top = names_clash(ids, m->nr_runs, "runs", diag) ? -1 :
-	      out_dir(dir, diag);
+	      rd_out_dir(dir, diag);
 	free(ids);
 	if (top < 0)
 		return -1;
@@ -608,7 +661,7 @@ static int write_runtest(const struct rd_model *m, const char *dir,
 static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
 		       const struct rd_rep_table *r, const char *path, FILE *diag)
 {
-	int dirfd = out_dir(path, diag), ret;
+	int dirfd = rd_out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;
@@ -621,7 +674,7 @@ static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
 /* --folded DIR: made if missing, written through its descriptor. */
 static int write_folded(const struct rd_model *m, const char *path, FILE *diag)
 {
-	int dirfd = out_dir(path, diag), ret;
+	int dirfd = rd_out_dir(path, diag), ret;
 
 	if (dirfd < 0)
 		return -1;
@@ -769,21 +822,23 @@ out:
 
 int wis_report_main(int argc, char **argv,
 		    const char *(*describe)(const char *),
-		    const char *(*family)(const char *))
+		    const char *(*family)(const char *), rd_select_fn *select)
 {
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
 	c.o.describe = describe;
 	c.o.family = family;
+	c.o.select = select;
 	return run_cli(&c, argc, argv, 0);
 }
 
-int wis_compare_main(int argc, char **argv)
+int wis_compare_main(int argc, char **argv, rd_select_fn *select)
 {
 	struct cli c;
 
 	memset(&c, 0, sizeof(c));
+	c.o.select = select;
 	return run_cli(&c, argc, argv, 1);
 }
 

@@ -12,6 +12,14 @@
 
 #include "model.h"
 
+/*
+ * --db: the runs that words[0..n) select in the store at db, read into
+ * in as one input called name; 0, or -1 said on in->diag.  The host's
+ * wis has one (bench/store/); NULL in the image's, which has no store.
+ */
+typedef int rd_select_fn(struct rd_inputs *in, const char *db,
+			 const char *const *words, size_t n, const char *name);
+
 /* What goes to stdout. */
 enum wis_report_format {
 	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
@@ -29,6 +37,8 @@ struct wis_report_opts {
 	const char *(*describe)(const char *test);
 	/* A test's family ("file", ...), for the warnings; may be NULL. */
 	const char *(*family)(const char *test);
+	const char *db;		/* --db: operands select runs of this store */
+	rd_select_fn *select;
 };
 
 void rd_view_text(FILE *out, const struct rd_model *m,
@@ -100,6 +110,34 @@ struct rd_rep_table;
  */
 int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
 		      int dirfd, const char *dir, FILE *diag);
+
+/* The point of test, mode and tasks in run that was profiled, or NULL. */
+const struct rd_point *rd_run_profiled(const struct rd_run *run,
+				       const char *test, int threads,
+				       unsigned long tasks);
+
+/*
+ * Of two points profiled, the kernel symbols whose share of the samples
+ * moved most: " SYM A% -> B%, ..." (wis compare's symbols: lines).
+ */
+void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
+			   const struct rd_point *b);
+
+/* One curve of wis history --plot: a test's mode and tasks along the runs. */
+struct rd_plot_curve {
+	const char *test, *title;	/* title: "processes/1" */
+	const double *v;		/* per run in order, NaN: none */
+	const int *step;		/* per run: a new level starts there */
+};
+
+/*
+ * The same for a history: per test (curves of one test are adjacent) the
+ * rate of each curve against the runs' order 1..nr_runs (xlabel names
+ * it), a cross where a step starts.
+ */
+int rd_view_plot_series(const struct rd_plot_curve *c, size_t nr,
+			size_t nr_runs, const char *xlabel, int dirfd,
+			const char *dir, FILE *diag);
 
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);

@@ -77,14 +77,15 @@ static void cell(char *buf, size_t len, const char *fmt, double v)
 
 #define SYMBOL_CHANGES 3
 
-static const struct rd_point *find_point(const struct rd_run *run,
-				      const struct rd_cmp_row *row)
+const struct rd_point *rd_run_profiled(const struct rd_run *run,
+				       const char *test, int threads,
+				       unsigned long tasks)
 {
 	for (size_t i = 0; i < run->nr_points; i++) {
 		const struct rd_point *p = &run->points[i];
 
-		if (p->prof.samples > 0 && p->threads == row->threads &&
-		    p->tasks == row->tasks && !strcmp(p->test, row->test))
+		if (p->prof.samples > 0 && p->threads == threads &&
+		    p->tasks == tasks && !strcmp(p->test, test))
 			return p;
 	}
 	return NULL;
@@ -123,6 +124,23 @@ static const char *most_changed(const struct rd_point *a, const struct rd_point 
 	return best;
 }
 
+void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
+			   const struct rd_point *b)
+{
+	const char *done[SYMBOL_CHANGES];
+	int n = 0;
+
+	while (n < SYMBOL_CHANGES && (done[n] = most_changed(a, b, done, n))) {
+		fputs(n ? ", " : " ", out);
+		puts_clean(out, done[n]);
+		fputc(' ', out);
+		rd_put_prof_share(out, &a->prof, done[n], 1);
+		fputs(" -> ", out);
+		rd_put_prof_share(out, &b->prof, done[n], 1);
+		n++;
+	}
+}
+
 /*
  * One kernel against another: per compared point profiled on both sides,
  * the kernel symbols whose share of the samples changed most.
@@ -133,26 +151,19 @@ static void print_symbol_changes(FILE *out, const struct rd_cmp_table *t)
 		return;
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct rd_cmp_row *row = &t->rows[i];
-		const struct rd_point *a = find_point(t->side[0].runs[0], row);
-		const struct rd_point *b = find_point(t->side[1].runs[0], row);
-		const char *done[SYMBOL_CHANGES];
-		int n = 0;
+		const struct rd_point *a = rd_run_profiled(t->side[0].runs[0],
+							   row->test, row->threads,
+							   row->tasks);
+		const struct rd_point *b = rd_run_profiled(t->side[1].runs[0],
+							   row->test, row->threads,
+							   row->tasks);
 
 		if (!a || !b)
 			continue;
 		fputs("symbols: ", out);
 		puts_clean(out, row->test);
 		fprintf(out, " %s %lu:", mode_name(row), row->tasks);
-		while (n < SYMBOL_CHANGES &&
-		       (done[n] = most_changed(a, b, done, n))) {
-			fputs(n ? ", " : " ", out);
-			puts_clean(out, done[n]);
-			fputc(' ', out);
-			rd_put_prof_share(out, &a->prof, done[n], 1);
-			fputs(" -> ", out);
-			rd_put_prof_share(out, &b->prof, done[n], 1);
-			n++;
-		}
+		rd_put_symbol_changes(out, a, b);
 		fputc('\n', out);
 	}
 }

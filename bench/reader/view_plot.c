@@ -759,6 +759,42 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 }
 
 /* The row after the last of the test of row i. */
+/*
+ * A table whose items [i, end(i)) share a test, one plot a test: the
+ * names are checked before anything is drawn.
+ */
+struct by_test {
+	const void *t;
+	size_t nr;
+	const char *(*test)(const void *t, size_t i);
+	size_t (*end)(const void *t, size_t i);
+	void (*draw)(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name);
+};
+
+static void plot_by_test(struct plot *pl, const struct by_test *b)
+{
+	char name[WIS_SAFE_NAME_MAX + 1];
+	const char **titles = calloc(b->nr + 1, sizeof(*titles));
+	size_t i, n = 0;
+
+	for (i = 0; titles && i < b->nr; i = b->end(b->t, i))
+		titles[n++] = b->test(b->t, i);
+	if (!titles || check_names(pl, titles, n)) {
+		if (!titles)
+			rd_report_diag(pl->diag, "--plot: out of memory");
+		pl->failed = 1;
+		free(titles);
+		return;
+	}
+	for (i = 0; i < b->nr; i = b->end(b->t, i)) {
+		wis_safe_name(name, b->test(b->t, i));
+		b->draw(pl, b->t, i, b->end(b->t, i), name);
+		html_figure(pl->html, name, b->test(b->t, i));
+	}
+	free(titles);
+}
+
 static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
 {
 	size_t end = i;
@@ -768,27 +804,30 @@ static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
 	return end;
 }
 
+static const char *cmp_test(const void *t, size_t i)
+{
+	return ((const struct rd_cmp_table *)t)->rows[i].test;
+}
+
+static size_t cmp_end(const void *t, size_t i)
+{
+	return cmp_test_end(t, i);
+}
+
+static void cmp_draw(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name)
+{
+	cmp_plot(pl, t, from, to, name);
+}
+
 static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
 {
-	char name[WIS_SAFE_NAME_MAX + 1];
-	const char **titles = calloc(t->nr + 1, sizeof(*titles));
-	size_t i, n = 0, s, k;
+	struct by_test b = { t, t->nr, cmp_test, cmp_end, cmp_draw };
+	size_t s, k;
 
-	for (i = 0; titles && i < t->nr; i = cmp_test_end(t, i))
-		titles[n++] = t->rows[i].test;
-	if (!titles || check_names(pl, titles, n)) {
-		if (!titles)
-			rd_report_diag(pl->diag, "--plot: out of memory");
-		pl->failed = 1;
-		free(titles);
+	plot_by_test(pl, &b);
+	if (pl->failed)
 		return;
-	}
-	for (i = 0; i < t->nr; i = cmp_test_end(t, i)) {
-		wis_safe_name(name, t->rows[i].test);
-		cmp_plot(pl, t, i, cmp_test_end(t, i), name);
-		html_figure(pl->html, name, t->rows[i].test);
-	}
-	free(titles);
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < t->side[s].nr; k++)
 			html_audit(pl->html, t->side[s].runs[k]);
@@ -867,27 +906,30 @@ static size_t rep_test_end(const struct rd_rep_table *t, size_t i)
 	return end;
 }
 
+static const char *rep_test(const void *t, size_t i)
+{
+	return ((const struct rd_rep_table *)t)->rows[i].test;
+}
+
+static size_t rep_end(const void *t, size_t i)
+{
+	return rep_test_end(t, i);
+}
+
+static void rep_draw(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name)
+{
+	rep_plot(pl, t, from, to, name);
+}
+
 static void plot_repeats(struct plot *pl, const struct rd_rep_table *t)
 {
-	char name[WIS_SAFE_NAME_MAX + 1];
-	const char **titles = calloc(t->nr + 1, sizeof(*titles));
-	size_t i, n = 0, s, k;
+	struct by_test b = { t, t->nr, rep_test, rep_end, rep_draw };
+	size_t s, k;
 
-	for (i = 0; titles && i < t->nr; i = rep_test_end(t, i))
-		titles[n++] = t->rows[i].test;
-	if (!titles || check_names(pl, titles, n)) {
-		if (!titles)
-			rd_report_diag(pl->diag, "--plot: out of memory");
-		pl->failed = 1;
-		free(titles);
+	plot_by_test(pl, &b);
+	if (pl->failed)
 		return;
-	}
-	for (i = 0; i < t->nr; i = rep_test_end(t, i)) {
-		wis_safe_name(name, t->rows[i].test);
-		rep_plot(pl, t, i, rep_test_end(t, i), name);
-		html_figure(pl->html, name, t->rows[i].test);
-	}
-	free(titles);
 	for (s = 0; s < 2; s++)
 		for (k = 0; k < t->side[s].nr; k++)
 			html_audit(pl->html, t->side[s].runs[k]);
@@ -959,6 +1001,88 @@ static int svgs_fix(int dirfd, const char *dir, FILE *diag)
 	return ret;
 }
 
+struct series_set {
+	const struct rd_plot_curve *c;
+	size_t nr, nr_runs;
+	const char *xlabel;
+};
+
+static size_t curve_test_end(const struct series_set *s, size_t i)
+{
+	size_t k = i;
+
+	while (k < s->nr && !strcmp(s->c[k].test, s->c[i].test))
+		k++;
+	return k;
+}
+
+/* Curves [from, to): per run its order, then each curve's rate and step. */
+static void series_plot(struct plot *pl, const struct series_set *s,
+			size_t from, size_t to, const char *name)
+{
+	size_t nr, i, r;
+	FILE *dat = open_data(pl, &nr);
+	double ymax = 0;
+	const char *sep = "plot ";
+
+	if (!dat)
+		return;
+	for (r = 0; r < s->nr_runs; r++) {
+		fprintf(dat, "%zu", r + 1);
+		for (i = from; i < to; i++) {
+			double v = s->c[i].v[r];
+
+			dat_num(dat, v);
+			dat_num(dat, s->c[i].step[r] ? v : NAN);
+			if (v > ymax)
+				ymax = v;
+		}
+		fputc('\n', dat);
+	}
+	close_data(pl, dat, nr);
+	make_outputs(pl, name);
+	gp_svg(pl->gp, name);
+	gp_start(pl->gp, s->c[from].test, (double)s->nr_runs, ymax);
+	fputs("unset y2tics\nset xlabel ", pl->gp);
+	gp_str(pl->gp, s->xlabel);
+	fputc('\n', pl->gp);
+	for (i = from; i < to; i++) {
+		size_t col = 2 + 2 * (i - from);
+
+		fprintf(pl->gp, "%s'd%zu.dat' using 1:%zu with linespoints lw 2 pt 7 title ",
+			sep, nr, col);
+		gp_str(pl->gp, s->c[i].title);
+		fprintf(pl->gp, ", \\\n  'd%zu.dat' using 1:%zu with points pt 2 ps 3 lc 'red' notitle",
+			nr, col + 1);
+		sep = ", \\\n  ";
+	}
+	fputc('\n', pl->gp);
+	gp_png(pl->gp, name);
+}
+
+static const char *series_test(const void *s, size_t i)
+{
+	return ((const struct series_set *)s)->c[i].test;
+}
+
+static size_t series_end(const void *s, size_t i)
+{
+	return curve_test_end(s, i);
+}
+
+static void series_draw(struct plot *pl, const void *s, size_t from,
+			size_t to, const char *name)
+{
+	series_plot(pl, s, from, to, name);
+}
+
+static void plot_series(struct plot *pl, const struct series_set *s)
+{
+	struct by_test b = { s, s->nr, series_test, series_end, series_draw };
+
+	plot_by_test(pl, &b);
+}
+
 /* gnuplot plots.gp in dir; 0, or -1 named on diag. */
 static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 {
@@ -1004,12 +1128,14 @@ static const char html_head[] =
 	"line is linear scaling from the 1-task rate and a dashed one the idle "
 	"share of CPU time (right axis).  Vertical lines mark where the "
 	"tasks fill a NUMA node or a package.  In a comparison the right axis "
-	"is B/A; comparing repeats, bars span each side's min-max.</p>\n";
+	"is B/A; comparing repeats, bars span each side's min-max.  A history "
+	"shows each rate along the runs, a red cross where a step "
+	"starts.</p>\n";
 
-/* One of the three kinds of plots into dir, then gnuplot. */
+/* One of the four kinds of plots into dir, then gnuplot. */
 static int plot_into(const struct rd_model *m, const struct rd_cmp_table *t,
-		     const struct rd_rep_table *r, int dirfd, const char *dir,
-		     FILE *diag)
+		     const struct rd_rep_table *r, const struct series_set *s,
+		     int dirfd, const char *dir, FILE *diag)
 {
 	struct plot pl = { NULL, NULL, dirfd, dir, diag, 0, 0 };
 
@@ -1017,7 +1143,9 @@ static int plot_into(const struct rd_model *m, const struct rd_cmp_table *t,
 	pl.html = pl.gp ? open_in(&pl, "index", "html") : NULL;
 	if (pl.html) {
 		fputs(html_head, pl.html);
-		if (r)
+		if (s)
+			plot_series(&pl, s);
+		else if (r)
 			plot_repeats(&pl, r);
 		else if (t)
 			plot_compare(&pl, t);
@@ -1035,11 +1163,20 @@ static int plot_into(const struct rd_model *m, const struct rd_cmp_table *t,
 int rd_view_plot(const struct rd_model *m, const struct rd_cmp_table *t, int dirfd,
 	      const char *dir, FILE *diag)
 {
-	return plot_into(m, t, NULL, dirfd, dir, diag);
+	return plot_into(m, t, NULL, NULL, dirfd, dir, diag);
 }
 
 int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
 		      int dirfd, const char *dir, FILE *diag)
 {
-	return plot_into(m, NULL, t, dirfd, dir, diag);
+	return plot_into(m, NULL, t, NULL, dirfd, dir, diag);
+}
+
+int rd_view_plot_series(const struct rd_plot_curve *c, size_t nr,
+			size_t nr_runs, const char *xlabel, int dirfd,
+			const char *dir, FILE *diag)
+{
+	struct series_set s = { c, nr, nr_runs, xlabel };
+
+	return plot_into(NULL, NULL, NULL, &s, dirfd, dir, diag);
 }

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...: every
+ * input wis report reads, through the reader, into the store; one
+ * transaction per input.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "file.h"
+#include "model.h"
+#include "store.h"
+
+static const char import_usage[] =
+	"usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...\n"
+	"Stores the runs of each FILE (console logs, virtio captures, pmem\n"
+	"images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
+	"made when missing.  A run already stored is skipped; each FILE is one\n"
+	"transaction: all its runs are stored, or none.\n"
+	"  --label KEY=VALUE  on every run of this import (board=rk3588); a\n"
+	"                     selector of wis report --db and wis history\n"
+	"  --wait SECONDS     how long to wait for another writer (30)\n";
+
+#define MAX_WAIT_S 86400
+
+/* The selectors' own keys cannot be labels. */
+static int label_ok(const struct wis_label *l, const char *word)
+{
+	static const char *const taken[] = { "run", "kernel", "date", "side" };
+	size_t i;
+
+	for (i = 0; i < l->key_len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", l->key[i]))
+			break;
+	if (i < l->key_len) {
+		fprintf(stderr, "wis import: --label %s: a key is letters, digits, '_', '.' and '-'\n",
+			word);
+		return 0;
+	}
+	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		if (l->key_len == strlen(taken[i]) &&
+		    !memcmp(l->key, taken[i], l->key_len)) {
+			fprintf(stderr, "wis import: --label %s: '%s' is a selector of its own, not a label\n",
+				word, taken[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int add_label(struct wis_label *v, size_t *n, const char *word)
+{
+	struct wis_label l;
+
+	if (wis_label_parse(word, &l)) {
+		fprintf(stderr, "wis import: --label %s: not KEY=VALUE\n", word);
+		return -1;
+	}
+	if (!label_ok(&l, word))
+		return -1;
+	for (size_t k = 0; k < *n; k++) {
+		if (v[k].key_len == l.key_len &&
+		    !memcmp(v[k].key, l.key, l.key_len)) {
+			fprintf(stderr, "wis import: --label %s: key given twice\n",
+				word);
+			return -1;
+		}
+	}
+	v[(*n)++] = l;
+	return 0;
+}
+
+/* One input: 0 stored (or nothing to store), 1 a problem, said. */
+static int import_one(struct wis_store *s, const char *file,
+		      const struct wis_label *labels, size_t nr_labels,
+		      struct wis_import_counts *c)
+{
+	struct wis_import_counts before = *c;
+	struct rd_model m;
+	int ret = 1, built;
+
+	if (rd_model_init(&m, stderr)) {
+		fprintf(stderr, "wis import: out of memory\n");
+		return 1;
+	}
+	if (rd_inputs_read(&m.in, file))
+		goto out;
+	built = rd_model_build(&m);
+	if (built == 2 || !m.nr_runs)
+		goto out;
+	if (wis_store_import(s, &m, file, labels, nr_labels, c)) {
+		fprintf(stderr, "wis import: %s: nothing of it stored\n", file);
+		goto out;
+	}
+	printf("%s: %zu run%s: %zu added, %zu extended, %zu skipped (already stored)\n",
+	       file, m.nr_runs, m.nr_runs == 1 ? "" : "s",
+	       c->added - before.added, c->extended - before.extended,
+	       c->skipped - before.skipped);
+	ret = 0;
+out:
+	rd_model_free(&m);
+	return ret;
+}
+
+static const struct option import_options[] = {
+	{ "label", required_argument, NULL, 'l' },
+	{ "wait", required_argument, NULL, 'w' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct import_args {
+	struct wis_label *labels;
+	size_t nr_labels;
+	unsigned long long wait_s;
+	const char **operands;	/* DB, then the inputs */
+	size_t nr_operands;
+};
+
+/* -1 to go on, else the exit status. */
+static int parse_import(int argc, char **argv, struct import_args *a)
+{
+	int opt;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "-:h", import_options, NULL)) != -1) {
+		switch (opt) {
+		case 1:
+			a->operands[a->nr_operands++] = optarg;
+			break;
+		case 'h':
+			fputs(import_usage, stdout);
+			return 0;
+		case 'l':
+			if (add_label(a->labels, &a->nr_labels, optarg))
+				return 2;
+			break;
+		case 'w':
+			if (wis_parse_uint(optarg, MAX_WAIT_S, &a->wait_s)) {
+				fprintf(stderr, "wis import: --wait %s: not a number of seconds up to %d\n",
+					optarg, MAX_WAIT_S);
+				return 2;
+			}
+			break;
+		default:
+			fprintf(stderr, "wis import: %s '%s'\n",
+				opt == ':' ? "missing value for" : "unknown option",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	for (; optind < argc; optind++)
+		a->operands[a->nr_operands++] = argv[optind];
+	if (a->nr_operands >= 2)
+		return -1;
+	fputs(import_usage, stderr);
+	return 2;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct import_args a = { .wait_s = 30 };
+	struct wis_import_counts c = { 0 };
+	struct wis_store *s;
+	int ret, bad = 0;
+
+	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
+	a.operands = calloc((size_t)argc + 1, sizeof(*a.operands));
+	if (!a.labels || !a.operands) {
+		perror("wis import");
+		ret = 2;
+		goto out;
+	}
+	ret = parse_import(argc, argv, &a);
+	if (ret >= 0)
+		goto out;
+	s = wis_store_open(a.operands[0], WIS_STORE_WRITE,
+			   (int)a.wait_s * 1000, stderr);
+	if (!s) {
+		ret = 2;
+		goto out;
+	}
+	for (size_t i = 1; i < a.nr_operands; i++)
+		bad |= import_one(s, a.operands[i], a.labels, a.nr_labels, &c);
+	wis_store_close(s);
+	printf("%s: %zu added, %zu extended, %zu skipped (already stored)",
+	       a.operands[0], c.added, c.extended, c.skipped);
+	if (c.conflicts)
+		printf(", %zu conflicting record%s (the stored kept)",
+		       c.conflicts, c.conflicts == 1 ? "" : "s");
+	putchar('\n');
+	ret = bad;
+out:
+	free(a.labels);
+	free(a.operands);
+	return ret;
+}

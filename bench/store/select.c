@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selections: KEY=VALUE words naming runs of the store, and the records
+ * of those runs handed to the reader as if read from a file.  The SQL is
+ * built from the words' shape only (how many of each key); every value
+ * is a bound parameter.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "store.h"
+
+enum sel_kind { SEL_RUN, SEL_KERNEL, SEL_DATE, SEL_LABEL };
+
+struct sel_word {
+	struct wis_label l;
+	enum sel_kind kind;
+	const char *from, *to;	/* date=FROM..TO, either may be empty */
+	size_t from_len;
+	int used;
+};
+
+static const char *const sel_column[] = {
+	[SEL_RUN] = "run", [SEL_KERNEL] = "kernel",
+};
+
+static enum sel_kind kind_of(const struct wis_label *l)
+{
+	static const char *const names[] = { "run", "kernel", "date" };
+
+	for (size_t k = 0; k < 3; k++)
+		if (l->key_len == strlen(names[k]) &&
+		    !memcmp(l->key, names[k], l->key_len))
+			return (enum sel_kind)k;
+	return SEL_LABEL;
+}
+
+/* An ISO date or a prefix of one: digits, -, T, :, ., Z. */
+static int date_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("0123456789-T:.Z", s[i]) || !s[i])
+			return 0;
+	return 1;
+}
+
+static int parse_word(const char *word, struct sel_word *w, FILE *diag)
+{
+	const char *dots;
+
+	memset(w, 0, sizeof(*w));
+	if (wis_label_parse(word, &w->l)) {
+		fprintf(diag, "wis: selection '%s': not KEY=VALUE (run=ID, kernel=RELEASE, date=FROM..TO or a label)\n",
+			word);
+		return -1;
+	}
+	w->kind = kind_of(&w->l);
+	if (w->kind != SEL_DATE)
+		return 0;
+	dots = strstr(w->l.value, "..");
+	w->from = w->l.value;
+	w->from_len = dots ? (size_t)(dots - w->l.value) : strlen(w->l.value);
+	w->to = dots ? dots + 2 : NULL;
+	if (date_ok(w->from, w->from_len) && (!w->to || date_ok(w->to, strlen(w->to))))
+		return 0;
+	fprintf(diag, "wis: selection '%s': not a date or FROM..TO of ISO dates (date=2026-11-30..2026-12-02)\n",
+		word);
+	return -1;
+}
+
+static int same_key(const struct sel_word *a, const struct sel_word *b)
+{
+	return a->l.key_len == b->l.key_len &&
+	       !memcmp(a->l.key, b->l.key, a->l.key_len);
+}
+
+/* The words grouped by key, in the order the SQL names them. */
+static void group_words(struct sel_word *w, size_t n, struct sel_word **order)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (w[i].used)
+			continue;
+		for (size_t k = i; k < n; k++) {
+			if (!w[k].used && same_key(&w[i], &w[k])) {
+				w[k].used = 1;
+				order[m++] = &w[k];
+			}
+		}
+	}
+}
+
+/* One word's test; bind_word() gives its values in the same order. */
+static void word_sql(FILE *f, const struct sel_word *w)
+{
+	switch (w->kind) {
+	case SEL_RUN:
+	case SEL_KERNEL:
+		fprintf(f, "%s = ?", sel_column[w->kind]);
+		return;
+	case SEL_DATE:
+		fputs("(1", f);
+		if (w->from_len)
+			fputs(w->to ? " AND date >= ?" :
+			      " AND substr(date, 1, length(?)) = ?", f);
+		if (w->to && *w->to)
+			fputs(" AND substr(date, 1, length(?)) <= ?", f);
+		fputs(")", f);
+		return;
+	case SEL_LABEL:
+		fputs("EXISTS (SELECT 1 FROM labels WHERE labels.run = runs.id"
+		      " AND key = ? AND value = ?)", f);
+		return;
+	}
+}
+
+static int bind_word(sqlite3_stmt *st, int k, const struct sel_word *w)
+{
+	if (w->kind == SEL_LABEL)
+		sqlite3_bind_text(st, k++, w->l.key, (int)w->l.key_len,
+				  SQLITE_STATIC);
+	if (w->kind != SEL_DATE) {
+		sqlite3_bind_text(st, k++, w->l.value, -1, SQLITE_STATIC);
+		return k;
+	}
+	if (w->from_len) {
+		sqlite3_bind_text(st, k++, w->from, (int)w->from_len,
+				  SQLITE_STATIC);
+		if (!w->to)
+			sqlite3_bind_text(st, k++, w->from, (int)w->from_len,
+					  SQLITE_STATIC);
+	}
+	if (w->to && *w->to) {
+		sqlite3_bind_text(st, k++, w->to, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, k++, w->to, -1, SQLITE_STATIC);
+	}
+	return k;
+}
+
+/*
+ * head, then the selection: the words of one key ORed, the keys ANDed,
+ * then tail.  NULL out of memory.
+ */
+static char *selection_sql(const char *head, struct sel_word **order,
+			   size_t n, const char *tail)
+{
+	char *sql = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	fputs(head, f);
+	fputs(" WHERE 1", f);
+	for (size_t i = 0; i < n; i++) {
+		int first = !i || !same_key(order[i - 1], order[i]);
+		int last = i + 1 == n || !same_key(order[i], order[i + 1]);
+
+		fputs(first ? " AND (" : " OR ", f);
+		word_sql(f, order[i]);
+		if (last)
+			fputs(")", f);
+	}
+	fputs(tail, f);
+	if (fclose(f)) {
+		free(sql);
+		return NULL;
+	}
+	return sql;
+}
+
+struct selection {
+	struct sel_word *w;
+	struct sel_word **order;
+	size_t n;
+};
+
+static void selection_free(struct selection *sel)
+{
+	free(sel->w);
+	free(sel->order);
+}
+
+static int selection_parse(struct selection *sel, const char *const *words,
+			   size_t n, FILE *diag)
+{
+	sel->n = n;
+	sel->w = calloc(n + 1, sizeof(*sel->w));
+	sel->order = calloc(n + 1, sizeof(*sel->order));
+	if (!sel->w || !sel->order) {
+		fprintf(diag, "wis: out of memory\n");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (parse_word(words[i], &sel->w[i], diag))
+			return -1;
+	group_words(sel->w, n, sel->order);
+	return 0;
+}
+
+/* A statement of head + the selection + tail, its values bound. */
+static sqlite3_stmt *selection_stmt(struct wis_store *s,
+				    const struct selection *sel,
+				    const char *head, const char *tail)
+{
+	char *sql = selection_sql(head, sel->order, sel->n, tail);
+	sqlite3_stmt *st;
+	int k = 1;
+
+	if (!sql) {
+		fprintf(s->diag, "wis: out of memory\n");
+		return NULL;
+	}
+	st = store_prepare(s, sql);
+	free(sql);
+	for (size_t i = 0; st && i < sel->n; i++)
+		k = bind_word(st, k, sel->order[i]);
+	return st;
+}
+
+/* Why nothing matched: a label key no run has is the likely reason. */
+static void explain_empty(struct wis_store *s, const struct selection *sel,
+			  const char *const *words)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT 1 FROM labels WHERE key = ? LIMIT 1");
+
+	fprintf(s->diag, "wis: %s: %s", s->path,
+		sel->n ? "no run matches" : "no run stored");
+	for (size_t i = 0; i < sel->n; i++)
+		fprintf(s->diag, " %s", words[i]);
+	for (size_t i = 0; st && i < sel->n; i++) {
+		const struct wis_label *l = &sel->w[i].l;
+
+		if (sel->w[i].kind != SEL_LABEL)
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, l->key, (int)l->key_len, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_DONE)
+			fprintf(s->diag, " (no run has a label '%.*s')",
+				(int)l->key_len, l->key);
+	}
+	fputc('\n', s->diag);
+	sqlite3_finalize(st);
+}
+
+long wis_store_read(struct wis_store *s, struct rd_inputs *in,
+		    const char *const *words, size_t n, const char *name)
+{
+	struct selection sel = { 0 };
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 run = -1;
+	long runs = -1;
+	int rc;
+
+	if (selection_parse(&sel, words, n, s->diag))
+		goto out;
+	st = selection_stmt(s, &sel, "SELECT records.run, payload FROM records"
+			    " WHERE run IN (SELECT id FROM runs",
+			    ") ORDER BY records.run, seq");
+	if (!st)
+		goto out;
+	if (rd_inputs_begin(in, name)) {
+		fprintf(s->diag, "wis: out of memory\n");
+		goto out;
+	}
+	runs = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 0) != run)
+			runs++;
+		run = sqlite3_column_int64(st, 0);
+		rd_inputs_add(in, (const char *)sqlite3_column_text(st, 1),
+			      (size_t)sqlite3_column_bytes(st, 1));
+	}
+	if (rc != SQLITE_DONE) {
+		store_error(s, "reading");
+		runs = -1;
+	} else if (!runs) {
+		explain_empty(s, &sel, words);
+	}
+out:
+	sqlite3_finalize(st);
+	selection_free(&sel);
+	return runs;
+}
+
+int wis_store_select(struct rd_inputs *in, const char *db,
+		     const char *const *words, size_t n, const char *name)
+{
+	struct wis_store *s = wis_store_open(db, WIS_STORE_READ, STORE_READ_WAIT_MS, in->diag);
+	long runs;
+
+	if (!s)
+		return -1;
+	runs = wis_store_read(s, in, words, n, name);
+	wis_store_close(s);
+	return runs > 0 ? 0 : -1;
+}
+
+int wis_store_labels(struct wis_store *s,
+		     void (*fn)(void *ctx, const char *run, const char *key,
+				const char *value),
+		     void *ctx)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT runs.run, key, value"
+					 " FROM labels JOIN runs ON runs.id = labels.run"
+					 " ORDER BY labels.run, key");
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(ctx, (const char *)sqlite3_column_text(st, 0),
+		   (const char *)sqlite3_column_text(st, 1),
+		   (const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_error(s, "reading labels");
+	return -1;
+}

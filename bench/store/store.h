@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The history of runs in SQLite, host-side only: every record of a run
+ * kept as its frame carried it (so every reader gets the very records it
+ * would read from the files), with the run record's and the points'
+ * fields and the user's labels beside them for queries.  Docs:
+ * docs/history.md.
+ */
+#ifndef WIS_STORE_H
+#define WIS_STORE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model.h"
+
+/* The schema this wis writes; an older one is migrated on open. */
+#define WIS_STORE_SCHEMA 2
+
+struct wis_store;
+
+enum wis_store_mode {
+	WIS_STORE_READ,		/* an existing store, not written */
+	WIS_STORE_WRITE,	/* created when missing, migrated when older */
+};
+
+/*
+ * Open the store at path.  wait_ms: how long a write waits for another
+ * writer's lock.  NULL with the reason (naming path) on diag.
+ */
+struct wis_store *wis_store_open(const char *path, enum wis_store_mode mode,
+				 int wait_ms, FILE *diag);
+void wis_store_close(struct wis_store *s);
+
+/* KEY=VALUE as given on the command line: key is not NUL-terminated. */
+struct wis_label {
+	const char *key, *value;
+	size_t key_len;
+};
+
+struct wis_import_counts {
+	size_t added, skipped, extended, conflicts;
+};
+
+/*
+ * Store the runs of m, all read from one input, with labels: in one
+ * transaction, so the store holds either all of them or none.  A run
+ * already stored with the same records is skipped; one stored with
+ * fewer gets the records it lacked (a record of a stored seq that
+ * differs is a conflict: the stored one is kept).  Returns 0, or -1
+ * named on diag (nothing of m stored).
+ */
+int wis_store_import(struct wis_store *s, const struct rd_model *m,
+		     const char *source, const struct wis_label *labels,
+		     size_t nr_labels, struct wis_import_counts *c);
+
+/* KEY=VALUE: a label's key and value as given; -1 when malformed. */
+int wis_label_parse(const char *word, struct wis_label *l);
+
+/*
+ * The runs the selection words[0..n) names, read into in as one input
+ * called name, in import order: words of different keys intersect,
+ * words of one key unite; run=ID, kernel=RELEASE, date=FROM..TO (ISO
+ * dates or their prefixes, either end open) or a label.  Returns the
+ * number of runs, or -1 named on in->diag.
+ */
+long wis_store_read(struct wis_store *s, struct rd_inputs *in,
+		    const char *const *words, size_t n, const char *name);
+
+/*
+ * wis report --db and wis compare --db: open db for reading, read the
+ * selection, close.  0, or -1 named on in->diag (a selection naming no
+ * run is an error).
+ */
+int wis_store_select(struct rd_inputs *in, const char *db,
+		     const char *const *words, size_t n, const char *name);
+
+/* Every label: fn(ctx, run id, key, value), by run in import order. */
+int wis_store_labels(struct wis_store *s,
+		     void (*fn)(void *ctx, const char *run, const char *key,
+				const char *value),
+		     void *ctx);
+
+#endif

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis import's writing side: the runs of one input into the store, in
+ * one transaction.  Every value is a bound parameter: record text never
+ * becomes SQL.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "store.h"
+
+/* The run record's fields that become the run's columns. */
+#define RUN_COLUMNS_FROM_HEAD \
+	"UPDATE runs SET (kernel, kernel_version, cmdline, machine, hostname," \
+	" cpu_model, packages, numa_nodes, cores, threads_per_core, nodes,"  \
+	" date, sweep, sweep_hash, version) = (SELECT"			\
+	" json_extract(payload, '$.kernel'),"				\
+	" json_extract(payload, '$.kernel_version'),"			\
+	" json_extract(payload, '$.cmdline'),"				\
+	" json_extract(payload, '$.machine'),"				\
+	" json_extract(payload, '$.hostname'),"				\
+	" json_extract(payload, '$.cpu_model'),"			\
+	" json_extract(payload, '$.packages'),"				\
+	" json_extract(payload, '$.numa_nodes'),"			\
+	" json_extract(payload, '$.cores'),"				\
+	" json_extract(payload, '$.threads_per_core'),"			\
+	" json_extract(payload, '$.nodes'),"				\
+	" json_extract(payload, '$.date'),"				\
+	" json_extract(payload, '$.sweep'),"				\
+	" json_extract(payload, '$.sweep_hash'),"			\
+	" json_extract(payload, '$.version')"				\
+	" FROM records WHERE run = ?1 AND type = 'run' ORDER BY seq LIMIT 1)," \
+	" complete = EXISTS (SELECT 1 FROM records"			\
+	" WHERE run = ?1 AND type = 'end'), content = ?2 WHERE id = ?1"
+
+enum { ST_FIND, ST_ADD_RUN, ST_ADD_REC, ST_GET_REC, ST_COLUMNS,
+       ST_DEL_POINTS, ST_ADD_POINTS, ST_LABEL, ST_GET_LABEL, ST_ALL_RECS,
+       NR_ST };
+
+static const char *const sql[NR_ST] = {
+	[ST_FIND] = "SELECT id, content FROM runs WHERE run = ?",
+	[ST_ADD_RUN] = "INSERT INTO runs (run, content, source, imported,"
+		       " complete) VALUES (?, '', ?, ?, 0)",
+	[ST_ADD_REC] = "INSERT OR IGNORE INTO records (run, seq, type, payload)"
+		       " VALUES (?, ?, ?, ?)",
+	[ST_GET_REC] = "SELECT payload FROM records WHERE run = ? AND seq = ?",
+	[ST_COLUMNS] = RUN_COLUMNS_FROM_HEAD,
+	[ST_DEL_POINTS] = "DELETE FROM points WHERE run = ?",
+	[ST_ADD_POINTS] = "INSERT INTO points " STORE_POINT_SELECT " AND run = ?",
+	[ST_LABEL] = "INSERT OR REPLACE INTO labels (run, key, value)"
+		     " VALUES (?, ?, ?)",
+	[ST_GET_LABEL] = "SELECT value FROM labels WHERE run = ? AND key = ?",
+	[ST_ALL_RECS] = "SELECT seq, payload FROM records WHERE run = ?"
+			" ORDER BY seq",
+};
+
+struct import {
+	struct wis_store *s;
+	sqlite3_stmt *st[NR_ST];
+	const char *source;
+	char when[32];
+	struct wis_import_counts *c;
+};
+
+/* FNV-1a, 64 bits: of each record's seq and payload, in seq order. */
+static uint64_t fnv(uint64_t h, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ULL
+
+static uint64_t rec_hash(uint64_t h, uint64_t seq, const char *payload,
+			 size_t len)
+{
+	h = fnv(h, &seq, sizeof(seq));
+	h = fnv(h, &len, sizeof(len));
+	return fnv(h, payload, len);
+}
+
+/* Step a statement to its end (or its first row); 0, or -1 said. */
+static int step(struct import *im, int which, int row_ok)
+{
+	sqlite3_stmt *st = im->st[which];
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_DONE || (row_ok && rc == SQLITE_ROW))
+		return rc == SQLITE_ROW;
+	store_error(im->s, "import");
+	return -1;
+}
+
+static sqlite3_stmt *fresh(struct import *im, int which)
+{
+	sqlite3_reset(im->st[which]);
+	sqlite3_clear_bindings(im->st[which]);
+	return im->st[which];
+}
+
+/* The content of the stored run id: its hash over every record. */
+static int stored_hash(struct import *im, sqlite3_int64 id, char *hex)
+{
+	sqlite3_stmt *st = fresh(im, ST_ALL_RECS);
+	uint64_t h = FNV_BASIS;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		h = rec_hash(h, (uint64_t)sqlite3_column_int64(st, 0),
+			     (const char *)sqlite3_column_text(st, 1),
+			     (size_t)sqlite3_column_bytes(st, 1));
+	if (rc != SQLITE_DONE) {
+		store_error(im->s, "import");
+		return -1;
+	}
+	snprintf(hex, 17, "%016" PRIx64, h);
+	return 0;
+}
+
+static uint64_t run_hash_of(const struct rd_run *run)
+{
+	uint64_t h = FNV_BASIS;
+
+	for (size_t k = 0; k < run->nr; k++)
+		h = rec_hash(h, run->recs[k]->seq, run->recs[k]->payload,
+			     run->recs[k]->len);
+	return h;
+}
+
+/* A record of a seq already stored must be the same record. */
+static int check_conflict(struct import *im, const struct rd_run *run,
+			  sqlite3_int64 id, const struct rd_rec *rec)
+{
+	sqlite3_stmt *st = fresh(im, ST_GET_REC);
+	const char *have;
+	int r;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)rec->seq);
+	r = step(im, ST_GET_REC, 1);
+	if (r <= 0)
+		return r;
+	have = (const char *)sqlite3_column_text(st, 0);
+	if ((size_t)sqlite3_column_bytes(st, 0) == rec->len &&
+	    !memcmp(have, rec->payload, rec->len))
+		return 0;
+	fprintf(im->s->diag, "wis: %s: run %s seq %" PRIu64 ": %s holds a different record than the store; keeping the stored one\n",
+		im->s->path, run->id, rec->seq, im->source);
+	im->c->conflicts++;
+	return 0;
+}
+
+/* The run's records missing from the store; *added counts them. */
+static int add_records(struct import *im, const struct rd_run *run,
+		       sqlite3_int64 id, size_t *added)
+{
+	sqlite3_stmt *st;
+	const struct rd_rec *rec;
+
+	*added = 0;
+	for (size_t k = 0; k < run->nr; k++) {
+		rec = run->recs[k];
+		st = fresh(im, ST_ADD_REC);
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)rec->seq);
+		sqlite3_bind_text(st, 3, rec->type, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, rec->payload, (int)rec->len,
+				  SQLITE_STATIC);
+		if (step(im, ST_ADD_REC, 0))
+			return -1;
+		if (sqlite3_changes(im->s->db))
+			(*added)++;
+		else if (check_conflict(im, run, id, rec))
+			return -1;
+	}
+	return 0;
+}
+
+/* The run's columns and points, again from all its stored records. */
+static int derive(struct import *im, sqlite3_int64 id)
+{
+	char hex[17];
+	sqlite3_stmt *st;
+
+	if (stored_hash(im, id, hex))
+		return -1;
+	st = fresh(im, ST_COLUMNS);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, hex, -1, SQLITE_TRANSIENT);
+	if (step(im, ST_COLUMNS, 0))
+		return -1;
+	sqlite3_bind_int64(fresh(im, ST_DEL_POINTS), 1, id);
+	if (step(im, ST_DEL_POINTS, 0))
+		return -1;
+	sqlite3_bind_int64(fresh(im, ST_ADD_POINTS), 1, id);
+	return step(im, ST_ADD_POINTS, 0);
+}
+
+static int set_label(struct import *im, const char *run, sqlite3_int64 id,
+		     const struct wis_label *l)
+{
+	sqlite3_stmt *st = fresh(im, ST_GET_LABEL);
+	int r;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, l->key, (int)l->key_len, SQLITE_STATIC);
+	r = step(im, ST_GET_LABEL, 1);
+	if (r < 0)
+		return -1;
+	if (r && !strcmp((const char *)sqlite3_column_text(st, 0), l->value))
+		return 0;
+	if (r)
+		fprintf(im->s->diag, "wis: %s: run %s: label %.*s was '%s', now '%s'\n",
+			im->s->path, run, (int)l->key_len, l->key,
+			(const char *)sqlite3_column_text(st, 0), l->value);
+	st = fresh(im, ST_LABEL);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, l->key, (int)l->key_len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, l->value, -1, SQLITE_STATIC);
+	return step(im, ST_LABEL, 0);
+}
+
+/* The stored run's id, 0 when it is not stored; hex its content. */
+static sqlite3_int64 find_run(struct import *im, const char *run, char *hex)
+{
+	sqlite3_stmt *st = fresh(im, ST_FIND);
+	int r;
+
+	sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
+	r = step(im, ST_FIND, 1);
+	if (r <= 0)
+		return r;
+	snprintf(hex, 17, "%s", (const char *)sqlite3_column_text(st, 1));
+	return sqlite3_column_int64(st, 0);
+}
+
+static sqlite3_int64 new_run(struct import *im, const char *run)
+{
+	sqlite3_stmt *st = fresh(im, ST_ADD_RUN);
+
+	sqlite3_bind_text(st, 1, run, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, im->source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, im->when, -1, SQLITE_STATIC);
+	if (step(im, ST_ADD_RUN, 0))
+		return -1;
+	return sqlite3_last_insert_rowid(im->s->db);
+}
+
+static int import_run(struct import *im, const struct rd_run *run,
+		      const struct wis_label *labels, size_t nr_labels)
+{
+	char have[17] = "", want[17];
+	sqlite3_int64 id = find_run(im, run->id, have);
+	size_t added = 0;
+
+	snprintf(want, sizeof(want), "%016" PRIx64, run_hash_of(run));
+	if (id < 0)
+		return -1;
+	if (id && !strcmp(have, want)) {
+		im->c->skipped++;
+	} else {
+		if (!id && (id = new_run(im, run->id)) < 0)
+			return -1;
+		if (add_records(im, run, id, &added) || derive(im, id))
+			return -1;
+		if (!*have)
+			im->c->added++;
+		else if (added)
+			im->c->extended++;
+		else
+			im->c->skipped++;
+	}
+	for (size_t k = 0; k < nr_labels; k++)
+		if (set_label(im, run->id, id, &labels[k]))
+			return -1;
+	return 0;
+}
+
+static int prepare_all(struct import *im)
+{
+	for (int k = 0; k < NR_ST; k++) {
+		im->st[k] = store_prepare(im->s, sql[k]);
+		if (!im->st[k])
+			return -1;
+	}
+	return 0;
+}
+
+int wis_store_import(struct wis_store *s, const struct rd_model *m,
+		     const char *source, const struct wis_label *labels,
+		     size_t nr_labels, struct wis_import_counts *c)
+{
+	struct import im = { .s = s, .source = source, .c = c };
+	struct wis_import_counts before = *c;
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = -1;
+
+	strftime(im.when, sizeof(im.when), "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime_r(&now, &tm));
+	if (prepare_all(&im) || store_exec(s, "BEGIN IMMEDIATE", "import"))
+		goto out;
+	for (size_t i = 0; i < m->nr_runs; i++)
+		if (import_run(&im, &m->runs[i], labels, nr_labels))
+			goto rollback;
+	if (!store_exec(s, "COMMIT", "import")) {
+		ret = 0;
+		goto out;
+	}
+rollback:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	*c = before;
+out:
+	for (int k = 0; k < NR_ST; k++)
+		sqlite3_finalize(im.st[k]);
+	return ret;
+}
