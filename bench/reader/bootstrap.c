@@ -40,10 +40,21 @@ static uint64_t next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* An index below n; n is far below 2^64, so the modulo bias is nil. */
-static size_t draw(uint64_t *state, size_t n)
+/*
+ * An index below n: next() % n, without a division.  With m = 2^128 / n
+ * rounded up, x % n is the top 64 bits of ((m * x) mod 2^128) * n for
+ * every 64-bit x (Lemire, Kaser and Kurz, "Faster remainder by direct
+ * computation", 2019): the same index, about twice as fast as the
+ * divide, which dominated a resample of hundreds of repeats.  n is far
+ * below 2^64, so the modulo bias is nil.
+ */
+static size_t draw(uint64_t *state, uint64_t n, unsigned __int128 m)
 {
-	return (size_t)(next(state) % n);
+	unsigned __int128 frac = m * next(state);
+	unsigned __int128 lo = (unsigned __int128)(uint64_t)frac * n;
+	unsigned __int128 hi = (frac >> 64) * n;
+
+	return (size_t)((hi + (lo >> 64)) >> 64);
 }
 
 /*
@@ -56,6 +67,7 @@ struct side {
 	double *sorted;
 	size_t *place;
 	size_t n;
+	unsigned __int128 m;	/* draw()'s multiplier for n */
 };
 
 struct ranked {
@@ -78,6 +90,7 @@ static int side_init(struct side *s, const double *v, size_t n)
 	size_t i;
 
 	s->n = n;
+	s->m = ~(unsigned __int128)0 / n + 1;
 	s->sorted = malloc(n * sizeof(*s->sorted));
 	s->place = malloc(n * sizeof(*s->place));
 	if (!r || !s->sorted || !s->place) {
@@ -109,7 +122,7 @@ static double resampled_median(const struct side *s, unsigned *count,
 	double m = NAN;
 
 	for (i = 0; i < s->n; i++)
-		count[s->place[draw(state, s->n)]]++;
+		count[s->place[draw(state, s->n, s->m)]]++;
 	for (i = 0; i < s->n; i++) {
 		seen += count[i];
 		count[i] = 0;
