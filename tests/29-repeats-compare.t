@@ -7,36 +7,11 @@
 use strict;
 use warnings;
 use Compress::Zlib qw(crc32);
-use File::Spec;
-use File::Temp qw(tempdir);
 use Test::More;
+use lib 'tests/lib';
+use WisReport;
 
-my $wis = $ENV{WIS} // 'out/rootfs/bin/wis';
-$wis = File::Spec->rel2abs($wis) if $wis !~ m{^/};
 my $fixture = 'tests/fixtures/repeats.wis';
-my $tmp = tempdir(CLEANUP => 1);
-my ($out, $err);
-
-sub slurp {
-	my ($path) = @_;
-	open(my $f, '<', $path) or return '';
-	local $/;
-	return scalar(<$f>) // '';
-}
-
-# wis ARGS: the exit status; stdout in $out, stderr in $err.
-sub wis {
-	my (@args) = @_;
-	my $pid = fork() // die "fork: $!";
-	if (!$pid) {
-		open(STDOUT, '>', "$tmp/out") or die;
-		open(STDERR, '>', "$tmp/err") or die;
-		exec($wis, @args) or exit 127;
-	}
-	waitpid($pid, 0);
-	($out, $err) = (slurp("$tmp/out"), slurp("$tmp/err"));
-	return $? >> 8;
-}
 
 # The recorded median of each test's repeats.
 my %median;

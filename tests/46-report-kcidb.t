@@ -8,41 +8,12 @@
 use strict;
 use warnings;
 use Compress::Zlib qw(crc32);
-use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
+use lib 'tests/lib';
+use WisReport;
 
-my $wis = $ENV{WIS} // 'out/rootfs/bin/wis';
 my $fx = 'tests/fixtures';
-my $tmp = tempdir(CLEANUP => 1);
-my ($out, $err);
-
-sub slurp {
-	my ($path) = @_;
-	open(my $f, '<', $path) or return '';
-	local $/;
-	return scalar(<$f>) // '';
-}
-
-# wis ARGS: the exit status; stdout in $out, stderr in $err.
-sub wis {
-	my (@args) = @_;
-	my $pid = fork() // die "fork: $!";
-	if (!$pid) {
-		open(STDOUT, '>', "$tmp/out") or die;
-		open(STDERR, '>', "$tmp/err") or die;
-		exec($wis, @args) or exit 127;
-	}
-	waitpid($pid, 0);
-	($out, $err) = (slurp("$tmp/out"), slurp("$tmp/err"));
-	return $? >> 8;
-}
-
-sub payloads {
-	my ($path) = @_;
-	return map { /^WIS1 \S{8} (\{.*\})$/ ? decode_json($1) : () }
-	       split(/\n/, slurp($path));
-}
 
 # The fixture FILE as NAME.wis with each payload passed through EDIT,
 # framed again with its CRC.
@@ -97,7 +68,7 @@ sub schema_faults {
 }
 
 # 1. A run with two failed points, field by field against its records.
-my @recs = payloads("$fx/failed.wis");
+my @recs = records("$fx/failed.wis");
 my ($head) = grep { $_->{type} eq 'run' } @recs;
 my @points = grep { $_->{type} eq 'point' } @recs;
 is(wis('report', '--kcidb', "$fx/failed.wis"), 1, 'a run with failed points: exit 1, as wis report');
