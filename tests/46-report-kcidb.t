@@ -80,7 +80,8 @@ is($doc->{checkouts}[0]{id}, "wis:$head->{kernel}", '... named by the kernel rel
 is(scalar(@{$doc->{builds}}), 1, '... one build');
 my $build = $doc->{builds}[0];
 is($build->{checkout_id}, $doc->{checkouts}[0]{id}, '... the build of that checkout');
-is($build->{id}, "wis:$head->{kernel} $head->{kernel_version}", '... named by release and version');
+is($build->{id}, "wis:$head->{kernel} $head->{kernel_version} $head->{machine}",
+   '... named by release, version and architecture');
 is($build->{architecture}, $head->{machine}, '... its architecture the run\'s machine');
 is(scalar(@{$doc->{tests}}), scalar(@points), '... one test per point');
 my %ids = map { $_->{id} => 1 } @{$doc->{tests}};

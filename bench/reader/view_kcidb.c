@@ -37,19 +37,29 @@ static int cmp_kernel(const void *a, const void *b)
 	const struct kernel *x = a, *y = b;
 	int c = strcmp(x->release, y->release);
 
-	return c ? c : strcmp(x->version, y->version);
+	if (!c)
+		c = strcmp(x->version, y->version);
+	return c ? c : strcmp(x->arch, y->arch);
 }
 
-/* "ORIGIN:RELEASE", or with the version "ORIGIN:RELEASE VERSION". */
-static char *kernel_id(const char *origin, const struct kernel *k,
-		       int with_version)
+/*
+ * A checkout's id, "ORIGIN:RELEASE", or a build's, "ORIGIN:RELEASE
+ * VERSION ARCH": a reproducible build's version is the same on every
+ * architecture.
+ */
+static char *kernel_id(const char *origin, const struct kernel *k, int build)
 {
-	size_t n = strlen(origin) + strlen(k->release) + strlen(k->version) + 3;
+	size_t n = strlen(origin) + strlen(k->release) + strlen(k->version) +
+		   strlen(k->arch) + 4;
 	char *id = malloc(n);
 
-	if (id)
-		snprintf(id, n, "%s:%s%s%s", origin, k->release,
-			 with_version ? " " : "", with_version ? k->version : "");
+	if (!id)
+		return NULL;
+	if (build)
+		snprintf(id, n, "%s:%s %s %s", origin, k->release, k->version,
+			 k->arch);
+	else
+		snprintf(id, n, "%s:%s", origin, k->release);
 	return id;
 }
 
@@ -71,8 +81,8 @@ static void print_kernels(FILE *out, const struct kernel *k, size_t n,
 	char *id, *checkout;
 
 	for (i = 0; i < n; i++) {
-		if (i && !strcmp(k[i].release, k[i - 1].release) &&
-		    (!builds || !strcmp(k[i].version, k[i - 1].version)))
+		if (i && (builds ? !cmp_kernel(&k[i], &k[i - 1]) :
+			  !strcmp(k[i].release, k[i - 1].release)))
 			continue;
 		checkout = kernel_id(origin, &k[i], 0);
 		id = builds ? kernel_id(origin, &k[i], 1) : NULL;
