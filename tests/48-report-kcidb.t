@@ -1,7 +1,8 @@
 #!/usr/bin/perl
 # wis report --kcidb: every field it writes checked against the records
 # it came from (tests/fixtures, and records derived from them: a second
-# kernel, an unsupported point with a hostile test name, a long reason)
+# kernel, an unsupported point with a hostile test name, a starved
+# point, a long reason)
 # and against what KCIDB I/O v5 allows (kcidb-io's
 # kcidb_io/schema/v05_*.py): ids "ORIGIN:...", the path pattern, the
 # status names, number's fields, log_excerpt's length, no null.
@@ -125,6 +126,7 @@ is(wis('report', '--kcidb', '--compare', "$fx/base.wis", "$fx/clean.wis"), 2,
    '--kcidb with --compare: usage, exit 2');
 
 # 3. Two kernels, an unsupported point with a name the path cannot hold,
+# a starved point,
 # and a reason longer than the schema allows, cut before a character.
 my $long = ('x' x 16376) . "\xc3\xa9\xc3\xa9" . ('y' x 100);
 my $other = derive('other', "$fx/clean.wis", sub {
@@ -134,6 +136,7 @@ my $other = derive('other', "$fx/clean.wis", sub {
 	$p =~ s/"test":"getppid1","mode":"processes","tasks":1,/"test":"a.b c\/d","mode":"processes","tasks":1,/;
 	$p =~ s/("test":"a\.b c\/d".*)"status":"ok"/$1"status":"unsupported","message":"no O_DIRECT here"/;
 	$p =~ s/("test":"getppid1","mode":"processes","tasks":2,.*)"status":"ok"/$1"status":"error","message":"$long"/;
+	$p =~ s/("test":"open1","mode":"processes","tasks":1,.*)"status":"ok"/$1"status":"starved","message":"task 1 did no operation in sample 2"/;
 	return $p;
 });
 wis('report', '--kcidb', "$fx/clean.wis", $other);
@@ -147,6 +150,10 @@ is($skip->{path}, 'will-it-scale.a_b_c_d.processes.1', '... a hostile test name:
 is($skip->{status}, 'SKIP', '... an unsupported point: SKIP');
 is($skip->{log_excerpt}, 'unsupported: no O_DIRECT here', '... with its reason');
 ok($skip->{build_id} =~ /^wis:7\.0\.0-next /, '... of its own kernel\'s build');
+my ($starved) = grep { $_->{misc}{run} eq 'other-1' && $_->{misc}{test} eq 'open1' && $_->{path} =~ /\.processes\.1$/ } @{$doc->{tests}};
+is($starved->{status}, 'ERROR', '... a starved point: ERROR, not measured');
+is($starved->{log_excerpt}, 'starved: task 1 did no operation in sample 2', '... with its reason');
+ok(!exists $starved->{number}, '... and no number');
 my ($cut) = grep { $_->{misc}{run} eq 'other-1' && ($_->{log_excerpt} // '') =~ /^error: x/ } @{$doc->{tests}};
 is(length($cut->{log_excerpt}), 16383, '... a long reason cut within 16384 characters, before the split character');
 
