@@ -246,10 +246,12 @@ compat_links() {
 }
 
 build() {
-	local jobs
+	local jobs target=all
 	jobs=$(nproc)
+	[ -z "$CROSS" ] || target=image
 	[ -f "$ROOT/init/Makefile" ] || die "init/Makefile is missing"
-	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT" CC="$CC_SUITE" AR="${CROSS}ar"
+	make -C "$ROOT/bench" -j"$jobs" OUT="$OUT" CC="$CC_SUITE" AR="${CROSS}ar" \
+		"$target"
 	make -C "$ROOT/init" -j"$jobs" OUT="$OUT" CC="$CC_INIT" AR="${CROSS}ar"
 	compat_links
 	# The host's wis finds the presets at ../etc/wis/presets too.
