@@ -40,9 +40,11 @@ GRUB_NET_EFI=usr/lib/grub/arm64-efi-signed/grubnetaa64.efi.signed
 # (its maintainer scripts would run the host's initramfs and boot
 # loader hooks) and GRUB's EFI image.  Those are fetched with
 # 'apt-get download' and unpacked into OUT/arm64/deb (fetch_debs).
-# Modules: virtio_pci + virtio_console for the virtio-serial sink;
-# virtio_pmem, and on x86 nfit (ACPI NVDIMM) and nd_e820 (memmap=), for
-# the pmem sink, nd_pmem to turn any of those regions into /dev/pmemN.
+# Modules, each as SINKS:NAME, the sinks it serves: virtio_console for
+# the virtio-serial sink; virtio_pmem, and on x86 nfit (ACPI NVDIMM) and
+# nd_e820 (memmap=), for the pmem sink, nd_pmem to turn any of those
+# regions into /dev/pmemN; virtio_pci, the transport of both virtio
+# devices, for both.
 # nfit and nd_e820 are x86 only: arm64 has no e820 map, and QEMU's virt
 # machine has no ACPI NVDIMM for -kernel boots.
 set_arch() {
@@ -57,7 +59,8 @@ set_arch() {
 		TARGET_EXEC=
 		KERNEL_META=linux-image-cloud-amd64
 		KERNEL_FORMAT="an x86 bzImage"
-		WANTED_MODULES="virtio_pci virtio_console virtio_pmem nfit nd_e820 nd_pmem"
+		WANTED_MODULES="virtio,pmem:virtio_pci virtio:virtio_console
+			pmem:virtio_pmem pmem:nfit pmem:nd_e820 pmem:nd_pmem"
 		CONSOLE=ttyS0,115200
 		HOST_PACKAGES="musl-tools linux-image-cloud-amd64
 			qemu-system-x86 ipxe-qemu"
@@ -73,7 +76,8 @@ set_arch() {
 		TARGET_EXEC=qemu-aarch64
 		KERNEL_META=linux-image-cloud-arm64
 		KERNEL_FORMAT="an arm64 Image"
-		WANTED_MODULES="virtio_pci virtio_console virtio_pmem nd_pmem"
+		WANTED_MODULES="virtio,pmem:virtio_pci virtio:virtio_console
+			pmem:virtio_pmem pmem:nd_pmem"
 		CONSOLE=ttyAMA0
 		HOST_PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross libc6:arm64 musl-dev:arm64
 			qemu-user qemu-system-arm qemu-efi-aarch64"
@@ -457,26 +461,35 @@ copy_module() {
 }
 
 # Copy the wanted modules and the modules they need into the tree and
-# list them in etc/wis/modules, one path a line, relative to the image
-# root, in levels that a blank line ends: a module's level is one past
-# the highest of the modules it needs (modprobe's dependencies, soft ones
-# too).  Init loads a level's modules in parallel once the level before
-# is done.
+# list them in etc/wis/modules, a line for each: its path relative to the
+# image root and the sinks that need it ("virtio,pmem"), in levels that a
+# blank line ends: a module's level is one past the highest of the
+# modules it needs (modprobe's dependencies, soft ones too).  Init loads
+# a level's modules in parallel once the level before is done, those of
+# the sweep's sinks before the sweep.
 stage_modules() {
 	local tree=$1 list=$1/etc/wis/modules
-	local name closure path module file needs dep top
-	local -A level=()
+	local entry wanted_by sink name closure path module file needs dep top
+	local -A level=() sinks=()
 	local -a levels=()
 	: >"$list"
 	[ "$MODULES" = none ] && return 0
 	mkdir -p "$STAGE/kmod/lib/modules" "$STAGE/modprobe.d"
 	ln -s "$(cd "$MODULES" && pwd)" "$STAGE/kmod/lib/modules/$KREL"
-	for name in $WANTED_MODULES; do
+	for entry in $WANTED_MODULES; do
+		name=${entry#*:}
+		wanted_by=${entry%%:*}
 		closure=$(module_closure "$name")
 		while read -r path; do
 			[ -n "$path" ] || continue # built in
 			image_path "$path"
 			module=$rel
+			for sink in ${wanted_by//,/ }; do
+				case ,${sinks[$module]:-}, in
+				*,"$sink",*) ;;
+				*) sinks[$module]=${sinks[$module]:+${sinks[$module]},}$sink ;;
+				esac
+			done
 			[ -z "${level[$module]:-}" ] || continue
 			top=0
 			file=${path##*/}
@@ -496,8 +509,11 @@ stage_modules() {
 		done <<<"$closure"
 	done
 	for top in "${!levels[@]}"; do
-		printf '%s\n' "${levels[top]}" >>"$list"
-	done
+		while read -r module; do
+			[ -z "$module" ] || printf '%s %s\n' "$module" "${sinks[$module]}"
+		done <<<"${levels[top]}"
+		echo
+	done >"$list"
 }
 
 # --- own kernel ----------------------------------------------------------
@@ -1248,7 +1264,7 @@ size_report() {
 	size_row libc "$dir" $(wis_libs "$OUT/rootfs/bin/wis" | sed 's|^/||')
 	size_row wis-init "$dir" sbin/wis-init
 	# shellcheck disable=SC2046 # one path a line, no spaces
-	size_row modules "$dir" $(cut -d: -f1 "$dir/etc/wis/modules")
+	size_row modules "$dir" $(cut -d' ' -f1 "$dir/etc/wis/modules")
 	printf '%-12s %5s %10s %10d  (%s MiB, budget %s MiB)\n' \
 		initramfs - - "$total" "$(mib "$total")" "$(mib "$BUDGET_BYTES")"
 }

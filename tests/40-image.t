@@ -141,12 +141,19 @@ check "pxe/ holds the kernel, the initramfs and both boot configs" \
 order_errors=""
 seen=" "
 level=""
-while read -r path; do
+while read -r path sinks; do
 	if [ -z "$path" ]; then
 		seen="$seen$level"
 		level=""
 		continue
 	fi
+	[ -n "$sinks" ] || order_errors="$order_errors $path:no-sink"
+	for sink in $(echo "$sinks" | tr ',' ' '); do
+		case $sink in
+		virtio | pmem) ;;
+		*) order_errors="$order_errors $path:sink-$sink" ;;
+		esac
+	done
 	file=out/rootfs/$path
 	if [ ! -f "$file" ]; then
 		order_errors="$order_errors $path:missing"
@@ -165,7 +172,7 @@ done <out/rootfs/etc/wis/modules
 [ -z "$level" ] || order_errors="$order_errors no-blank-line-after-$level"
 [ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST ||
 	order_errors="$order_errors no-modules-listed"
-is "listed modules exist, match $release, follow their dependencies" "" \
+is "listed modules exist, match $release, follow their dependencies, name their sinks" "" \
 	"$order_errors"
 
 image_into "$tmp/a"
@@ -176,13 +183,13 @@ check "two image builds (exit $status_a and $status) are byte-identical" \
 	"$(cat "$tmp/a/initramfs.cpio.zst" "$tmp/a/MANIFEST" | sha256sum)" = \
 	"$(cat "$tmp/b/initramfs.cpio.zst" "$tmp/b/MANIFEST" | sha256sum)"
 
-# build.sh's table: the x86_64 entry comes first.
-wanted=$(sed -n 's/^[[:space:]]*WANTED_MODULES="\(.*\)"$/\1/p' build.sh |
-	head -n 1)
+# build.sh's table: the x86_64 entry comes first; SINKS:NAME a module.
+wanted=$(perl -0777 -ne 'print "$1\n" if /WANTED_MODULES="([^"]*)"/' build.sh |
+	sed 's/[^ \t]*://g')
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
 unresolved=""
 for name in $wanted; do
-	grep -q "^[^ ]*/$name\.ko$" "$tmp/a/rootfs/etc/wis/modules" ||
+	grep -q "^[^ ]*/$name\.ko " "$tmp/a/rootfs/etc/wis/modules" ||
 		grep -q "/$name\.ko$" \
 			"/lib/modules/$default_release/modules.builtin" ||
 		unresolved="$unresolved $name"

@@ -34,8 +34,9 @@ case $release in
 *-arm64) ok 0 "the kernel is an arm64 one ($release)" ;;
 *) ok 1 "the kernel is an arm64 one ($release)" ;;
 esac
-wrong=$(while read -r module; do
+wrong=$(while read -r module _; do
 	case $module in
+	"") ;;
 	"lib/modules/$release/"*.ko) [ -f "$img/rootfs/$module" ] || echo "$module" ;;
 	*) echo "$module" ;;
 	esac
@@ -43,7 +44,7 @@ done <$img/rootfs/etc/wis/modules)
 is "every module listed is the kernel's own, and there" "" "$wrong"
 is "the sinks' modules are loaded last, after what they need" \
 	"virtio_console.ko virtio_pmem.ko nd_pmem.ko" \
-	"$(grep -oE '(virtio_console|virtio_pmem|nd_pmem)\.ko$' $img/rootfs/etc/wis/modules | tr '\n' ' ' | sed 's/ $//')"
+	"$(grep -oE '(virtio_console|virtio_pmem|nd_pmem)\.ko ' $img/rootfs/etc/wis/modules | tr -d '\n' | sed 's/ $//')"
 
 bytes=$(stat -c %s $img/initramfs.cpio.zst)
 check "initramfs ($bytes bytes) within 2 MiB" \
