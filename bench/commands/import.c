@@ -28,7 +28,7 @@ static const char import_usage[] =
 /* The selectors' own keys cannot be labels. */
 static int label_ok(const struct wis_label *l, const char *word)
 {
-	static const char *const taken[] = { "run", "kernel", "date", "side" };
+	static const char *const taken[] = { "run", "kernel", "date" };
 	size_t i;
 
 	for (i = 0; i < l->key_len; i++)
