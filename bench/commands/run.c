@@ -3,12 +3,12 @@
  * `wis run` and `wis sweep`.  `wis run`'s flags are spelled as wis.* keys
  * and go through the one parser the kernel command line uses.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "file.h"
+#include "options.h"
 #include "plan.h"
 #include "sweep.h"
 
@@ -50,14 +50,6 @@ static const struct option run_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *option_name(int opt)
-{
-	for (const struct option *o = run_options; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
-
 /* Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote. */
 static int apply(struct wis_sweep_cfg *c, const char *key, const char *val,
 		 const char *flag)
@@ -74,6 +66,7 @@ static int apply(struct wis_sweep_cfg *c, const char *key, const char *val,
 int wis_run_main(int argc, char **argv)
 {
 	struct wis_sweep_opts opts = { .table = 1 };
+	struct wis_opts o = { "run", run_options, "t:s:h", 0 };
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
 	char err[512];
 	int opt, ret = 2, dry_run = 0;
@@ -84,20 +77,16 @@ int wis_run_main(int argc, char **argv)
 	/* One task and records on stdout, unless the flags say otherwise. */
 	snprintf(c->tasks, sizeof(c->tasks), "1");
 	snprintf(c->out, sizeof(c->out), "console");
-	while ((opt = getopt_long(argc, argv, ":t:s:h", run_options, NULL)) != -1) {
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		char flag[32];
 
 		if (opt == 'h') {
 			ret = run_usage(stdout);
 			goto out;
 		}
-		if (opt == ':' || opt == '?') {
-			fprintf(stderr, "wis run: %s '%s'\n",
-				opt == ':' ? "missing value for" : "unknown option",
-				argv[optind - 1]);
+		if (opt == WIS_OPT_BAD)
 			goto out;
-		}
-		snprintf(flag, sizeof(flag), "--%s", option_name(opt));
+		snprintf(flag, sizeof(flag), "--%s", wis_opt_name(&o, opt));
 		if (opt == 'r')
 			opts.records = 1;
 		if (opt == 'r' && !optarg)
@@ -112,7 +101,8 @@ int wis_run_main(int argc, char **argv)
 			continue;
 		}
 		/* Each long option is the wis.* key of the same name. */
-		if (apply(c, opt == 'r' ? "out" : option_name(opt), optarg, flag))
+		if (apply(c, opt == 'r' ? "out" : wis_opt_name(&o, opt), optarg,
+			  flag))
 			goto out;
 	}
 	if (optind != argc - 1) {

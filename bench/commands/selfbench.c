@@ -13,7 +13,6 @@
  * page walk a call whoever runs the loop; that is the method's cost,
  * not the harness's.  The first shows how much it is on this machine.
  */
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -26,6 +25,7 @@
 
 #include "clock.h"
 #include "file.h"
+#include "options.h"
 #include "sweep.h"
 
 #define MAX_RUNS 99
@@ -129,10 +129,11 @@ static const struct option bench_options[] = {
 
 static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 {
+	struct wis_opts o = { "bench", bench_options, "", 0 };
 	unsigned long long v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, ":", bench_options, NULL)) != -1) {
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		if (opt == 'h') {
 			printf("usage: wis bench [--runs N] [--interval MS]\n"
 			       "  --runs N       rounds of the three rates (5)\n"
@@ -149,8 +150,7 @@ static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 			return bench_usage(opt == 'r' ? "--runs: bad value" :
 					   "--interval: bad value", optarg);
 		else
-			return bench_usage(opt == ':' ? "missing value for" :
-					   "unknown option", argv[optind - 1]);
+			return -1;
 	}
 	if (optind < argc)
 		return bench_usage("unexpected argument", argv[optind]);
