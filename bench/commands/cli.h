@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "record.h"
+#include "registry.h"
 
 /*
  * The commands of main.c's table: argv[0] is the command's name, its

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 struct context_switch1_pipes {
 	struct wis_task *t;	/* whose point a broken pipe fails */

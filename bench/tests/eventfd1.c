@@ -5,7 +5,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int eventfd1_run(struct wis_task *t, uint64_t *iterations)
 {

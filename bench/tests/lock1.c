@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int lock1_set(int fd, short type)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char lock2_path[WIS_PATH_MAX];
 

@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char lseek2_path[WIS_PATH_MAX];
 

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int mmap2_run(struct wis_task *t, uint64_t *iterations)
 {

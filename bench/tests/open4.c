@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int open4_prepare(const struct wis_point_env *env, void **shared)
 {

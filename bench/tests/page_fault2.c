@@ -4,7 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char *page_fault2_map(int fd)
 {

@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 

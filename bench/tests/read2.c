@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)

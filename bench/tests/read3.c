@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define FILESIZE (1024 * 1024)
 

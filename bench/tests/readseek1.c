@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 

@@ -3,7 +3,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int tcp_conn1_run(struct wis_task *t, uint64_t *iterations)
 {

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 /* A new namespace's lo is down; bringing it up gives it 127.0.0.1. */
 static int tcp_conn2_lo_up(void)

@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 /* fd[0] is the requesting end, fd[1] the responding one. */
 static int tcp_rr1_connect(int fd[2])

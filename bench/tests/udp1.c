@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 /*
  * Connected both ways: send() needs no address and keeps its cached
