@@ -180,7 +180,7 @@ static int print_timeout(int argc, char **argv)
 
 /*
  * `wis sweep --mem-for CPUS WORD...`: "RESIDENT BATCH", the MB a guest
- * of CPUS CPUs needs for these words' sweep (wis_cfg_memory(); 0: no
+ * of CPUS CPUs needs for these words' sweep (wis_plan_memory(); 0: no
  * such test), for qemu/run's --mem.  Bad words give 0 0.
  */
 static int print_memory(int argc, char **argv)
@@ -189,19 +189,17 @@ static int print_memory(int argc, char **argv)
 	struct wis_sweep_cfg *c = cpus ? cfg_of_words(argc - 3, argv + 3) :
 				  NULL;
 	struct wis_memory_need need = { 0, 0 };
-	unsigned tasks[WIS_MAX_TASKS];
+	struct wis_plan pl = { .nr_tasks = 0 };
 	char err[256];
-	int n;
 
 	if (!c) {
 		fprintf(stderr, "wis sweep: --mem-for needs a CPU count\n");
 		return 2;
 	}
-	n = wis_tasks_resolve_places(c->tasks, cpus, tasks, WIS_MAX_TASKS,
-				     err, sizeof(err));
-	if (n > 0)
-		wis_cfg_memory(c, cpus, tasks[n - 1], &need);
+	if (!wis_plan_make(&pl, c, NULL, cpus, err, sizeof(err)))
+		wis_plan_memory(&pl, c, cpus, &need);
 	printf("%u %u\n", need.resident_mb, need.batch_mb);
+	wis_plan_free(&pl);
 	free(c);
 	return 0;
 }

@@ -44,10 +44,10 @@ const char *wis_status_name(enum wis_status s)
 /* A barrier waits twice (arrive, leave), each up to its timeout. */
 static uint64_t watchdog_ns(const struct wis_point *p)
 {
-	uint64_t run = (uint64_t)(p->warmup + p->samples) * p->interval_ms;
+	uint64_t run = (uint64_t)(p->m->warmup + p->m->samples) * p->m->interval_ms;
 
-	if (p->profile)
-		run += wis_profile_length_ms(p->interval_ms);
+	if (p->m->profile)
+		run += wis_profile_length_ms(p->m->interval_ms);
 	uint64_t barrier = p->barrier ? wis_barrier_timeout(p->barrier) * 2ULL : 0;
 
 	return (run * 2 + (SETUP_TIMEOUT_S + 10 + barrier) * 1000ULL) *
@@ -62,7 +62,7 @@ static uint64_t watchdog_ns(const struct wis_point *p)
 static int wait_point(const struct wis_point *p, pid_t pid, const sigset_t *set,
 		      int *status)
 {
-	uint64_t limit = p->samples ? watchdog_ns(p) : 0;
+	uint64_t limit = p->m->samples ? watchdog_ns(p) : 0;
 	struct timespec ts = { 0, 0 };
 	int ret = 0, sig;
 
@@ -178,13 +178,13 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 	}
 	memset(r, 0, sizeof(*r));
 	r->starved.task = -1;
-	wis_profile_prepare(p->profile);
+	wis_profile_prepare(p->m->profile);
 	if (wis_topology_read(topo, p->mask)) {
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "no usable CPU in the mask");
 		goto done;
 	}
-	r->wrapped = wis_topology_place(topo, p->affinity, p->nr_tasks, r->cpus);
+	r->wrapped = wis_topology_place(topo, p->m->affinity, p->nr_tasks, r->cpus);
 	if (wis_tmp_prefix(tmp_prefix, sizeof(tmp_prefix))) {
 		r->status = WIS_ERROR;
 		snprintf(r->message, sizeof(r->message), "/tmp: %s",

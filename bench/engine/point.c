@@ -309,7 +309,7 @@ static void profile_interval(struct point_state *s, uint64_t *prev,
 			     uint64_t last_sample)
 {
 	const uint64_t step = 50000000ULL;	/* rings hold 50 ms easily */
-	uint64_t length = wis_profile_length_ms(s->p->interval_ms) * 1000000ULL;
+	uint64_t length = wis_profile_length_ms(s->p->m->interval_ms) * 1000000ULL;
 	uint64_t now;
 	struct wis_profile *prof = &s->r->profile;
 	struct wis_profiler *pr;
@@ -318,7 +318,7 @@ static void profile_interval(struct point_state *s, uint64_t *prev,
 	uint64_t last;
 
 	/* Task threads are of this process; task processes have pids. */
-	pr = wis_profile_start(s->p->profile, &s->used, s->pids,
+	pr = wis_profile_start(s->p->m->profile, &s->used, s->pids,
 			       s->p->threads ? 0 : (int)s->p->nr_tasks, prof);
 	/* Counts from here on are the profiled interval's. */
 	last = wis_clock_ns(CLOCK_MONOTONIC);
@@ -334,7 +334,7 @@ static void profile_interval(struct point_state *s, uint64_t *prev,
 		now = wis_clock_ns(CLOCK_MONOTONIC);
 	} while (now - last < length && !task_died(s));
 	take_sample(s, prev, now - last, &sample);
-	wis_profile_stop(pr, s->p->profile_top);
+	wis_profile_stop(pr, wis_profile_top(s->p->m));
 	prof->elapsed_ns = now - last;
 	prof->ops = sample.total * (double)(now - last) / 1e9;
 }
@@ -389,7 +389,7 @@ static void sample_loop(struct point_state *s)
 {
 	const struct wis_point *p = s->p;
 	uint64_t prev[WIS_MAX_TASKS] = { 0 }, last, stat0[STAT_NR], stat1[STAT_NR];
-	uint64_t interval = (uint64_t)p->interval_ms * 1000000ULL;
+	uint64_t interval = (uint64_t)p->m->interval_ms * 1000000ULL;
 	struct timespec deadline;
 
 	s->r->sampler = raise_sampler();
@@ -400,12 +400,12 @@ static void sample_loop(struct point_state *s)
 	s->r->first_sample_uptime = wis_clock_ns(CLOCK_BOOTTIME) / 1e9;
 	if (p->on_start)
 		p->on_start(p, s->r->cpus);
-	for (int k = 0; !p->samples || k < p->warmup + p->samples; k++) {
+	for (int k = 0; !p->m->samples || k < p->m->warmup + p->m->samples; k++) {
 		struct wis_sample sample;
-		int measured = k >= p->warmup, idle_task;
+		int measured = k >= p->m->warmup, idle_task;
 		uint64_t now;
 
-		if (k == p->warmup) {
+		if (k == p->m->warmup) {
 			read_stat(&s->used, stat0);
 			s->r->window_start_ns = last;
 		}
@@ -416,7 +416,7 @@ static void sample_loop(struct point_state *s)
 		if (task_died(s))
 			return;
 		if (measured && idle_task >= 0)
-			note_starved(s->r, idle_task, k - p->warmup);
+			note_starved(s->r, idle_task, k - p->m->warmup);
 		if (p->on_sample)
 			p->on_sample(p, measured, &sample);
 		if (measured && s->r->nr_samples < WIS_MAX_SAMPLES)
@@ -426,7 +426,7 @@ static void sample_loop(struct point_state *s)
 	read_stat(&s->used, stat1);
 	for (int i = 0; i < STAT_NR; i++)
 		s->r->stat[i] = stat1[i] - stat0[i];
-	if (p->profile)
+	if (p->m->profile)
 		profile_interval(s, prev, last);
 }
 
@@ -531,7 +531,7 @@ void wis_point_main(const struct wis_point *p, struct wis_result *r,
 {
 	struct wis_point_env env = {
 		.nr_tasks = p->nr_tasks, .threads = p->threads,
-		.tmp_prefix = tmp_prefix, .shared_path = p->shared_path,
+		.tmp_prefix = tmp_prefix, .shared_path = p->m->shared,
 	};
 	struct point_state s = { .p = p, .r = r };
 	size_t len = sizeof(*wis_ctl) + p->nr_tasks * SLOT_SIZE;
@@ -551,7 +551,7 @@ void wis_point_main(const struct wis_point *p, struct wis_result *r,
 	s.pids = calloc(p->nr_tasks, sizeof(pid_t));
 	for (unsigned long i = 0; i < p->nr_tasks; i++)
 		wis_cpuset_set(&s.used, r->cpus[i]);
-	if (p->affinity == WIS_AFF_NONE)
+	if (p->m->affinity == WIS_AFF_NONE)
 		s.used = *p->mask;
 	if (!s.pids || raise_nofile(p) ||
 	    (p->test->prepare && p->test->prepare(&env, &shared)) ||

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "cmdline.h"
 #include "profile.h"
 #include "topology.h"
 #include "wis.h"
@@ -68,18 +69,11 @@ struct wis_point {
 	int threads;
 	unsigned long nr_tasks;
 	unsigned repeat;		/* which pass of the sweep, from 0 */
-	enum wis_affinity affinity;
+	const struct wis_measure *m;	/* the sweep's settings, shared */
 	const struct wis_cpuset *mask;	/* CPUs the point may use */
-	unsigned interval_ms;
-	int warmup;
-	int samples;			/* 0: run until killed */
-	const char *shared_path;
 	/* Pass generation barrier_gen of barrier before releasing tasks. */
 	struct wis_barrier *barrier;
 	uint64_t barrier_gen;
-	/* wis.profile kinds, taken after the measured samples; and its top. */
-	unsigned profile;
-	int profile_top;
 	/*
 	 * Called in the point process after each sample, warmup included;
 	 * the compat front end prints upstream's lines from here.
