@@ -2,8 +2,8 @@
 /*
  * The interface between the harness and one test.
  *
- * A test is one file in bench/tests/ that defines a struct wis_test with
- * WIS_TEST().  The harness starts nr_tasks tasks (processes or threads),
+ * A test is one file in bench/tests/, NAME.c, that defines its struct
+ * wis_test with WIS_TEST(fields...); NAME, the file's, is its name.  The harness starts nr_tasks tasks (processes or threads),
  * each calling test->run() once.  run() does its private set-up, calls
  * wis_ready() exactly once, then loops forever incrementing *iterations,
  * the task's counter.  It returns only when set-up failed, after calling
@@ -63,9 +63,19 @@ struct wis_test {
 	rlim_t nofile;
 };
 
-#define WIS_TEST(id) \
+/*
+ * The build defines WIS_TEST_NAME as the test file's name without .c
+ * (bench/Makefile): the name is written nowhere else.
+ */
+#define WIS_TEST_STR_(x) #x
+#define WIS_TEST_STR(x) WIS_TEST_STR_(x)
+#define WIS_TEST_SYM_(x) wis_test_##x
+#define WIS_TEST_SYM(x) WIS_TEST_SYM_(x)
+#define WIS_TEST(...) \
 	__attribute__((used, section("wis_tests"), aligned(sizeof(void *)))) \
-	const struct wis_test wis_test_##id
+	const struct wis_test WIS_TEST_SYM(WIS_TEST_NAME) = { \
+		.name = WIS_TEST_STR(WIS_TEST_NAME), __VA_ARGS__ \
+	}
 
 /* Start barrier: returns once every task of the point is set up. */
 void wis_ready(struct wis_task *t);

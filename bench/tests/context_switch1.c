@@ -64,9 +64,8 @@ static int context_switch1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(context_switch1) = {
-	.name = "context_switch1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "Context switch via pipes",
 	.run = context_switch1_run,
-};
+);

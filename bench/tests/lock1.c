@@ -38,9 +38,8 @@ static int lock1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(lock1) = {
-	.name = "lock1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file write lock/unlock",
 	.run = lock1_run,
-};
+);

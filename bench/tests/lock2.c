@@ -49,10 +49,9 @@ static int lock2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(lock2) = {
-	.name = "lock2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file write lock/unlock",
 	.prepare = lock2_prepare,
 	.run = lock2_run,
-};
+);

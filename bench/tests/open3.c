@@ -28,10 +28,9 @@ static int open3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(open3) = {
-	.name = "open3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file open/close",
 	.prepare = open3_prepare,
 	.run = open3_run,
-};
+);

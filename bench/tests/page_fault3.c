@@ -50,9 +50,8 @@ static int page_fault3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(page_fault3) = {
-	.name = "page_fault3",
+WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file shared mapping page fault",
 	.run = page_fault3_run,
-};
+);

@@ -30,9 +30,8 @@ static int read1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(read1) = {
-	.name = "read1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file read",
 	.run = read1_run,
-};
+);

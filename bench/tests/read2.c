@@ -39,10 +39,9 @@ static int read2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(read2) = {
-	.name = "read2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file read",
 	.prepare = read2_prepare,
 	.run = read2_run,
-};
+);

@@ -67,11 +67,10 @@ static int tcp_conn2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(tcp_conn2) = {
-	.name = "tcp_conn2",
+WIS_TEST(
 	.family = "network",
 	.desc = "TCP connect/accept/close on loopback in own network namespace",
 	.run = tcp_conn2_run,
 	/* Threads mode puts every task's three sockets in one table. */
 	.nofile = 4,
-};
+);

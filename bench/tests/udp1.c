@@ -70,11 +70,10 @@ static int udp1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(udp1) = {
-	.name = "udp1",
+WIS_TEST(
 	.family = "network",
 	.desc = "UDP send/recv on loopback",
 	.run = udp1_run,
 	/* Threads mode puts every task's sockets in one table. */
 	.nofile = 4,
-};
+);
