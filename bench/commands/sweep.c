@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep engine: tests x modes x task counts, one point each, with
- * records to the sinks and progress on stderr.  `wis sweep` and
- * `wis run` are both front ends of it.
+ * The sweep: the plan's points (grammar/plan.c) run one by one, with
+ * records to the sinks, the table or progress, the barrier across
+ * instances and the stop signals.  `wis sweep` and `wis run` are both
+ * front ends of it.
  */
 #include <errno.h>
 #include <signal.h>

@@ -2,6 +2,9 @@
 /*
  * The sweep grammar shared by `wis sweep KEY=VALUE ...`, the kernel
  * command line and the preset files.  Every key is one row of keys[].
+ * Its length is that table's: the rows, their checks and the readers
+ * that apply them (words, presets, kernel command line) are one unit,
+ * and split they would share the table through a header of internals.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -6,6 +6,8 @@
  * sides and their ratio), drawn by gnuplot as SVG and PNG, and an
  * index.html that shows every plot and the environment audit and loads
  * nothing from the network.  Data and script stay in DIR for reuse.
+ * Its length is three kinds of figure (runs, comparison, repeats) on one
+ * gnuplot script, one set of data files and one page, which they share.
  */
 #include <dirent.h>
 #include <errno.h>
