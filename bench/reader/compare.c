@@ -14,14 +14,6 @@
 static const char *const controls[] = { "getppid1", "futex4", "poll2" };
 #define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
 
-struct entry {
-	const struct rd_point *p;
-	int side;
-	size_t run;		/* index among the side's runs */
-	unsigned long tasks;	/* total over the side's runs */
-	size_t arrival;
-};
-
 double rd_cmp_ratio(const struct rd_cmp_row *row)
 {
 	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
@@ -90,7 +82,7 @@ int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
 
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct entry *x = a, *y = b;
+	const struct rd_cmp_entry *x = a, *y = b;
 	int c = strcmp(x->p->test, y->p->test);
 
 	if (c)
@@ -106,31 +98,33 @@ static int cmp_entry(const void *a, const void *b)
 	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-static struct entry *collect(const struct rd_cmp_table *t, size_t *n)
+struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
+				    size_t *n,
+				    int (*order)(const void *, const void *))
 {
 	const struct rd_run *run;
-	struct entry *v;
+	struct rd_cmp_entry *v;
 	size_t total = 0, s, r, k;
 
 	for (s = 0; s < 2; s++)
-		for (r = 0; r < t->side[s].nr; r++)
-			total += t->side[s].runs[r]->nr_points;
+		for (r = 0; r < side[s].nr; r++)
+			total += side[s].runs[r]->nr_points;
 	v = malloc((total + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	*n = 0;
 	for (s = 0; s < 2; s++) {
-		for (r = 0; r < t->side[s].nr; r++) {
-			run = t->side[s].runs[r];
+		for (r = 0; r < side[s].nr; r++) {
+			run = side[s].runs[r];
 			for (k = 0; k < run->nr_points; k++) {
-				v[*n] = (struct entry){ &run->points[k], (int)s,
-					r, run->points[k].tasks * t->side[s].nr,
-					*n };
+				v[*n] = (struct rd_cmp_entry){ &run->points[k],
+					(int)s, r, run->points[k].tasks *
+					side[s].nr, *n };
 				(*n)++;
 			}
 		}
 	}
-	qsort(v, *n, sizeof(*v), cmp_entry);
+	qsort(v, *n, sizeof(*v), order);
 	return v;
 }
 
@@ -152,7 +146,7 @@ static int same_campaign(const struct rd_rec *a, const struct rd_rec *b)
  * rule in docs/architecture.md, "Instances released together").  1 overlap, 0 not,
  * -1 not recorded (no barrier).
  */
-static int windows_overlap(const struct rd_cmp_side *side, const struct entry *e,
+static int windows_overlap(const struct rd_cmp_side *side, const struct rd_cmp_entry *e,
 			   size_t n)
 {
 	double start = -INFINITY, end = INFINITY, skew = 0, rel, v, gen0 = 0;
@@ -185,7 +179,7 @@ static int windows_overlap(const struct rd_cmp_side *side, const struct entry *e
  * side has the point, measured, (and, summed, from overlapping windows).
  */
 static double side_rate(struct rd_cmp_row *row, const struct rd_cmp_side *side,
-			const struct entry *e, size_t n, int force)
+			const struct rd_cmp_entry *e, size_t n, int force)
 {
 	double sum = 0;
 	size_t i, runs = 0;
@@ -240,7 +234,7 @@ static void check_control(struct rd_cmp_row *row)
 }
 
 static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
-		     const struct entry *e, size_t n, int force)
+		     const struct rd_cmp_entry *e, size_t n, int force)
 {
 	size_t split = 0;
 
@@ -289,7 +283,7 @@ static int cmp_rank(const void *a, const void *b)
 	return x->tasks < y->tasks ? -1 : x->tasks > y->tasks;
 }
 
-static int same_row(const struct entry *x, const struct entry *y)
+static int same_row(const struct rd_cmp_entry *x, const struct rd_cmp_entry *y)
 {
 	return !strcmp(x->p->test, y->p->test) &&
 	       x->p->threads == y->p->threads && x->tasks == y->tasks;
@@ -297,10 +291,10 @@ static int same_row(const struct entry *x, const struct entry *y)
 
 static int build_rows(struct rd_cmp_table *t, int force)
 {
-	struct entry *e;
+	struct rd_cmp_entry *e;
 	size_t n, i, end;
 
-	e = collect(t, &n);
+	e = rd_cmp_collect(t->side, &n, cmp_entry);
 	t->rows = e ? calloc(n + 1, sizeof(*t->rows)) : NULL;
 	if (!t->rows) {
 		free(e);

@@ -43,6 +43,23 @@ struct rd_cmp_row {
 	size_t rank;		/* controls first, then tests as they came */
 };
 
+/*
+ * A point of either side, for sorting into rows (compare.c, repeats.c);
+ * arrival is the order of collection, which makes the sort stable.
+ */
+struct rd_cmp_entry {
+	const struct rd_point *p;
+	int side;
+	size_t run;		/* index among the side's runs */
+	unsigned long tasks;	/* total over the side's runs */
+	size_t arrival;
+};
+
+/* Every point of both sides, sorted by order; NULL out of memory. */
+struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
+				    size_t *n,
+				    int (*order)(const void *, const void *));
+
 struct rd_cmp_table {
 	struct rd_cmp_side side[2];
 	struct rd_cmp_row *rows;

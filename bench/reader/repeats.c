@@ -10,15 +10,9 @@
 #include "bootstrap.h"
 #include "repeats.h"
 
-struct entry {
-	const struct rd_point *p;
-	int side;
-	size_t arrival;
-};
-
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct entry *x = a, *y = b;
+	const struct rd_cmp_entry *x = a, *y = b;
 	int c = strcmp(x->p->test, y->p->test);
 
 	if (c)
@@ -32,39 +26,14 @@ static int cmp_entry(const void *a, const void *b)
 	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-static int same_row(const struct entry *x, const struct entry *y)
+static int same_row(const struct rd_cmp_entry *x, const struct rd_cmp_entry *y)
 {
 	return !strcmp(x->p->test, y->p->test) &&
 	       x->p->threads == y->p->threads && x->p->tasks == y->p->tasks;
 }
 
-static struct entry *collect(const struct rd_rep_table *t, size_t *n)
-{
-	const struct rd_run *run;
-	struct entry *v;
-	size_t total = 0, s, r, k;
-
-	for (s = 0; s < 2; s++)
-		for (r = 0; r < t->side[s].nr; r++)
-			total += t->side[s].runs[r]->nr_points;
-	v = malloc((total + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	*n = 0;
-	for (s = 0; s < 2; s++) {
-		for (r = 0; r < t->side[s].nr; r++) {
-			run = t->side[s].runs[r];
-			for (k = 0; k < run->nr_points; k++, (*n)++)
-				v[*n] = (struct entry){ &run->points[k],
-							(int)s, *n };
-		}
-	}
-	qsort(v, *n, sizeof(*v), cmp_entry);
-	return v;
-}
-
 /* The ok repeats' rates of a row's entries into rates, side by side. */
-static void fill_rates(struct rd_rep_row *row, const struct entry *e, size_t n,
+static void fill_rates(struct rd_rep_row *row, const struct rd_cmp_entry *e, size_t n,
 		       double *rates)
 {
 	size_t i;
@@ -176,11 +145,11 @@ static void controls_first(struct rd_rep_table *t)
 
 static int build_rows(struct rd_rep_table *t)
 {
-	struct entry *e;
+	struct rd_cmp_entry *e;
 	size_t n, i, end;
 	int ret = -1;
 
-	e = collect(t, &n);
+	e = rd_cmp_collect(t->side, &n, cmp_entry);
 	t->rows = e ? calloc(n + 1, sizeof(*t->rows)) : NULL;
 	t->store = t->rows ? calloc(n + 1, sizeof(*t->store)) : NULL;
 	if (!t->store)
