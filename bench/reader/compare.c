@@ -253,22 +253,20 @@ static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
 	t->unchecked += row->unchecked;
 }
 
-/*
- * Controls first; then each test where its first point arrived.  Rows
- * come sorted by test, and a row's rank is its earliest point's arrival.
- */
-static void rank_tests(struct rd_cmp_table *t)
+void rd_cmp_rank_tests(const struct rd_rows *l)
 {
 	size_t i, k, first, end, min;
 
-	for (first = 0; first < t->nr; first = end) {
+	for (first = 0; first < l->nr; first = end) {
 		min = SIZE_MAX;
-		for (end = first; end < t->nr &&
-		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
-			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = rd_cmp_control_rank(t->rows[first].test);
+		for (end = first; end < l->nr &&
+		     !strcmp(rd_row_test(l, end), rd_row_test(l, first)); end++)
+			if (*rd_row_rank(l, end) < min)
+				min = *rd_row_rank(l, end);
+		i = rd_cmp_control_rank(rd_row_test(l, first));
 		for (k = first; k < end; k++)
-			t->rows[k].rank = i < NR_CONTROLS ? i : NR_CONTROLS + min;
+			*rd_row_rank(l, k) = i < NR_CONTROLS ? i :
+					     NR_CONTROLS + min;
 	}
 }
 
@@ -305,7 +303,7 @@ static int build_rows(struct rd_cmp_table *t, int force)
 			;
 		fill_row(t, &t->rows[t->nr++], e + i, end - i, force);
 	}
-	rank_tests(t);
+	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_cmp_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	free(e);
 	return 0;

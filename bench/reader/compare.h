@@ -44,6 +44,42 @@ struct rd_cmp_row {
 };
 
 /*
+ * Where the rows of a comparison or of a repeats comparison
+ * (repeats.h) keep what both kinds have: the test, the mode, the task
+ * count and the test's rank.  RD_ROWS(t, type) describes t->rows.
+ */
+struct rd_rows {
+	void *rows;
+	size_t nr, size, test, threads, tasks, rank;
+};
+
+#define RD_ROWS(t, type) { (t)->rows, (t)->nr, sizeof(type), \
+	offsetof(type, test), offsetof(type, threads), \
+	offsetof(type, tasks), offsetof(type, rank) }
+
+static inline void *rd_row_field(const struct rd_rows *l, size_t i,
+				 size_t offset)
+{
+	return (char *)l->rows + i * l->size + offset;
+}
+
+static inline const char *rd_row_test(const struct rd_rows *l, size_t i)
+{
+	return *(const char **)rd_row_field(l, i, l->test);
+}
+
+static inline size_t *rd_row_rank(const struct rd_rows *l, size_t i)
+{
+	return rd_row_field(l, i, l->rank);
+}
+
+/*
+ * Controls first; then each test where its first point arrived.  Rows
+ * come sorted by test, and a row's rank is its earliest point's arrival.
+ */
+void rd_cmp_rank_tests(const struct rd_rows *l);
+
+/*
  * A point of either side, for sorting into rows (compare.c, repeats.c);
  * arrival is the order of collection, which makes the sort stable.
  */

@@ -103,22 +103,6 @@ static int apply_noise(struct rd_rep_table *t)
 	return 0;
 }
 
-/* Controls first; then each test where its first point arrived. */
-static void rank_tests(struct rd_rep_table *t)
-{
-	size_t i, k, first, end, min;
-
-	for (first = 0; first < t->nr; first = end) {
-		min = SIZE_MAX;
-		for (end = first; end < t->nr &&
-		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
-			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = rd_cmp_control_rank(t->rows[first].test);
-		for (k = first; k < end; k++)
-			t->rows[k].rank = i < 3 ? i : 3 + min;
-	}
-}
-
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct rd_rep_row *x = a, *y = b;
@@ -163,7 +147,7 @@ static int build_rows(struct rd_rep_table *t)
 	}
 	if (apply_noise(t))
 		goto out;
-	rank_tests(t);
+	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_rep_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	controls_first(t);
 	ret = 0;
