@@ -53,8 +53,9 @@ static int resolve_label(struct rd_cmp_side *s, const struct rd_model *m,
 	return found;
 }
 
-int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
-		 const struct rd_cmp_label *labels, size_t nr, int sum, FILE *diag)
+static int compare_side(struct rd_cmp_side *s, const struct rd_model *m,
+			const struct rd_cmp_label *labels, size_t nr, int sum,
+			FILE *diag)
 {
 	size_t i;
 
@@ -78,6 +79,22 @@ int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
 		return 2;
 	}
 	return 0;
+}
+
+int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
+		     const struct rd_cmp_label *a, size_t na,
+		     const struct rd_cmp_label *b, size_t nb, int sum,
+		     FILE *diag)
+{
+	int ret = compare_side(&side[0], m, a, na, sum, diag);
+
+	return ret ? ret : compare_side(&side[1], m, b, nb, sum, diag);
+}
+
+void rd_compare_sides_free(struct rd_cmp_side side[2])
+{
+	free(side[0].runs);
+	free(side[1].runs);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -316,21 +333,17 @@ int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = rd_compare_side(&t->side[0], m, base, 1, o->sum, diag);
-	if (!ret)
-		ret = rd_compare_side(&t->side[1], m, news, nr_news, o->sum, diag);
-	if (ret)
-		return ret;
-	if (build_rows(t, o->force)) {
+	ret = rd_compare_sides(t->side, m, base, 1, news, nr_news, o->sum,
+			       diag);
+	if (!ret && build_rows(t, o->force)) {
 		rd_report_diag(diag, "out of memory");
-		return 2;
+		ret = 2;
 	}
-	return 0;
+	return ret;
 }
 
 void rd_compare_free(struct rd_cmp_table *t)
 {
-	free(t->side[0].runs);
-	free(t->side[1].runs);
+	rd_compare_sides_free(t->side);
 	free(t->rows);
 }

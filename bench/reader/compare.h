@@ -113,12 +113,16 @@ int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
 void rd_compare_free(struct rd_cmp_table *t);
 
 /*
- * The runs that labels name (files read as inputs, or run ids) into s;
- * more than one only when sum is set.  Returns 0, or 2 with the reason
- * on diag.
+ * The runs that labels a and b name (files read as inputs, or run ids)
+ * into side[0] and side[1]; more than one a side only when sum is set.
+ * Returns 0, or 2 with the reason on diag.  rd_compare_sides_free()
+ * either way.
  */
-int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
-		 const struct rd_cmp_label *labels, size_t nr, int sum, FILE *diag);
+int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
+		     const struct rd_cmp_label *a, size_t na,
+		     const struct rd_cmp_label *b, size_t nb, int sum,
+		     FILE *diag);
+void rd_compare_sides_free(struct rd_cmp_side side[2]);
 
 /* A control's place among the controls (getppid1, futex4, poll2), or 3. */
 size_t rd_cmp_control_rank(const char *test);

@@ -165,22 +165,17 @@ int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 
 	memset(t, 0, sizeof(*t));
 	t->rule = *rule;
-	ret = rd_compare_side(&t->side[0], m, a, na, 1, diag);
-	if (!ret)
-		ret = rd_compare_side(&t->side[1], m, b, nb, 1, diag);
-	if (ret)
-		return ret;
-	if (build_rows(t)) {
+	ret = rd_compare_sides(t->side, m, a, na, b, nb, 1, diag);
+	if (!ret && build_rows(t)) {
 		rd_report_diag(diag, "out of memory");
-		return 2;
+		ret = 2;
 	}
-	return 0;
+	return ret;
 }
 
 void rd_repeats_free(struct rd_rep_table *t)
 {
-	free(t->side[0].runs);
-	free(t->side[1].runs);
+	rd_compare_sides_free(t->side);
 	free(t->rows);
 	free(t->store);
 }
