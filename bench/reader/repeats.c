@@ -166,18 +166,17 @@ int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 	memset(t, 0, sizeof(*t));
 	t->rule = *rule;
 	ret = rd_compare_sides(t->side, m, a, na, b, nb, 1, diag);
-	if (!ret && build_rows(t)) {
-		rd_report_diag(diag, "out of memory");
-		ret = 2;
-	}
-	return ret;
+	if (ret || !build_rows(t))
+		return ret;
+	rd_report_diag(diag, "out of memory");
+	return 2;
 }
 
 void rd_repeats_free(struct rd_rep_table *t)
 {
-	rd_compare_sides_free(t->side);
-	free(t->rows);
 	free(t->store);
+	free(t->rows);
+	rd_compare_sides_free(t->side);
 }
 
 /* Whether row is one of TEST[/MODE[/TASKS]]; -1 when spec is malformed. */
