@@ -97,22 +97,29 @@ void rd_compare_sides_free(struct rd_cmp_side side[2])
 	free(side[1].runs);
 }
 
-static int cmp_entry(const void *a, const void *b)
+int rd_cmp_entry_order(const struct rd_cmp_entry *x,
+		       const struct rd_cmp_entry *y, int summed)
 {
-	const struct rd_cmp_entry *x = a, *y = b;
+	unsigned long tx = summed ? x->tasks : x->p->tasks;
+	unsigned long ty = summed ? y->tasks : y->p->tasks;
 	int c = strcmp(x->p->test, y->p->test);
 
 	if (c)
 		return c;
 	if (x->p->threads != y->p->threads)
 		return x->p->threads - y->p->threads;
-	if (x->tasks != y->tasks)
-		return x->tasks < y->tasks ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
 	if (x->side != y->side)
 		return x->side - y->side;
 	if (x->run != y->run)
 		return x->run < y->run ? -1 : 1;
 	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return rd_cmp_entry_order(a, b, 1);
 }
 
 struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],

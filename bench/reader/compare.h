@@ -91,6 +91,13 @@ struct rd_cmp_entry {
 	size_t arrival;
 };
 
+/*
+ * The order of rows: test, mode, task count (summed: over the side's
+ * runs, else the point's own), side, run, arrival.
+ */
+int rd_cmp_entry_order(const struct rd_cmp_entry *x,
+		       const struct rd_cmp_entry *y, int summed);
+
 /* Every point of both sides, sorted by order; NULL out of memory. */
 struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
 				    size_t *n,

@@ -10,20 +10,10 @@
 #include "bootstrap.h"
 #include "repeats.h"
 
+/* A side's runs are its repeats: each point at its own task count. */
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct rd_cmp_entry *x = a, *y = b;
-	int c = strcmp(x->p->test, y->p->test);
-
-	if (c)
-		return c;
-	if (x->p->threads != y->p->threads)
-		return x->p->threads - y->p->threads;
-	if (x->p->tasks != y->p->tasks)
-		return x->p->tasks < y->p->tasks ? -1 : 1;
-	if (x->side != y->side)
-		return x->side - y->side;
-	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
+	return rd_cmp_entry_order(a, b, 0);
 }
 
 static int same_row(const struct rd_cmp_entry *x, const struct rd_cmp_entry *y)
