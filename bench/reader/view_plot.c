@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -760,7 +761,6 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 	gp_png(pl->gp, name);
 }
 
-/* The row after the last of the test of row i. */
 /*
  * A table whose items [i, end(i)) share a test, one plot a test: the
  * names are checked before anything is drawn.
@@ -797,42 +797,66 @@ static void plot_by_test(struct plot *pl, const struct by_test *b)
 	free(titles);
 }
 
-static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
-{
-	size_t end = i;
-
-	while (end < t->nr && t->rows[end].rank == t->rows[i].rank)
-		end++;
-	return end;
-}
-
-static const char *cmp_test(const void *t, size_t i)
-{
-	return ((const struct rd_cmp_table *)t)->rows[i].test;
-}
-
-static size_t cmp_end(const void *t, size_t i)
-{
-	return cmp_test_end(t, i);
-}
-
 static void cmp_draw(struct plot *pl, const void *t, size_t from, size_t to,
 		     const char *name)
 {
 	cmp_plot(pl, t, from, to, name);
 }
 
-static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
+/* A comparison's or a repeats comparison's rows, sides and figure. */
+struct side_rows {
+	struct rd_rows rows;
+	const struct rd_cmp_side *side;
+	const void *table;
+	void (*draw)(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name);
+};
+
+static const char *rows_test(const void *t, size_t i)
 {
-	struct by_test b = { t, t->nr, cmp_test, cmp_end, cmp_draw };
+	return rd_row_test(&((const struct side_rows *)t)->rows, i);
+}
+
+/* The row after the last of the test of row i. */
+static size_t rows_end(const void *t, size_t i)
+{
+	const struct rd_rows *l = &((const struct side_rows *)t)->rows;
+	size_t end = i;
+
+	while (end < l->nr && *rd_row_rank(l, end) == *rd_row_rank(l, i))
+		end++;
+	return end;
+}
+
+static void rows_draw(struct plot *pl, const void *t, size_t from,
+		      size_t to, const char *name)
+{
+	const struct side_rows *sr = t;
+
+	sr->draw(pl, sr->table, from, to, name);
+}
+
+/* A plot per test, then the audit of every run of both sides. */
+static void plot_sides(struct plot *pl, const struct side_rows *sr)
+{
+	struct by_test b = { sr, sr->rows.nr, rows_test, rows_end, rows_draw };
 	size_t s, k;
 
 	plot_by_test(pl, &b);
 	if (pl->failed)
 		return;
 	for (s = 0; s < 2; s++)
-		for (k = 0; k < t->side[s].nr; k++)
-			html_audit(pl->html, t->side[s].runs[k]);
+		for (k = 0; k < sr->side[s].nr; k++)
+			html_audit(pl->html, sr->side[s].runs[k]);
+}
+
+static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
+{
+	const struct side_rows sr = {
+		RD_ROWS(t, struct rd_cmp_row), t->side, t, cmp_draw,
+	};
+
+	plot_sides(pl, &sr);
 }
 
 /* Rows [from, to) share a test: per mode, tasks and each side's median, min, max. */
@@ -898,26 +922,6 @@ static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 	gp_png(pl->gp, name);
 }
 
-/* The row after the last of the test of row i. */
-static size_t rep_test_end(const struct rd_rep_table *t, size_t i)
-{
-	size_t end = i;
-
-	while (end < t->nr && t->rows[end].rank == t->rows[i].rank)
-		end++;
-	return end;
-}
-
-static const char *rep_test(const void *t, size_t i)
-{
-	return ((const struct rd_rep_table *)t)->rows[i].test;
-}
-
-static size_t rep_end(const void *t, size_t i)
-{
-	return rep_test_end(t, i);
-}
-
 static void rep_draw(struct plot *pl, const void *t, size_t from, size_t to,
 		     const char *name)
 {
@@ -926,15 +930,11 @@ static void rep_draw(struct plot *pl, const void *t, size_t from, size_t to,
 
 static void plot_repeats(struct plot *pl, const struct rd_rep_table *t)
 {
-	struct by_test b = { t, t->nr, rep_test, rep_end, rep_draw };
-	size_t s, k;
+	const struct side_rows sr = {
+		RD_ROWS(t, struct rd_rep_row), t->side, t, rep_draw,
+	};
 
-	plot_by_test(pl, &b);
-	if (pl->failed)
-		return;
-	for (s = 0; s < 2; s++)
-		for (k = 0; k < t->side[s].nr; k++)
-			html_audit(pl->html, t->side[s].runs[k]);
+	plot_sides(pl, &sr);
 }
 
 /*
