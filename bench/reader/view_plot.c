@@ -656,36 +656,51 @@ static void plot_runs(struct plot *pl, const struct rd_model *m)
 	free_titles(titles, n);
 }
 
-/*
- * Rows [from, to) share a test: per mode, tasks A B B/A; ratio[m] says
- * whether a B/A of that mode is a number (gnuplot fails on a line
- * without one).
- */
-static void cmp_data(FILE *dat, const struct rd_cmp_table *t, size_t from,
-		     size_t to, double *ymax, int *ratio)
-{
-	const struct rd_cmp_row *row;
-	size_t i;
-	int m;
+/* What a plot's data rows found: the highest rate, B/A per mode. */
+struct data_seen {
+	double *ymax;
+	int *ratio;	/* [mode]: a B/A is a number; NULL: no B/A */
+};
 
-	for (m = 0; m < 2; m++) {
-		for (i = from; i < to; i++) {
-			row = &t->rows[i];
-			if (row->threads != m)
+/*
+ * Rows [from, to) of l share a test: per mode, a line per row, its task
+ * count then what numbers() writes.
+ */
+static void rows_data(FILE *dat, const struct rd_rows *l, size_t from,
+		      size_t to, const struct data_seen *seen,
+		      void (*numbers)(FILE *dat, const void *row, int m,
+				      const struct data_seen *seen))
+{
+	for (int m = 0; m < 2; m++) {
+		for (size_t i = from; i < to; i++) {
+			if (*(int *)rd_row_field(l, i, l->threads) != m)
 				continue;
-			fprintf(dat, "%lu", row->tasks);
-			dat_num(dat, row->a);
-			dat_num(dat, row->b);
-			dat_num(dat, rd_cmp_ratio(row));
+			fprintf(dat, "%lu",
+				*(unsigned long *)rd_row_field(l, i, l->tasks));
+			numbers(dat, rd_row_field(l, i, 0), m, seen);
 			fputc('\n', dat);
-			ratio[m] |= isfinite(rd_cmp_ratio(row));
-			if (row->a > *ymax)
-				*ymax = row->a;
-			if (row->b > *ymax)
-				*ymax = row->b;
 		}
 		fputs("\n\n", dat);
 	}
+}
+
+/*
+ * A B B/A; the mode's ratio says whether a B/A is a number (gnuplot
+ * fails on a line without one).
+ */
+static void cmp_numbers(FILE *dat, const void *r, int m,
+			const struct data_seen *seen)
+{
+	const struct rd_cmp_row *row = r;
+
+	dat_num(dat, row->a);
+	dat_num(dat, row->b);
+	dat_num(dat, rd_cmp_ratio(row));
+	seen->ratio[m] |= isfinite(rd_cmp_ratio(row));
+	if (row->a > *seen->ymax)
+		*seen->ymax = row->a;
+	if (row->b > *seen->ymax)
+		*seen->ymax = row->b;
 }
 
 /* "run ID, kernel K, CPU on HOST", " + more" when a side sums runs. */
@@ -738,7 +753,8 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 		if (t->rows[i].tasks > xmax)
 			xmax = t->rows[i].tasks;
 	}
-	cmp_data(dat, t, from, to, &ymax, ratio);
+	rows_data(dat, &(struct rd_rows)RD_ROWS(t, struct rd_cmp_row), from,
+		  to, &(struct data_seen){ &ymax, ratio }, cmp_numbers);
 	close_data(pl, dat, nr);
 	cmp_title(full, sizeof(full), t, t->rows[from].test);
 	gp_start(pl->gp, full, xmax, ymax);
@@ -859,31 +875,20 @@ static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
 	plot_sides(pl, &sr);
 }
 
-/* Rows [from, to) share a test: per mode, tasks and each side's median, min, max. */
-static void rep_data(FILE *dat, const struct rd_rep_table *t, size_t from,
-		     size_t to, double *ymax)
+/* Each side's median, min and max. */
+static void rep_numbers(FILE *dat, const void *r, int m,
+			const struct data_seen *seen)
 {
-	const struct rd_rep_row *row;
-	size_t i;
-	int m;
+	const struct rd_rep_row *row = r;
 
-	for (m = 0; m < 2; m++) {
-		for (i = from; i < to; i++) {
-			row = &t->rows[i];
-			if (row->threads != m)
-				continue;
-			fprintf(dat, "%lu", row->tasks);
-			dat_num(dat, row->v.a.median);
-			dat_num(dat, row->v.a.min);
-			dat_num(dat, row->v.a.max);
-			dat_num(dat, row->v.b.median);
-			dat_num(dat, row->v.b.min);
-			dat_num(dat, row->v.b.max);
-			fputc('\n', dat);
-			*ymax = fmax(*ymax, fmax(row->v.a.max, row->v.b.max));
-		}
-		fputs("\n\n", dat);
-	}
+	(void)m;
+	dat_num(dat, row->v.a.median);
+	dat_num(dat, row->v.a.min);
+	dat_num(dat, row->v.a.max);
+	dat_num(dat, row->v.b.median);
+	dat_num(dat, row->v.b.min);
+	dat_num(dat, row->v.b.max);
+	*seen->ymax = fmax(*seen->ymax, fmax(row->v.a.max, row->v.b.max));
 }
 
 static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
@@ -902,7 +907,8 @@ static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 		present[t->rows[i].threads] = 1;
 		xmax = fmax(xmax, (double)t->rows[i].tasks);
 	}
-	rep_data(dat, t, from, to, &ymax);
+	rows_data(dat, &(struct rd_rows)RD_ROWS(t, struct rd_rep_row), from,
+		  to, &(struct data_seen){ &ymax, NULL }, rep_numbers);
 	close_data(pl, dat, nr);
 	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
 	fputs("unset y2tics\n", pl->gp);
