@@ -735,6 +735,15 @@ static void cmp_title(char *buf, size_t len, const struct rd_cmp_table *t,
 		side_title(buf + used, len - used, &t->side[1]);
 }
 
+/* A comparison's boundaries (of A's first run), its files, its SVG. */
+static void sides_outputs(struct plot *pl, const struct rd_cmp_side *side,
+			  double xmax, const char *name)
+{
+	gp_boundaries(pl->gp, side[0].runs[0], xmax);
+	make_outputs(pl, name);
+	gp_svg(pl->gp, name);
+}
+
 static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 		     size_t to, const char *name)
 {
@@ -759,9 +768,7 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 	cmp_title(full, sizeof(full), t, t->rows[from].test);
 	gp_start(pl->gp, full, xmax, ymax);
 	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
-	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
-	make_outputs(pl, name);
-	gp_svg(pl->gp, name);
+	sides_outputs(pl, t->side, xmax, name);
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
@@ -912,9 +919,7 @@ static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 	close_data(pl, dat, nr);
 	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
 	fputs("unset y2tics\n", pl->gp);
-	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
-	make_outputs(pl, name);
-	gp_svg(pl->gp, name);
+	sides_outputs(pl, t->side, xmax, name);
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
