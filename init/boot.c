@@ -26,6 +26,7 @@
 
 #include "file.h"
 #include "init.h"
+#include "sink.h"
 
 #define TMPFS_MAGIC 0x01021994
 #define TRACEFS_MAGIC 0x74726163
@@ -142,22 +143,24 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static void load_module(const char *rel)
+/* 0 when the module is in the kernel, loaded now or before. */
+static int load_module(const char *rel)
 {
 	int compressed = ends_with(rel, ".xz") || ends_with(rel, ".zst") ||
 			 ends_with(rel, ".gz");
 	char path[PATH_MAX];
-	int fd;
+	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s%s", *rel == '/' ? "" : "/", rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		say("module %s: %s", path, strerror(errno));
-		return;
+		return -1;
 	}
 	if (syscall(SYS_finit_module, fd, "",
 		    compressed ? MODULE_INIT_COMPRESSED_FILE : 0) &&
 	    errno != EEXIST) {
+		ret = -1;
 		if (compressed)
 			say("module %s: %s (a compressed module needs a kernel "
 			    "with CONFIG_MODULE_DECOMPRESS; the image should "
@@ -166,14 +169,17 @@ static void load_module(const char *rel)
 			say("module %s: %s", path, strerror(errno));
 	}
 	close(fd);
+	return ret;
 }
 
 /*
- * A batch of modules none of which needs another: the paths, and the
- * index of the next one a worker takes.
+ * A batch of modules none of which needs another: the paths, the uptime
+ * at which each was loaded (0: it failed), and the index of the next one
+ * a worker takes.
  */
 struct batch {
 	char *paths[BATCH_MAX];
+	double loaded[BATCH_MAX];
 	int nr;
 	atomic_int next;
 };
@@ -184,8 +190,23 @@ static void *batch_worker(void *arg)
 	int i;
 
 	while ((i = atomic_fetch_add(&b->next, 1)) < b->nr)
-		load_module(b->paths[i]);
+		b->loaded[i] = load_module(b->paths[i]) ? 0 :
+			       wis_clock_s(CLOCK_BOOTTIME);
 	return NULL;
+}
+
+/* " module_NAME=UPTIME" for each module of the batch that loaded. */
+static void log_batch(const struct batch *b, char *log, size_t len)
+{
+	for (int i = 0; i < b->nr && log; i++) {
+		const char *name = strrchr(b->paths[i], '/');
+		size_t used = strlen(log);
+
+		name = name ? name + 1 : b->paths[i];
+		if (b->loaded[i] > 0)
+			snprintf(log + used, len - used, " module_%.*s=%.6f",
+				 (int)strcspn(name, "."), name, b->loaded[i]);
+	}
 }
 
 /*
@@ -193,7 +214,7 @@ static void *batch_worker(void *arg)
  * (relocation, device probing), and on a quiet host two vCPUs load
  * Debian's 13 modules 0.04 s sooner than one (docs/performance.md).
  */
-static void load_batch(struct batch *b)
+static void load_batch(struct batch *b, char *log, size_t len)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int helpers = (cpus < b->nr ? (int)cpus : b->nr) - 1;
@@ -207,21 +228,41 @@ static void load_batch(struct batch *b)
 	batch_worker(b);
 	while (started)
 		pthread_join(threads[--started], NULL);
+	log_batch(b, log, len);
 	while (b->nr)
 		free(b->paths[--b->nr]);
 }
 
+/* A module for no sink in particular, or for one of the sinks of out. */
+static int for_sinks(const char *sinks, const char *out)
+{
+	char kind[32];
+
+	if (!*sinks)
+		return 1;
+	for (const char *p = sinks; *p; p += *p == ',') {
+		size_t n = strcspn(p, ",");
+
+		snprintf(kind, sizeof(kind), "%.*s", (int)n, p);
+		if (wis_sinks_use(out, kind))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
 /*
- * One module path a line, relative to the image root, in levels that a
- * blank line ends (build.sh puts every module in a level after the ones
- * it needs): a level loads in parallel, after the level before.  A
- * module that fails does not stop the others (the kernel then names
- * what is missing).
+ * A line a module: its path relative to the image root, then the sinks
+ * that need it, if any ("virtio,pmem"), in levels that a blank line ends
+ * (build.sh puts every module in a level after the ones it needs): a
+ * level loads in parallel, after the level before.  A module that fails
+ * does not stop the others (the kernel then names what is missing).
  */
-void load_modules(const char *list)
+void load_modules(const char *list, const char *out, int of_out,
+		  char *log, size_t len)
 {
 	/* Room for the leading '/' load_module() adds. */
-	char path[PATH_MAX - 1];
+	char line[PATH_MAX - 1];
 	static struct batch b;
 	FILE *f = fopen(list, "re");
 
@@ -230,14 +271,20 @@ void load_modules(const char *list)
 			say("%s: %s", list, strerror(errno));
 		return;
 	}
-	while (fgets(path, sizeof(path), f)) {
-		path[strcspn(path, "\n")] = '\0';
-		if (path[0] && (b.paths[b.nr] = strdup(path)))
+	while (fgets(line, sizeof(line), f)) {
+		char *sinks;
+
+		line[strcspn(line, "\n")] = '\0';
+		sinks = line + strcspn(line, " ");
+		if (*sinks)
+			*sinks++ = '\0';
+		if (line[0] && for_sinks(sinks, out) == of_out &&
+		    (b.paths[b.nr] = strdup(line)))
 			b.nr++;
-		if (!path[0] || b.nr == BATCH_MAX)
-			load_batch(&b);
+		if (!line[0] || b.nr == BATCH_MAX)
+			load_batch(&b, log, len);
 	}
-	load_batch(&b);
+	load_batch(&b, log, len);
 	fclose(f);
 }
 

@@ -35,11 +35,15 @@ void console_fds(void);
 void name_host(const char *file);
 
 /*
- * Load the modules of list (one path a line, in levels a blank line
- * ends, each module in a level after the ones it needs), a level's in
- * parallel.  Failures are warnings.
+ * Load the modules of list (a path a line, then the sinks it serves, in
+ * levels a blank line ends, each module in a level after the ones it
+ * needs), a level's in parallel: with of_out 1 those for no sink in
+ * particular and those of the sinks out names, with 0 the others.
+ * Appends " module_NAME=UPTIME" for each one loaded to log (a string of
+ * len bytes, or NULL).  Failures are warnings.
  */
-void load_modules(const char *list);
+void load_modules(const char *list, const char *out, int of_out,
+		  char *log, size_t len);
 
 /*
  * The network tests talk over 127.0.0.1, and only an init brings lo up

@@ -161,7 +161,7 @@ static _Noreturn void done_pid1(enum wis_done done)
 static _Noreturn void pid1_main(struct init *in)
 {
 	struct sweep_outcome o;
-	char boot[256];
+	char modules[768] = "", boot[sizeof(modules) + 128];
 	int unreadable;
 
 	mount_pid1();
@@ -173,19 +173,22 @@ static _Noreturn void pid1_main(struct init *in)
 				      sizeof(in->cmdline),
 				      in->err, sizeof(in->err));
 	parse(in, unreadable);
-	load_modules(MODULE_LIST);
-	settle_devices();
-	in->t_modules = wis_clock_s(CLOCK_BOOTTIME);
 	snprintf(in->out, sizeof(in->out), "%s",
 		 out_or(&in->cfg, "console", 1));
+	/* The sweep's sinks now; the other modules only for the shell. */
+	load_modules(MODULE_LIST, in->out, 1, modules, sizeof(modules));
+	settle_devices();
+	in->t_modules = wis_clock_s(CLOCK_BOOTTIME);
 	if (in->bad) {
 		close_bad_cmdline(in);
 		done_pid1(in->cfg.done);
 	}
 	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f modules=%.6f "
-		 "exec=%.6f", in->t_start, in->t_mounts, in->t_modules,
-		 wis_clock_s(CLOCK_BOOTTIME));
+		 "exec=%.6f%s", in->t_start, in->t_mounts, in->t_modules,
+		 wis_clock_s(CLOCK_BOOTTIME), modules);
 	run_sweep(in, STATE_PID1, boot, NULL, &o);
+	if (in->cfg.done == WIS_DONE_SHELL)
+		load_modules(MODULE_LIST, in->out, 0, NULL, 0);
 	done_pid1(in->cfg.done);
 }
 

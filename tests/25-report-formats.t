@@ -6,42 +6,12 @@
 # computed by hand.
 use strict;
 use warnings;
-use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
+use lib 'tests/lib';
+use WisReport;
 
-my $wis = $ENV{WIS} // 'out/rootfs/bin/wis';
 my $fx = 'tests/fixtures';
-my $tmp = tempdir(CLEANUP => 1);
-my ($out, $err);
-
-sub slurp {
-	my ($path) = @_;
-	open(my $f, '<', $path) or return '';
-	local $/;
-	my $s = <$f>;
-	return $s;
-}
-
-# wis ARGS: the exit status; stdout in $out, stderr in $err.
-sub wis {
-	my (@args) = @_;
-	my $pid = fork() // die "fork: $!";
-	if (!$pid) {
-		open(STDOUT, '>', "$tmp/out") or die;
-		open(STDERR, '>', "$tmp/err") or die;
-		exec($wis, @args) or exit 127;
-	}
-	waitpid($pid, 0);
-	($out, $err) = (slurp("$tmp/out"), slurp("$tmp/err"));
-	return $? >> 8;
-}
-
-sub records {
-	my ($path) = @_;
-	return map { /^WIS1 \S{8} (\{.*\})$/ ? decode_json($1) : () }
-	       split(/\n/, slurp($path));
-}
 
 sub points { grep { $_->{type} eq 'point' } @_ }
 

@@ -7,36 +7,11 @@
 use strict;
 use warnings;
 use Compress::Zlib qw(crc32);
-use File::Spec;
-use File::Temp qw(tempdir);
 use Test::More;
+use lib 'tests/lib';
+use WisReport;
 
-my $wis = $ENV{WIS} // 'out/rootfs/bin/wis';
-$wis = File::Spec->rel2abs($wis) if $wis !~ m{^/};
 my $fixture = 'tests/fixtures/repeats.wis';
-my $tmp = tempdir(CLEANUP => 1);
-my ($out, $err);
-
-sub slurp {
-	my ($path) = @_;
-	open(my $f, '<', $path) or return '';
-	local $/;
-	return scalar(<$f>) // '';
-}
-
-# wis ARGS: the exit status; stdout in $out, stderr in $err.
-sub wis {
-	my (@args) = @_;
-	my $pid = fork() // die "fork: $!";
-	if (!$pid) {
-		open(STDOUT, '>', "$tmp/out") or die;
-		open(STDERR, '>', "$tmp/err") or die;
-		exec($wis, @args) or exit 127;
-	}
-	waitpid($pid, 0);
-	($out, $err) = (slurp("$tmp/out"), slurp("$tmp/err"));
-	return $? >> 8;
-}
 
 # The recorded median of each test's repeats.
 my %median;
@@ -57,15 +32,16 @@ ok(keys(%median) == 5 && $median{brk1} > 0,
 # derive NAME RUN EDIT: the fixture as run RUN in $tmp/NAME.wis, each
 # point record's payload passed through EDIT(test, repeat, payload), which
 # returns the payloads to write in its place, numbered again and each
-# frame checksummed again.
+# frame checksummed again; HEAD, if given, edits the run record so.
 sub derive {
-	my ($name, $run, $edit) = @_;
+	my ($name, $run, $edit, $head) = @_;
 	open(my $o, '>', "$tmp/$name.wis") or die;
 	my $seq = 0;
 	for (split(/\n/, slurp($fixture))) {
 		my ($p) = /^WIS1 \S{8} (\{.*\})$/ or next;
 		$p =~ s/"run":"[^"]*"/"run":"$run"/;
 		my @out = ($p);
+		@out = $head->($p) if $head && $p =~ /"type":"run"/;
 		if ($p =~ /"type":"point","test":"(\w+)".*"repeat":(\d+)/) {
 			@out = $edit->($1, $2, $p);
 		}
@@ -120,7 +96,27 @@ is($out, $table, 'the bootstrap interval is the same from run to run');
 my $a2 = derive('a2', 'a-2', tight('', 1));
 wis('compare', $a, $a2, '--', $b);
 like($out, qr/^brk1 +processes +1 +10 /m, 'two runs on a side: 10 repeats of A');
-like($out, qr/^A: 2 runs: a-1 .* a-2 /m, '... both runs named');
+like($out, qr/^A: 2 runs, 10 repeats; kernel \S+ on rep: 2 runs, 10 repeats \(a-1, a-2\)$/m,
+     '... the side summed up, both runs named');
+
+# A side of many runs: counted per kernel and machine, in the order
+# each group first comes, its runs named only when a group has few.
+my @fleet;
+for my $i (1 .. 6) {
+	my ($kernel, $board) = $i == 1 ? ('k2', 'b2') : $i == 6 ? ('k2', 'b1') : ('k1', 'b1');
+	push(@fleet, derive("f$i", "f-$i", tight('', 1), sub {
+		my ($p) = @_;
+		$p =~ s/"kernel":"[^"]*"/"kernel":"$kernel"/;
+		$p =~ s/"id":"[^"]*"/"id":"$board"/;
+		return $p;
+	}));
+}
+wis('compare', @fleet, '--', $b);
+is((split(/\n/, $out))[0], 'A: 6 runs, 30 repeats; kernel k2 on b2: 1 run, 5 repeats (f-1); ' .
+   'kernel k1 on b1: 4 runs, 20 repeats; kernel k2 on b1: 1 run, 5 repeats (f-6)',
+   'a side of six runs: one group per kernel and machine, four runs counted');
+like($out, qr/^B: 1 run, 5 repeats; kernel \S+ on rep: 1 run, 5 repeats \(b-1\)$/m,
+     '... the other side alone on its line');
 
 my $wide = derive('wide', 'w-1', sub { set_rate($_[2], 0 + ($_[2] =~ /"average":([^,}]+)/)[0] * ($_[0] eq 'brk1' ? 1.05 : 1)) });
 is(wis('compare', $fixture, '--', $wide), 0, 'recorded (wide) repeats, brk1 5 % faster: exit 0');

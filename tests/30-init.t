@@ -14,7 +14,7 @@ INIT=${WIS%/bin/wis}/sbin/wis-init
 
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
 	[ -x /bin/busybox ]; then
-	plan 38
+	plan 40
 else
 	plan 3
 	diag "PID 1 and kerf cases skipped: they need root, unshare, busybox"
@@ -58,10 +58,11 @@ for applet in sh sleep setsid; do
 done
 echo wis-test >"$root/etc/hostname"
 # Never the image's list: those modules would load into this kernel. None
-# of these files exists.
+# of these files exists.  for-file.ko serves the file sink, which the
+# sweeps below write to, for-pmem.ko the pmem sink, which they do not.
 M=lib/modules/none
-printf '%s\n' "$M/missing.ko" "$M/second.ko" "" "$M/third.ko" \
-	>"$root/etc/wis/modules"
+printf '%s\n' "$M/missing.ko" "$M/second.ko" "$M/for-pmem.ko pmem" "" \
+	"$M/third.ko" "$M/for-file.ko pmem,file" >"$root/etc/wis/modules"
 
 # Fake sweeps, started as BIN sweep --cmdline=FILE --state FILE --boot ...
 # One that leaves an orphan in a session of its own, then hangs; its
@@ -187,6 +188,10 @@ check "... a missing module is a warning naming it" grep -q \
 	"^wis-init: module /$M/missing.ko: No such file" "$tmp/ok.err"
 check "... the others are still tried, the next level after its level" \
 	level_before "$tmp/ok.err" third missing second
+check "... so is one of a sink the sweep writes to" \
+	level_before "$tmp/ok.err" for-file missing second
+check "... but not one of a sink it does not write to" \
+	test "$(grep -c for-pmem "$tmp/ok.err")" -eq 0
 check "... the host is named from /etc/hostname" \
 	grep -q '"hostname":"wis-test"' "$rec"
 if grep -qw securityfs /proc/filesystems; then

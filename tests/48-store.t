@@ -50,14 +50,14 @@ is "... and stores nothing twice" "$before" "$(counts)"
 
 # Byte for byte: the files and the store give the same outputs.
 same=0
-for fmt in "" --csv --lkp --json; do
+for fmt in "" --csv --lkp --json --kcidb; do
 	# shellcheck disable=SC2086 # empty, or one option
 	"$HOST" report $fmt smoke.wis >a 2>/dev/null || true
 	# shellcheck disable=SC2086
 	"$HOST" report $fmt --db db "run=$smoke" >b 2>/dev/null || true
 	cmp -s a b || { same=1; diag "differs: report $fmt"; }
 done
-is "report, --csv, --lkp and --json from --db are the files' byte for byte" 0 "$same"
+is "report, --csv, --lkp, --json and --kcidb from --db are the files' byte for byte" 0 "$same"
 "$HOST" report --plot pa smoke.wis >/dev/null 2>&1 || true
 "$HOST" report --plot pb --db db board=vm >/dev/null 2>&1 || true
 check "... and so are the plots (--plot)" diff -r pa pb

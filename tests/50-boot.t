@@ -63,6 +63,14 @@ my $host_libc = 'glibc ' . `getconf GNU_LIBC_VERSION` =~ s/^glibc //r =~ s/\s+$/
 is($run->{libc}, $host_libc, 'the suite ran on the image\'s libc, the host\'s');
 like($run->{cmdline}, qr/\Q$_\E/, "the command line carries $_")
 	for @keys;
+# wis.out is auto: every sink there is, so every module of the list.
+my @listed = slurp('out/rootfs/etc/wis/modules') =~ m{([^/\s.]+)\.ko }g;
+my @unrecorded = grep {
+	my $t = $run->{"boot_module_$_"};
+	!defined($t) || $t < $run->{boot_mounts} || $t > $run->{boot_modules}
+} @listed;
+is("@unrecorded", '',
+   'the run record has the uptime each module of the list was loaded at, in the module step');
 
 is_deeply([records("$dir/pmem.img")], \@virtio,
 	  'the pmem region holds the same records');

@@ -29,6 +29,11 @@ void wis_json_i64(struct wis_json *j, const char *key, int64_t val);
 void wis_json_f64(struct wis_json *j, const char *key, double val);
 /* val must be a value the reader accepts (wis_json_value_check). */
 void wis_json_raw(struct wis_json *j, const char *key, const char *val);
+/*
+ * obj's fields as one object, the value of key: for documents other
+ * than records (KCIDB's), which the record reader never reads.
+ */
+void wis_json_obj(struct wis_json *j, const char *key, const struct wis_json *obj);
 /* Appends the fields of more after those of j. */
 void wis_json_append(struct wis_json *j, const struct wis_json *more);
 

@@ -203,6 +203,17 @@ void wis_json_raw(struct wis_json *j, const char *key, const char *val)
 	json_puts(j, val);
 }
 
+void wis_json_obj(struct wis_json *j, const char *key, const struct wis_json *obj)
+{
+	if (obj->oom)
+		j->oom = 1;
+	json_key(j, key);
+	json_put(j, "{", 1);
+	if (obj->len)
+		json_put(j, obj->buf, obj->len);
+	json_put(j, "}", 1);
+}
+
 void wis_json_append(struct wis_json *j, const struct wis_json *more)
 {
 	if (more->oom)

@@ -18,7 +18,8 @@
 extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
 
 static const char report_usage[] =
-	"usage: wis report [--csv[=runtest] | --json | --lkp] [--out DIR] [--plot DIR]\n"
+	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
+	"                  [--out DIR] [--plot DIR]\n"
 	"                  [--folded DIR]\n"
 	"                  [--compare A B [--sum] [--force]] FILE...\n"
 	"Reads result records from console logs, virtio captures, pmem images\n"
@@ -29,6 +30,8 @@ static const char report_usage[] =
 	"                 into --out DIR (else the --plot DIR)\n"
 	"  --json         the merged records as JSON lines\n"
 	"  --lkp          LKP's will-it-scale keys per test\n"
+	"  --kcidb        a KernelCI KCIDB v5 document: per point a test\n"
+	"  --origin NAME  its origin, the prefix of its ids ([a-z0-9_]+, wis)\n"
 	"  --plot DIR     per test an SVG and a PNG (gnuplot), and index.html\n"
 	"  --folded DIR   per profiled point its call chains as folded stacks\n"
 	"  --compare A B  B/A per test and task count; A and B are run ids\n"
@@ -96,7 +99,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_FORCE, OPT_PLOT, OPT_LKP, OPT_OUT,
 	OPT_FOLDED, OPT_COMPARE, OPT_SUM, OPT_IN, OPT_BISECT, OPT_MIN_REPEATS,
 	OPT_TRIM_SHIFT, OPT_TRIM_MAX, OPT_ROUNDS, OPT_MIN_RATIO, OPT_LEVEL,
-	OPT_NOISE_Z, OPT_DB,
+	OPT_NOISE_Z, OPT_DB, OPT_KCIDB, OPT_ORIGIN,
 };
 
 /* Each command's options, for getopt_long. */
@@ -104,6 +107,8 @@ static const struct option report_options[] = {
 	{ "csv", optional_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "lkp", no_argument, NULL, OPT_LKP },
+	{ "kcidb", no_argument, NULL, OPT_KCIDB },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
@@ -201,6 +206,13 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return set_format(&c->o, WIS_REPORT_JSON);
 	case OPT_LKP:
 		return set_format(&c->o, WIS_REPORT_LKP);
+	case OPT_KCIDB:
+		return set_format(&c->o, WIS_REPORT_KCIDB);
+	case OPT_ORIGIN:
+		if (!*optarg || optarg[strspn(optarg, "abcdefghijklmnopqrstuvwxyz0123456789_")])
+			break;
+		c->o.origin = optarg;
+		return 0;
 	case OPT_FORCE:
 		c->o.force = 1;
 		return 0;
@@ -286,7 +298,9 @@ static int report_args(struct wis_report_req *c, int argc, char **argv)
 	if (ret < 0 &&
 	    !(((c->o.sum || c->o.force) && !c->base.label) ||
 	      (c->base.label && (c->o.format == WIS_REPORT_LKP ||
+				 c->o.format == WIS_REPORT_KCIDB ||
 				 c->o.runtest)) ||
+	      (c->o.origin && c->o.format != WIS_REPORT_KCIDB) ||
 	      (c->o.runtest && !c->o.out_dir && !c->o.plot_dir) ||
 	      (!c->nr_files && !c->base.label && !c->o.db)))
 		return -1;

@@ -19,53 +19,156 @@ double rd_cmp_ratio(const struct rd_cmp_row *row)
 	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
 }
 
-static void add_run(struct rd_cmp_side *s, const struct rd_run *run)
-{
-	size_t i;
+/*
+ * What resolves a side's labels without scanning every record or run
+ * for each: the runs of each input, sorted by input and then run id
+ * (the order a side lists them in), and the runs sorted by id.
+ */
+struct side_index {
+	const struct rd_model *m;
+	struct input_run {
+		size_t input;
+		const struct rd_run *run;
+	} *pairs;
+	size_t nr_pairs;
+	const struct rd_run **by_id;
+	char *taken;		/* by run: already on the side */
+};
 
-	for (i = 0; i < s->nr; i++)
-		if (s->runs[i] == run)
-			return;
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct input_run *x = a, *y = b;
+
+	if (x->input != y->input)
+		return x->input < y->input ? -1 : 1;
+	return strcmp(x->run->id, y->run->id);
+}
+
+static int cmp_by_id(const void *a, const void *b)
+{
+	return strcmp((*(const struct rd_run *const *)a)->id,
+		      (*(const struct rd_run *const *)b)->id);
+}
+
+static int index_build(struct side_index *x, const struct rd_model *m)
+{
+	const struct rd_rec *rec;
+	size_t i, n = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->m = m;
+	x->pairs = malloc((m->in.nr_recs + 1) * sizeof(*x->pairs));
+	x->by_id = malloc((m->nr_runs + 1) * sizeof(*x->by_id));
+	x->taken = calloc(m->nr_runs + 1, 1);
+	if (!x->pairs || !x->by_id || !x->taken)
+		return -1;
+	for (i = 0; i < m->in.nr_recs; i++) {
+		rec = m->in.recs[i];
+		x->pairs[i] = (struct input_run){ rec->input,
+						  &m->runs[rec->run_idx] };
+	}
+	for (i = 0; i < m->nr_runs; i++)
+		x->by_id[i] = &m->runs[i];
+	qsort(x->pairs, m->in.nr_recs, sizeof(*x->pairs), cmp_pair);
+	qsort(x->by_id, m->nr_runs, sizeof(*x->by_id), cmp_by_id);
+	for (i = 0; i < m->in.nr_recs; i++)
+		if (!n || x->pairs[i].input != x->pairs[n - 1].input ||
+		    x->pairs[i].run != x->pairs[n - 1].run)
+			x->pairs[n++] = x->pairs[i];
+	x->nr_pairs = n;
+	return 0;
+}
+
+static void index_free(struct side_index *x)
+{
+	free(x->pairs);
+	free(x->by_id);
+	free(x->taken);
+}
+
+static void add_run(struct rd_cmp_side *s, struct side_index *x,
+		    const struct rd_run *run)
+{
+	size_t k = (size_t)(run - x->m->runs);
+
+	if (x->taken[k])
+		return;
+	x->taken[k] = 1;
 	s->runs[s->nr++] = run;
 }
 
-/* Runs with a record in the input, or with the label as their id. */
-static int resolve_label(struct rd_cmp_side *s, const struct rd_model *m,
-			 const struct rd_cmp_label *l)
+/* The first of x's pairs of input, or x->nr_pairs. */
+static size_t first_pair(const struct side_index *x, size_t input)
 {
-	const struct rd_rec *rec;
-	int found = 0;
-	size_t i;
+	size_t lo = 0, hi = x->nr_pairs, mid;
 
-	for (i = 0; l->input != CMP_NO_INPUT && i < m->in.nr_recs; i++) {
-		rec = m->in.recs[i];
-		if (rec->input == l->input) {
-			add_run(s, &m->runs[rec->run_idx]);
-			found = 1;
-		}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->pairs[mid].input < input)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (i = 0; l->input == CMP_NO_INPUT && i < m->nr_runs; i++) {
-		if (!strcmp(m->runs[i].id, l->label)) {
-			add_run(s, &m->runs[i]);
-			found = 1;
-		}
-	}
-	return found;
+	return lo;
 }
 
-static int compare_side(struct rd_cmp_side *s, const struct rd_model *m,
+/* The run whose id is label, or NULL. */
+static const struct rd_run *find_run(const struct side_index *x,
+				     const char *label)
+{
+	size_t lo = 0, hi = x->m->nr_runs, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(x->by_id[mid]->id, label);
+		if (!c)
+			return x->by_id[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Runs with a record in the input, or with the label as their id. */
+static int resolve_label(struct rd_cmp_side *s, struct side_index *x,
+			 const struct rd_cmp_label *l)
+{
+	const struct rd_run *run;
+	size_t i;
+
+	if (l->input == CMP_NO_INPUT) {
+		run = find_run(x, l->label);
+		if (!run)
+			return 0;
+		add_run(s, x, run);
+		return 1;
+	}
+	i = first_pair(x, l->input);
+	if (i == x->nr_pairs || x->pairs[i].input != l->input)
+		return 0;
+	for (; i < x->nr_pairs && x->pairs[i].input == l->input; i++)
+		add_run(s, x, x->pairs[i].run);
+	return 1;
+}
+
+/* One side's runs, through x (its marks of runs taken cleared first). */
+static int compare_side(struct rd_cmp_side *s, struct side_index *x,
 			const struct rd_cmp_label *labels, size_t nr, int sum,
 			FILE *diag)
 {
 	size_t i;
 
-	s->runs = calloc(m->nr_runs + 1, sizeof(*s->runs));
+	memset(x->taken, 0, x->m->nr_runs + 1);
+	s->runs = calloc(x->m->nr_runs + 1, sizeof(*s->runs));
 	if (!s->runs) {
 		rd_report_diag(diag, "out of memory");
 		return 2;
 	}
 	for (i = 0; i < nr; i++) {
-		if (resolve_label(s, m, &labels[i]))
+		if (resolve_label(s, x, &labels[i]))
 			continue;
 		rd_report_diag(diag, "compare: %s: %s", labels[i].label,
 			    labels[i].input == CMP_NO_INPUT ?
@@ -86,9 +189,19 @@ int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
 		     const struct rd_cmp_label *b, size_t nb, int sum,
 		     FILE *diag)
 {
-	int ret = compare_side(&side[0], m, a, na, sum, diag);
+	struct side_index x;
+	int ret;
 
-	return ret ? ret : compare_side(&side[1], m, b, nb, sum, diag);
+	if (index_build(&x, m)) {
+		rd_report_diag(diag, "out of memory");
+		ret = 2;
+	} else {
+		ret = compare_side(&side[0], &x, a, na, sum, diag);
+		if (!ret)
+			ret = compare_side(&side[1], &x, b, nb, sum, diag);
+	}
+	index_free(&x);
+	return ret;
 }
 
 void rd_compare_sides_free(struct rd_cmp_side side[2])

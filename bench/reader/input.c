@@ -44,9 +44,72 @@ void rd_report_diag(FILE *diag, const char *fmt, ...)
 	fputc('\n', diag);
 }
 
+/*
+ * The members of the record last looked into.  A point's fields are read
+ * one after another, and a lookup walks the payload from its start: one
+ * walk per record instead of one per field, the reader's main cost on
+ * large inputs.  A record freed is forgotten (record_free), so a payload
+ * at a reused address is walked again.
+ */
+static struct {
+	const char *payload;
+	size_t len, nr, cap;
+	struct rd_member {
+		struct wis_jval key, val;
+	} *m;
+} members;
+
+static void members_forget(const char *payload)
+{
+	if (members.payload == payload)
+		members.payload = NULL;
+}
+
+static int members_index(const struct rd_rec *rec)
+{
+	struct rd_member *m;
+	size_t pos = 0, cap;
+
+	if (members.payload == rec->payload && members.len == rec->len)
+		return 0;
+	members.payload = NULL;
+	members.nr = 0;
+	for (;;) {
+		if (members.nr == members.cap) {
+			cap = members.cap ? 2 * members.cap : 64;
+			m = realloc(members.m, cap * sizeof(*m));
+			if (!m)
+				return -1;
+			members.m = m;
+			members.cap = cap;
+		}
+		m = &members.m[members.nr];
+		if (wis_json_next(rec->payload, rec->len, &pos, &m->key, &m->val))
+			break;
+		members.nr++;
+	}
+	members.payload = rec->payload;
+	members.len = rec->len;
+	return 0;
+}
+
 int rd_rec_get(const struct rd_rec *rec, const char *key, struct wis_jval *v)
 {
-	return rec ? wis_json_get(rec->payload, rec->len, key, v) : -1;
+	size_t i, klen;
+
+	if (!rec)
+		return -1;
+	if (members_index(rec))
+		return wis_json_get(rec->payload, rec->len, key, v);
+	klen = strlen(key);
+	for (i = 0; i < members.nr; i++) {
+		if (members.m[i].key.len == klen + 2 &&
+		    !memcmp(members.m[i].key.raw + 1, key, klen)) {
+			*v = members.m[i].val;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 char *rd_rec_strdup(const struct rd_rec *rec, const char *key)
@@ -75,6 +138,7 @@ static void record_free(struct rd_rec *rec)
 {
 	if (!rec)
 		return;
+	members_forget(rec->payload);
 	free(rec->run);
 	free(rec->type);
 	free(rec->payload);
@@ -100,6 +164,8 @@ void rd_inputs_free(struct rd_inputs *in)
 		record_free(in->fulls[i]);
 	free(in->recs);
 	free(in->fulls);
+	free(members.m);
+	memset(&members, 0, sizeof(members));
 	free(in->v);
 	free(in->line);
 	free(in->text);

@@ -345,6 +345,8 @@ static void print_stdout(FILE *out, const struct rd_model *m,
 		rd_view_json(out, m);
 	else if (o->format == WIS_REPORT_LKP)
 		rd_view_lkp(out, m);
+	else if (o->format == WIS_REPORT_KCIDB)
+		rd_view_kcidb(out, m, o->origin ? o->origin : "wis", o->describe);
 	else
 		rd_view_text(out, m, o->family);
 }

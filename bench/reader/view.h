@@ -2,8 +2,9 @@
 /*
  * The outputs of wis report, each from the model (model.h), one file per
  * family: text (rd_view_text.c, with analysis.c), CSV and runtest.py's CSV
- * (rd_view_csv.c), JSON lines (rd_view_json.c), LKP's keys (rd_view_lkp.c), plots
- * (rd_view_plot.c) and comparisons (compare.c).
+ * (rd_view_csv.c), JSON lines (rd_view_json.c), LKP's keys (rd_view_lkp.c),
+ * KernelCI's KCIDB (view_kcidb.c), plots (rd_view_plot.c) and comparisons
+ * (compare.c).
  */
 #ifndef WIS_VIEW_H
 #define WIS_VIEW_H
@@ -24,6 +25,7 @@ typedef int rd_select_fn(struct rd_inputs *in, const char *db,
 /* What goes to stdout. */
 enum wis_report_format {
 	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
+	WIS_REPORT_KCIDB,
 };
 
 struct wis_report_opts {
@@ -34,6 +36,7 @@ struct wis_report_opts {
 	const char *folded_dir;	/* folded stacks of profiled points */
 	int sum;		/* a side holding several runs adds them up */
 	int force;		/* sum points whose windows did not overlap */
+	const char *origin;	/* KCIDB's origin: [a-z0-9_]+ */
 	/* A test's testcase: line, for runtest's .title files; may be NULL. */
 	const char *(*describe)(const char *test);
 	/* A test's family ("file", ...), for the warnings; may be NULL. */
@@ -47,6 +50,9 @@ void rd_view_text(FILE *out, const struct rd_model *m,
 void rd_view_csv(FILE *out, const struct rd_model *m);
 void rd_view_json(FILE *out, const struct rd_model *m);
 void rd_view_lkp(FILE *out, const struct rd_model *m);
+/* A KCIDB I/O v5 document; describe gives a test's comment (may be NULL). */
+void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
+		   const char *(*describe)(const char *));
 
 /*
  * runtest.py's CSV of the test whose points are [from, to) of run:

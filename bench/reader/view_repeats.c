@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The repeats comparison as a table, CSV or JSON lines. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -13,20 +14,128 @@ static const char *mode_name(const struct rd_rep_row *row)
 	return row->threads ? "threads" : "processes";
 }
 
-static void print_side(FILE *out, const char *name, const struct rd_cmp_side *s)
+/* A group's few runs are named; a fleet's are counted. */
+#define NAMED_RUNS 3
+
+/* A run of a side, by what groups it: kernel, machine (wis.id). */
+struct side_run {
+	char *kernel, *machine;
+	size_t idx;
+};
+
+/* A side's runs that share a kernel and a machine. */
+struct run_group {
+	const struct side_run *key;
+	size_t runs, repeats;
+	size_t named[NAMED_RUNS];	/* the first runs, by index */
+};
+
+static int cmp_side_run(const void *a, const void *b)
+{
+	const struct side_run *x = a, *y = b;
+	int c = strcmp(x->kernel, y->kernel);
+
+	if (!c)
+		c = strcmp(x->machine, y->machine);
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct run_group *x = a, *y = b;
+
+	return (x->named[0] > y->named[0]) - (x->named[0] < y->named[0]);
+}
+
+static char *head_field(const struct rd_run *run, const char *key)
+{
+	char *s = rd_rec_strdup(run->head, key);
+
+	return s ? s : strdup("?");
+}
+
+/* The groups of the runs r (sorted by cmp_side_run), by first run. */
+static size_t group_runs(const struct rd_cmp_side *s, const struct side_run *r,
+			 struct run_group *g)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr; i++) {
+		if (!n || strcmp(r[i].kernel, g[n - 1].key->kernel) ||
+		    strcmp(r[i].machine, g[n - 1].key->machine))
+			g[n++] = (struct run_group){ .key = &r[i] };
+		if (g[n - 1].runs < NAMED_RUNS)
+			g[n - 1].named[g[n - 1].runs] = r[i].idx;
+		g[n - 1].runs++;
+		g[n - 1].repeats += s->runs[r[i].idx]->repeats;
+	}
+	qsort(g, n, sizeof(*g), cmp_group);
+	return n;
+}
+
+static void plural(FILE *out, size_t n, const char *what)
+{
+	fprintf(out, "%zu %s%s", n, what, n == 1 ? "" : "s");
+}
+
+static void print_group(FILE *out, const struct rd_cmp_side *s,
+			const struct run_group *g)
 {
 	size_t i;
 
-	fprintf(out, "%s: %zu run%s:", name, s->nr, s->nr == 1 ? "" : "s");
-	for (i = 0; i < s->nr; i++) {
-		fputc(' ', out);
-		puts_clean(out, s->runs[i]->id);
-		fputs(" (kernel ", out);
-		rd_put_field(out, s->runs[i]->head, "kernel");
-		fprintf(out, ", %u repeat%s)", s->runs[i]->repeats,
-			s->runs[i]->repeats == 1 ? "" : "s");
+	fputs("; kernel ", out);
+	puts_clean(out, g->key->kernel);
+	fputs(" on ", out);
+	puts_clean(out, g->key->machine);
+	fputs(": ", out);
+	plural(out, g->runs, "run");
+	fputs(", ", out);
+	plural(out, g->repeats, "repeat");
+	if (g->runs > NAMED_RUNS)
+		return;
+	for (i = 0; i < g->runs; i++) {
+		fputs(i ? ", " : " (", out);
+		puts_clean(out, s->runs[g->named[i]]->id);
 	}
+	fputc(')', out);
+}
+
+/*
+ * "A: N runs, R repeats; kernel K on M: ..." per kernel and machine:
+ * a side of a thousand runs stays a line of a few groups.
+ */
+static void print_side(FILE *out, const char *name, const struct rd_cmp_side *s)
+{
+	struct side_run *r = calloc(s->nr + 1, sizeof(*r));
+	struct run_group *g = calloc(s->nr + 1, sizeof(*g));
+	size_t i, n = 0, repeats = 0;
+	int ok = r && g;
+
+	for (i = 0; i < s->nr; i++) {
+		repeats += s->runs[i]->repeats;
+		if (!ok)
+			continue;
+		r[i] = (struct side_run){ head_field(s->runs[i], "kernel"),
+					  head_field(s->runs[i], "id"), i };
+		ok = r[i].kernel && r[i].machine;
+	}
+	if (ok) {
+		qsort(r, s->nr, sizeof(*r), cmp_side_run);
+		n = group_runs(s, r, g);
+	}
+	fprintf(out, "%s: ", name);
+	plural(out, s->nr, "run");
+	fputs(", ", out);
+	plural(out, repeats, "repeat");
+	for (i = 0; i < n; i++)
+		print_group(out, s, &g[i]);
 	fputc('\n', out);
+	for (i = 0; r && i < s->nr; i++) {
+		free(r[i].kernel);
+		free(r[i].machine);
+	}
+	free(r);
+	free(g);
 }
 
 /* "controls off: ..." naming each control that moved; nothing if none. */

@@ -512,6 +512,22 @@ static int open_spec_item(struct wis_sinks *s, const char *spec, size_t len,
 	return open_item(s, item, err, errlen);
 }
 
+int wis_sinks_use(const char *spec, const char *kind)
+{
+	size_t k = strlen(kind);
+
+	for (const char *p = spec; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+
+		if ((len == 4 && !strncmp(p, "auto", 4)) ||
+		    (len >= k && !strncmp(p, kind, k) &&
+		     (len == k || p[k] == ':')))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
 struct wis_sinks *wis_sinks_open(const char *spec, char *err, size_t errlen,
 				 struct wis_sinks **partial)
 {

@@ -29,6 +29,13 @@ struct wis_sinks *wis_sinks_open(const char *spec, char *err, size_t errlen,
 void wis_sinks_close(struct wis_sinks *s);
 
 /*
+ * Whether spec names a sink of this kind ("virtio", "pmem", ...): an item
+ * "KIND" or "KIND:...", or "auto", which takes every kind there is.  What
+ * wis-init reads to load the modules of the sinks a sweep writes to.
+ */
+int wis_sinks_use(const char *spec, const char *kind);
+
+/*
  * Write one frame to every sink and flush it; the pmem sink needs run and
  * seq for its "full" record.  A sink whose write or flush fails takes no
  * more frames.  Returns 0, or -1 if any sink has failed, now or before.

@@ -1,0 +1,167 @@
+#!/usr/bin/perl
+# wis report --kcidb: every field it writes checked against the records
+# it came from (tests/fixtures, and records derived from them: a second
+# kernel, an unsupported point with a hostile test name, a starved
+# point, a long reason)
+# and against what KCIDB I/O v5 allows (kcidb-io's
+# kcidb_io/schema/v05_*.py): ids "ORIGIN:...", the path pattern, the
+# status names, number's fields, log_excerpt's length, no null.
+use strict;
+use warnings;
+use Compress::Zlib qw(crc32);
+use JSON::PP;
+use Test::More;
+use lib 'tests/lib';
+use WisReport;
+
+my $fx = 'tests/fixtures';
+
+# The fixture FILE as NAME.wis with each payload passed through EDIT,
+# framed again with its CRC.
+sub derive {
+	my ($name, $file, $edit) = @_;
+	open(my $o, '>', "$tmp/$name.wis") or die;
+	for (split(/\n/, slurp($file))) {
+		my ($p) = /^WIS1 \S{8} (\{.*\})$/ or next;
+		$p = $edit->($p);
+		printf $o "WIS1 %08x %s\n", crc32($p), $p;
+	}
+	close($o) or die;
+	return "$tmp/$name.wis";
+}
+
+# What KCIDB v5 allows, as kcidb-io's schema states it.
+my $path_re = qr/^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$/;
+my %statuses = map { $_ => 1 } qw(FAIL ERROR MISS PASS DONE SKIP);
+
+sub has_null {
+	my ($v) = @_;
+	return 1 unless defined $v;
+	return scalar(grep { has_null($_) } @$v) if ref($v) eq 'ARRAY';
+	return scalar(grep { has_null($_) } values %$v) if ref($v) eq 'HASH';
+	return 0;
+}
+
+# The schema's rules over a whole document; the names of what broke.
+sub schema_faults {
+	my ($doc, $origin) = @_;
+	my @bad;
+	my $id_re = qr/^\Q$origin\E:/;
+	push(@bad, 'version') unless $doc->{version}{major} == 5 && $doc->{version}{minor} >= 0;
+	push(@bad, 'null') if has_null($doc);
+	push(@bad, 'top-level key') if grep { !/^(version|checkouts|builds|tests)$/ } keys %$doc;
+	for my $o (@{$doc->{checkouts}}, @{$doc->{builds}}, @{$doc->{tests}}) {
+		push(@bad, "id $o->{id}") unless $o->{id} =~ $id_re && $o->{origin} eq $origin;
+	}
+	for my $b (@{$doc->{builds}}) {
+		push(@bad, "checkout_id $b->{checkout_id}") unless $b->{checkout_id} =~ $id_re;
+	}
+	for my $t (@{$doc->{tests}}) {
+		push(@bad, "path $t->{path}") unless $t->{path} =~ $path_re;
+		push(@bad, "status $t->{status}") unless $statuses{$t->{status}};
+		push(@bad, "build_id $t->{build_id}") unless $t->{build_id} =~ $id_re;
+		push(@bad, 'log_excerpt length') if length($t->{log_excerpt} // '') > 16384;
+		next unless $t->{number};
+		push(@bad, 'number') if grep { !/^(value|unit|prefix)$/ } keys %{$t->{number}};
+		push(@bad, 'prefix') if ($t->{number}{prefix} // 'metric') !~ /^(metric|binary)$/;
+	}
+	return @bad;
+}
+
+# 1. A run with two failed points, field by field against its records.
+my @recs = records("$fx/failed.wis");
+my ($head) = grep { $_->{type} eq 'run' } @recs;
+my @points = grep { $_->{type} eq 'point' } @recs;
+is(wis('report', '--kcidb', "$fx/failed.wis"), 1, 'a run with failed points: exit 1, as wis report');
+my $doc = eval { decode_json($out) };
+ok($doc, '... the output is one JSON document') or diag($@);
+is_deeply([schema_faults($doc, 'wis')], [], '... within what KCIDB v5 allows');
+is(scalar(@{$doc->{checkouts}}), 1, '... one checkout');
+is($doc->{checkouts}[0]{id}, "wis:$head->{kernel}", '... named by the kernel release');
+is(scalar(@{$doc->{builds}}), 1, '... one build');
+my $build = $doc->{builds}[0];
+is($build->{checkout_id}, $doc->{checkouts}[0]{id}, '... the build of that checkout');
+is($build->{id}, "wis:$head->{kernel} $head->{kernel_version} $head->{machine}",
+   '... named by release, version and architecture');
+is($build->{architecture}, $head->{machine}, '... its architecture the run\'s machine');
+is(scalar(@{$doc->{tests}}), scalar(@points), '... one test per point');
+my %ids = map { $_->{id} => 1 } @{$doc->{tests}};
+is(scalar(keys %ids), scalar(@points), '... each with its own id');
+
+my ($done, $fail) = (0, 0);
+for my $i (0 .. $#points) {
+	my ($p, $t) = ($points[$i], $doc->{tests}[$i]);
+	my $what = "$p->{test} $p->{mode} $p->{tasks}";
+	is($t->{path}, "will-it-scale.$p->{test}.$p->{mode}.$p->{tasks}", "$what: its path");
+	is($t->{build_id}, $build->{id}, "$what: the build");
+	is($t->{environment}{misc}{id}, $head->{id}, "$what: the machine's wis.id");
+	is($t->{environment}{misc}{cpu_model}, $head->{cpu_model}, "$what: the CPU model");
+	is($t->{misc}{run}, $p->{run}, "$what: the run id");
+	if ($p->{status} eq 'ok') {
+		$done++;
+		is($t->{status}, 'DONE', "$what: DONE");
+		ok(abs($t->{number}{value} - $p->{average}) <= 1e-12 * $p->{average},
+		   "$what: number is the average rate");
+		is("$t->{number}{unit} $t->{number}{prefix}", 'ops/s metric', "$what: in ops/s, metric prefix");
+		ok(!exists $t->{log_excerpt}, "$what: no log excerpt");
+	} else {
+		$fail++;
+		is($t->{status}, 'FAIL', "$what: FAIL");
+		is($t->{log_excerpt}, "$p->{status}: $p->{message}", "$what: the reason in log_excerpt");
+		ok(!exists $t->{number}, "$what: no number");
+	}
+}
+ok($done && $fail, "both kinds seen ($done done, $fail failed)");
+
+# 2. The origin given.
+is(wis('report', '--kcidb', '--origin', 'lab_2', "$fx/clean.wis"), 0, '--origin lab_2: exit 0');
+$doc = decode_json($out);
+is_deeply([schema_faults($doc, 'lab_2')], [], '... every id and origin is lab_2\'s');
+for my $bad ('Lab', 'a-b', 'a:b', '') {
+	is(wis('report', '--kcidb', '--origin', $bad, "$fx/clean.wis"), 2, "--origin '$bad': exit 2");
+	like($err, qr/bad value '\Q$bad\E' for --origin/, '... naming the value');
+}
+is(wis('report', '--origin', 'lab', "$fx/clean.wis"), 2, '--origin without --kcidb: usage, exit 2');
+is(wis('report', '--kcidb', '--compare', "$fx/base.wis", "$fx/clean.wis"), 2,
+   '--kcidb with --compare: usage, exit 2');
+
+# 3. Two kernels, an unsupported point with a name the path cannot hold,
+# a starved point,
+# and a reason longer than the schema allows, cut before a character.
+my $long = ('x' x 16376) . "\xc3\xa9\xc3\xa9" . ('y' x 100);
+my $other = derive('other', "$fx/clean.wis", sub {
+	my ($p) = @_;
+	$p =~ s/"kernel":"[^"]*"/"kernel":"7.0.0-next"/;
+	$p =~ s/"run":"[^"]*"/"run":"other-1"/;
+	$p =~ s/"test":"getppid1","mode":"processes","tasks":1,/"test":"a.b c\/d","mode":"processes","tasks":1,/;
+	$p =~ s/("test":"a\.b c\/d".*)"status":"ok"/$1"status":"unsupported","message":"no O_DIRECT here"/;
+	$p =~ s/("test":"getppid1","mode":"processes","tasks":2,.*)"status":"ok"/$1"status":"error","message":"$long"/;
+	$p =~ s/("test":"open1","mode":"processes","tasks":1,.*)"status":"ok"/$1"status":"starved","message":"task 1 did no operation in sample 2"/;
+	return $p;
+});
+wis('report', '--kcidb', "$fx/clean.wis", $other);
+$doc = decode_json($out);
+is_deeply([schema_faults($doc, 'wis')], [], 'two kernels: within what KCIDB v5 allows');
+is_deeply([sort map { $_->{id} } @{$doc->{checkouts}}],
+	  ['wis:6.18.44-fc-v782', 'wis:7.0.0-next'], '... a checkout each');
+is(scalar(@{$doc->{builds}}), 2, '... a build each');
+my ($skip) = grep { $_->{misc}{test} eq 'a.b c/d' } @{$doc->{tests}};
+is($skip->{path}, 'will-it-scale.a_b_c_d.processes.1', '... a hostile test name: _ in the path');
+is($skip->{status}, 'SKIP', '... an unsupported point: SKIP');
+is($skip->{log_excerpt}, 'unsupported: no O_DIRECT here', '... with its reason');
+ok($skip->{build_id} =~ /^wis:7\.0\.0-next /, '... of its own kernel\'s build');
+my ($starved) = grep { $_->{misc}{run} eq 'other-1' && $_->{misc}{test} eq 'open1' && $_->{path} =~ /\.processes\.1$/ } @{$doc->{tests}};
+is($starved->{status}, 'ERROR', '... a starved point: ERROR, not measured');
+is($starved->{log_excerpt}, 'starved: task 1 did no operation in sample 2', '... with its reason');
+ok(!exists $starved->{number}, '... and no number');
+my ($cut) = grep { $_->{misc}{run} eq 'other-1' && ($_->{log_excerpt} // '') =~ /^error: x/ } @{$doc->{tests}};
+is(length($cut->{log_excerpt}), 16383, '... a long reason cut within 16384 characters, before the split character');
+
+# 4. No run at all: still a document.
+open(my $e, '>', "$tmp/empty.wis") or die;
+close($e);
+is(wis('report', '--kcidb', "$tmp/empty.wis"), 1, 'no records: exit 1');
+is($out, "{\"version\":{\"major\":5,\"minor\":0},\"checkouts\":[],\"builds\":[],\"tests\":[]}\n",
+   '... an empty document');
+
+done_testing();
