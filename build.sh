@@ -176,9 +176,11 @@ deps() {
 		[ "$(id -u)" -eq 0 ] || die "missing packages:$missing (run as root)"
 		add_foreign_arch
 		note "installing:$missing"
-		apt-get update
+		# Another apt may hold the dpkg lock (an unattended upgrade,
+		# a second build): wait for it rather than fail at once.
+		apt-get -o DPkg::Lock::Timeout=900 update
 		# shellcheck disable=SC2086 # one word a package
-		DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y \
 			--no-install-recommends $missing
 	fi
 	fetch_debs

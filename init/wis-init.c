@@ -95,8 +95,8 @@ static void close_bad_cmdline(struct init *in)
 /* wis.timeout (or the derived one), plus one point and a grace. */
 static unsigned watchdog_s(const struct wis_sweep_cfg *c)
 {
-	unsigned long point_ms = (unsigned long)(c->warmup + c->samples) *
-				 c->interval_ms;
+	unsigned long point_ms = (unsigned long)(c->m.warmup + c->m.samples) *
+				 c->m.interval_ms;
 
 	return wis_cfg_timeout(c) + (unsigned)((point_ms + 999) / 1000) +
 	       WATCHDOG_GRACE_S;

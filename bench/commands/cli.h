@@ -7,12 +7,22 @@
 
 #include "harness.h"
 #include "record.h"
+#include "registry.h"
 
-int wis_compat_main(const char *self, int argc, char **argv);
+/*
+ * The commands of main.c's table: argv[0] is the command's name, its
+ * options start at argv[1]; each returns the process exit status.
+ */
+int wis_list_main(int argc, char **argv);
 int wis_run_main(int argc, char **argv);
 int wis_sweep_main(int argc, char **argv);
 int wis_bench_main(int argc, char **argv);
 int wis_emit_main(int argc, char **argv);
+int wis_report_main(int argc, char **argv);
+int wis_compare_main(int argc, char **argv);
+
+/* The NAME_processes / NAME_threads links, named by self. */
+int wis_compat_main(const char *self, int argc, char **argv);
 
 /*
  * The store's commands, in the host's wis only (bench/Makefile): in the

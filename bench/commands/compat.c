@@ -37,7 +37,7 @@ static void compat_start(const struct wis_point *p, const int *cpus)
 	if (cs.verbose)
 		for (unsigned long i = 0; i < p->nr_tasks; i++)
 			fprintf(stderr, "task %lu: cpu %d\n", i, cpus[i]);
-	if (!p->warmup)
+	if (!p->m->warmup)
 		printf("measurement\n");
 }
 
@@ -45,13 +45,13 @@ static void compat_sample(const struct wis_point *p, int measured,
 			  const struct wis_sample *s)
 {
 	print_line(s);
-	if (!measured && ++cs.warm == p->warmup)
+	if (!measured && ++cs.warm == p->m->warmup)
 		printf("measurement\n");
 	if (measured) {
 		cs.sum += s->total;
-		if (++cs.measured == p->samples)
+		if (++cs.measured == p->m->samples)
 			printf("average:%llu\n",
-			       (unsigned long long)llround(cs.sum / p->samples));
+			       (unsigned long long)llround(cs.sum / p->m->samples));
 	}
 	fflush(stdout);
 }
@@ -116,11 +116,13 @@ static int split_name(const char *self, char *name, size_t len)
 int wis_compat_main(const char *self, int argc, char **argv)
 {
 	struct wis_cpuset mask;
+	struct wis_measure m = {
+		.affinity = WIS_AFF_CORE, .interval_ms = 1000,
+		.warmup = COMPAT_WARMUP, .shared = "/tmp/wis-shared",
+	};
 	struct wis_point p = {
-		.nr_tasks = 1, .affinity = WIS_AFF_CORE, .interval_ms = 1000,
-		.warmup = COMPAT_WARMUP, .mask = &mask,
-		.shared_path = "/tmp/wis-shared", .on_sample = compat_sample,
-		.on_start = compat_start,
+		.nr_tasks = 1, .m = &m, .mask = &mask,
+		.on_sample = compat_sample, .on_start = compat_start,
 	};
 	struct wis_result *r;
 	char name[64], msg[160];
@@ -147,7 +149,7 @@ int wis_compat_main(const char *self, int argc, char **argv)
 			    compat_number(optarg, 1, WIS_MAX_SAMPLES, &v))
 				return compat_usage(self, "-s", optarg, "iterations",
 						    0, WIS_MAX_SAMPLES);
-			p.samples = strcmp(optarg, "0") ? v : 0;
+			m.samples = strcmp(optarg, "0") ? v : 0;
 			break;
 		case 'i':
 			if (compat_number(optarg, WIS_INTERVAL_MIN_MS,
@@ -155,19 +157,19 @@ int wis_compat_main(const char *self, int argc, char **argv)
 				return compat_usage(self, "-i", optarg, "milliseconds",
 						    WIS_INTERVAL_MIN_MS,
 						    WIS_INTERVAL_MAX_MS);
-			p.interval_ms = v;
+			m.interval_ms = v;
 			break;
 		case 'w':
 			if (compat_number(optarg, 0, WIS_MAX_SAMPLES, &v))
 				return compat_usage(self, "-w", optarg, "samples",
 						    0, WIS_MAX_SAMPLES);
-			p.warmup = v;
+			m.warmup = v;
 			break;
 		case 'm':
-			p.affinity = WIS_AFF_PU;
+			m.affinity = WIS_AFF_PU;
 			break;
 		case 'n':
-			p.affinity = WIS_AFF_NONE;
+			m.affinity = WIS_AFF_NONE;
 			break;
 		case 'v':
 			cs.verbose = 1;

@@ -4,7 +4,6 @@
  * only values the record reader accepts.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "cli.h"
 #include "file.h"
 #include "json.h"
+#include "options.h"
 #include "recorder.h"
 
 static const char emit_usage[] =
@@ -137,9 +137,10 @@ int wis_emit_main(int argc, char **argv)
 	struct wis_json j;
 	uint64_t seq;
 	int i, first, opt, ret = 2;
-
 	/* "+": the record's KEY=VALUE words after TYPE are not options. */
-	while ((opt = getopt_long(argc, argv, "+h", emit_options, NULL)) != -1) {
+	struct wis_opts o = { "emit", emit_options, "+h", 0 };
+
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		switch (opt) {
 		case 'o':
 			out = optarg;

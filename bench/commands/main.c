@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wis: one binary for the whole suite and the reader.  The subcommand
- * comes from argv[1], or from argv[0] for the upstream-compatible
- * NAME_processes / NAME_threads links.
+ * wis: one binary for the whole suite and the reader.  The command comes
+ * from argv[1], looked up in the one table below, or from argv[0] for
+ * the upstream-compatible NAME_processes / NAME_threads links.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -12,53 +12,82 @@
 
 #include "cli.h"
 #include "cmdline.h"
-#include "harness.h"
-#include "report.h"
-#include "store.h"
 #include "topology.h"
 
-/* Defined in the host's wis only, like the commands on the store. */
-extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
+static int help_main(int argc, char **argv);
+static int import_main(int argc, char **argv);
+static int history_main(int argc, char **argv);
+
+/* Every command: its name, its function, its arguments and one line. */
+static const struct wis_command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *args;
+	const char *help;
+} commands[] = {
+	{ "list", wis_list_main, "[--names]",
+	  "the tests: name, family, description" },
+	{ "run", wis_run_main, "TEST [OPTIONS]",
+	  "run one test; wis run --help" },
+	{ "sweep", wis_sweep_main, "KEY=VALUE ...",
+	  "a sweep described by wis.* keys, or by --cmdline" },
+	{ "report", wis_report_main, "FILE ...",
+	  "tables, CSV, LKP keys, plots from result records" },
+	{ "compare", wis_compare_main, "A... -- B...",
+	  "per point: medians, spreads, verdict; BASE NEW: B/A" },
+	{ "import", import_main, "DB FILE ...",
+	  "store runs in a SQLite history (host's wis only)" },
+	{ "history", history_main, "--db DB ...",
+	  "rates along the stored runs, and where they stepped" },
+	{ "emit", wis_emit_main, "--out SINKS ...",
+	  "write one result record" },
+	{ "bench", wis_bench_main, "",
+	  "harness cost and sampling accuracy" },
+	{ "help", help_main, "",
+	  "these lines" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static int usage(FILE *f)
 {
-	fprintf(f,
-		"usage: wis COMMAND [ARGS]\n"
-		"  list [--names]          the tests: name, family, description\n"
-		"  run TEST [OPTIONS]      run one test; wis run --help\n"
-		"  sweep KEY=VALUE ...     a sweep described by wis.* keys\n"
-		"  sweep --cmdline         the same keys, from /proc/cmdline\n"
-		"  report FILE ...         tables, CSV, LKP keys, plots from result records\n"
-		"  compare A... -- B...    per point: medians, spreads, interval, verdict\n"
-		"  compare BASE NEW ...    B/A of runs, instances added up, controls checked\n"
-		"  import DB FILE ...      store runs in a SQLite history (host's wis only)\n"
-		"  history --db DB ...     rates along the stored runs, and where they stepped\n"
-		"  emit --out SINKS ...    write one result record\n"
-		"  bench                   harness cost and sampling accuracy\n"
-		"  NAME_processes / NAME_threads links: upstream will-it-scale flags\n");
+	char synopsis[64];
+
+	fprintf(f, "usage: wis COMMAND [ARGS]\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++) {
+		snprintf(synopsis, sizeof(synopsis), "%s %s", commands[i].name,
+			 commands[i].args);
+		fprintf(f, "  %-22s  %s\n", synopsis, commands[i].help);
+	}
+	fprintf(f, "  NAME_processes / NAME_threads links: upstream will-it-scale flags\n");
 	return f == stderr ? 2 : 0;
 }
 
-static int list_tests(int argc, char **argv)
+/* The commands on the store are linked into the host's wis only. */
+static int host_only(int (*cmd)(int, char **), int argc, char **argv)
 {
-	int names = argc > 1 && !strcmp(argv[1], "--names");
+	if (cmd)
+		return cmd(argc, argv);
+	fprintf(stderr, "wis %s: this wis has no store (SQLite); the host's wis has: ./build.sh install\n",
+		argv[0]);
+	return 2;
+}
 
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: wis list [--names]\n"
-		       "  --names  only the names, one a line\n");
-		return 0;
-	}
-	if (argc > 1 && !names) {
-		fprintf(stderr, "wis list: unknown argument '%s'\n", argv[1]);
-		return 2;
-	}
-	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++) {
-		if (names)
-			printf("%s\n", t->name);
-		else
-			printf("%-18s %-8s %s\n", t->name, t->family, t->desc);
-	}
-	return 0;
+static int import_main(int argc, char **argv)
+{
+	return host_only(cmd_import, argc, argv);
+}
+
+static int history_main(int argc, char **argv)
+{
+	return host_only(cmd_history, argc, argv);
+}
+
+static int help_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return usage(stdout);
 }
 
 /*
@@ -76,60 +105,19 @@ static void test_hooks(void)
 		wis_topology_sysfs(sysfs);
 }
 
-/* runtest.py's .title files hold a test's testcase: line. */
-static const char *describe_test(const char *name)
-{
-	const struct wis_test *t = wis_test_find(name);
-
-	return t ? t->desc : NULL;
-}
-
-static const char *test_family(const char *name)
-{
-	const struct wis_test *t = wis_test_find(name);
-
-	return t ? t->family : NULL;
-}
-
-/* A command on the store: absent from the image's wis. */
-static int host_only(int (*cmd)(int, char **), int argc, char **argv)
-{
-	if (cmd)
-		return cmd(argc, argv);
-	fprintf(stderr, "wis %s: this wis has no store (SQLite); the host's wis has: ./build.sh install\n",
-		argv[0]);
-	return 2;
-}
-
 static int run_command(const char *self, int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	if (strcmp(self, "wis") && strchr(self, '_'))
 		return wis_compat_main(self, argc, argv);
-	if (!strcmp(cmd, "list"))
-		return list_tests(argc - 1, argv + 1);
-	if (!strcmp(cmd, "run"))
-		return wis_run_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "sweep"))
-		return wis_sweep_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "report"))
-		return wis_report_main(argc - 1, argv + 1, describe_test,
-				       test_family, wis_store_select);
-	if (!strcmp(cmd, "compare"))
-		return wis_compare_main(argc - 1, argv + 1, wis_store_select);
-	if (!strcmp(cmd, "import"))
-		return host_only(cmd_import, argc - 1, argv + 1);
-	if (!strcmp(cmd, "history"))
-		return host_only(cmd_history, argc - 1, argv + 1);
-	if (!strcmp(cmd, "emit"))
-		return wis_emit_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "bench"))
-		return wis_bench_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return usage(stdout);
 	if (!*cmd)
 		return usage(stderr);
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].main(argc - 1, argv + 1);
 	fprintf(stderr, "wis: unknown command '%s' (wis --help)\n", cmd);
 	return 2;
 }

@@ -127,14 +127,14 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_str(j, "mode", p->threads ? "threads" : "processes");
 	wis_json_u64(j, "tasks", p->nr_tasks);
 	wis_json_u64(j, "repeat", p->repeat);
-	wis_json_str(j, "affinity", wis_affinity_names[p->affinity]);
+	wis_json_str(j, "affinity", wis_affinity_names[p->m->affinity]);
 	cpus_array(j, p, r);
 	wis_json_u64(j, "wrapped", r->wrapped);
 	wis_json_str(j, "status", wis_status_name(r->status));
 	if (r->status != WIS_OK)
 		wis_json_str(j, "message", r->message);
-	wis_json_u64(j, "interval_ms", p->interval_ms);
-	wis_json_u64(j, "warmup", p->warmup);
+	wis_json_u64(j, "interval_ms", p->m->interval_ms);
+	wis_json_u64(j, "warmup", p->m->warmup);
 	wis_json_u64(j, "samples", r->nr_samples);
 	wis_json_str(j, "sampler", wis_sampler_name(r->sampler));
 	wis_json_u64(j, "overrun", r->overrun);
@@ -153,7 +153,7 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
 	barrier_json(j, r);
 	starved_json(j, r);
-	wis_profile_json(j, &r->profile, p->profile_top);
+	wis_profile_json(j, &r->profile, wis_profile_top(p->m));
 }
 
 static double mean_field(const struct wis_result *r, int max)

@@ -3,12 +3,12 @@
  * `wis run` and `wis sweep`.  `wis run`'s flags are spelled as wis.* keys
  * and go through the one parser the kernel command line uses.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "file.h"
+#include "options.h"
 #include "plan.h"
 #include "sweep.h"
 
@@ -50,14 +50,6 @@ static const struct option run_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *option_name(int opt)
-{
-	for (const struct option *o = run_options; o->name; o++)
-		if (o->val == opt)
-			return o->name;
-	return "?";
-}
-
 /* Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote. */
 static int apply(struct wis_sweep_cfg *c, const char *key, const char *val,
 		 const char *flag)
@@ -74,6 +66,7 @@ static int apply(struct wis_sweep_cfg *c, const char *key, const char *val,
 int wis_run_main(int argc, char **argv)
 {
 	struct wis_sweep_opts opts = { .table = 1 };
+	struct wis_opts o = { "run", run_options, "t:s:h", 0 };
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
 	char err[512];
 	int opt, ret = 2, dry_run = 0;
@@ -84,20 +77,16 @@ int wis_run_main(int argc, char **argv)
 	/* One task and records on stdout, unless the flags say otherwise. */
 	snprintf(c->tasks, sizeof(c->tasks), "1");
 	snprintf(c->out, sizeof(c->out), "console");
-	while ((opt = getopt_long(argc, argv, ":t:s:h", run_options, NULL)) != -1) {
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		char flag[32];
 
 		if (opt == 'h') {
 			ret = run_usage(stdout);
 			goto out;
 		}
-		if (opt == ':' || opt == '?') {
-			fprintf(stderr, "wis run: %s '%s'\n",
-				opt == ':' ? "missing value for" : "unknown option",
-				argv[optind - 1]);
+		if (opt == WIS_OPT_BAD)
 			goto out;
-		}
-		snprintf(flag, sizeof(flag), "--%s", option_name(opt));
+		snprintf(flag, sizeof(flag), "--%s", wis_opt_name(&o, opt));
 		if (opt == 'r')
 			opts.records = 1;
 		if (opt == 'r' && !optarg)
@@ -112,7 +101,8 @@ int wis_run_main(int argc, char **argv)
 			continue;
 		}
 		/* Each long option is the wis.* key of the same name. */
-		if (apply(c, opt == 'r' ? "out" : option_name(opt), optarg, flag))
+		if (apply(c, opt == 'r' ? "out" : wis_opt_name(&o, opt), optarg,
+			  flag))
 			goto out;
 	}
 	if (optind != argc - 1) {
@@ -190,7 +180,7 @@ static int print_timeout(int argc, char **argv)
 
 /*
  * `wis sweep --mem-for CPUS WORD...`: "RESIDENT BATCH", the MB a guest
- * of CPUS CPUs needs for these words' sweep (wis_cfg_memory(); 0: no
+ * of CPUS CPUs needs for these words' sweep (wis_plan_memory(); 0: no
  * such test), for qemu/run's --mem.  Bad words give 0 0.
  */
 static int print_memory(int argc, char **argv)
@@ -199,19 +189,17 @@ static int print_memory(int argc, char **argv)
 	struct wis_sweep_cfg *c = cpus ? cfg_of_words(argc - 3, argv + 3) :
 				  NULL;
 	struct wis_memory_need need = { 0, 0 };
-	unsigned tasks[WIS_MAX_TASKS];
+	struct wis_plan pl = { .nr_tasks = 0 };
 	char err[256];
-	int n;
 
 	if (!c) {
 		fprintf(stderr, "wis sweep: --mem-for needs a CPU count\n");
 		return 2;
 	}
-	n = wis_tasks_resolve_places(c->tasks, cpus, tasks, WIS_MAX_TASKS,
-				     err, sizeof(err));
-	if (n > 0)
-		wis_cfg_memory(c, cpus, tasks[n - 1], &need);
+	if (!wis_plan_make(&pl, c, NULL, cpus, err, sizeof(err)))
+		wis_plan_memory(&pl, c, cpus, &need);
 	printf("%u %u\n", need.resident_mb, need.batch_mb);
+	wis_plan_free(&pl);
 	free(c);
 	return 0;
 }

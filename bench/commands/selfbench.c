@@ -13,7 +13,6 @@
  * page walk a call whoever runs the loop; that is the method's cost,
  * not the harness's.  The first shows how much it is on this machine.
  */
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -26,6 +25,7 @@
 
 #include "clock.h"
 #include "file.h"
+#include "options.h"
 #include "sweep.h"
 
 #define MAX_RUNS 99
@@ -95,7 +95,7 @@ static double harness_rate(struct wis_point *p, struct wis_result *r,
 		fprintf(stderr, "wis bench: getppid1: %s\n", r->message);
 		return 0;
 	}
-	note_intervals(e, r, p->interval_ms);
+	note_intervals(e, r, p->m->interval_ms);
 	return wis_result_average(r);
 }
 
@@ -129,10 +129,11 @@ static const struct option bench_options[] = {
 
 static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 {
+	struct wis_opts o = { "bench", bench_options, "", 0 };
 	unsigned long long v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, ":", bench_options, NULL)) != -1) {
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		if (opt == 'h') {
 			printf("usage: wis bench [--runs N] [--interval MS]\n"
 			       "  --runs N       rounds of the three rates (5)\n"
@@ -149,8 +150,7 @@ static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 			return bench_usage(opt == 'r' ? "--runs: bad value" :
 					   "--interval: bad value", optarg);
 		else
-			return bench_usage(opt == ':' ? "missing value for" :
-					   "unknown option", argv[optind - 1]);
+			return -1;
 	}
 	if (optind < argc)
 		return bench_usage("unexpected argument", argv[optind]);
@@ -169,7 +169,7 @@ static int bench_round(struct wis_point *p, struct wis_result *r,
 		       struct interval_error *e, volatile uint64_t *counter,
 		       int harness_last, struct round *out)
 {
-	double seconds = p->samples * p->interval_ms / 1000.0;
+	double seconds = p->m->samples * p->m->interval_ms / 1000.0;
 
 	if (!harness_last && (out->wis = harness_rate(p, r, e)) <= 0)
 		return -1;
@@ -218,7 +218,7 @@ static int bench_runs(struct wis_point *p, struct wis_result *r,
 	printf("counting in memory: %.4f of counting in a register\n",
 	       median(memory, runs));
 	printf("interval %u ms over %d samples: mean error %.4f%%, max %.4f%% "
-	       "(budget < 0.5%%)\n", p->interval_ms, e.n, 100 * e.sum / e.n,
+	       "(budget < 0.5%%)\n", p->m->interval_ms, e.n, 100 * e.sum / e.n,
 	       100 * e.max);
 	return 0;
 }
@@ -226,10 +226,13 @@ static int bench_runs(struct wis_point *p, struct wis_result *r,
 int wis_bench_main(int argc, char **argv)
 {
 	struct wis_cpuset mask;
+	struct wis_measure m = {
+		.affinity = WIS_AFF_CORE, .warmup = 1, .samples = 5,
+		.interval_ms = 1000, .shared = "/tmp/wis-shared",
+	};
 	struct wis_point p = {
-		.test = wis_test_find("getppid1"), .nr_tasks = 1,
-		.affinity = WIS_AFF_CORE, .mask = &mask, .warmup = 1,
-		.samples = 5, .interval_ms = 1000, .shared_path = "/tmp/wis-shared",
+		.test = wis_test_find("getppid1"), .nr_tasks = 1, .m = &m,
+		.mask = &mask,
 	};
 	struct wis_result *r;
 	uint64_t *counter;
@@ -237,7 +240,7 @@ int wis_bench_main(int argc, char **argv)
 
 	if (!p.test)
 		return 2;
-	bad = parse_args(argc, argv, &runs, &p.interval_ms);
+	bad = parse_args(argc, argv, &runs, &m.interval_ms);
 	if (bad)
 		return bad > 0 ? 0 : 2;
 	if (wis_cpuset_inherited(&mask))

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sweep engine: tests x modes x task counts, one point each, with
- * records to the sinks and progress on stderr.  `wis sweep` and
- * `wis run` are both front ends of it.
+ * The sweep: the plan's points (grammar/plan.c) run one by one, with
+ * records to the sinks, the table or progress, the barrier across
+ * instances and the stop signals.  `wis sweep` and `wis run` are both
+ * front ends of it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -35,13 +36,12 @@ struct sweep {
 	uint64_t seq;
 	struct wis_cpuset mask;
 	struct wis_topology *topo;
+	/* The tests of cfg->tests[], by the same index. */
 	const struct wis_test *tests[WIS_MAX_SWEEP_TESTS];
-	int nr_tests;
-	unsigned tasks[WIS_MAX_TASKS];
-	int nr_tasks;
+	struct wis_plan plan;
 	int points, failed, unsupported, starved;
 	int sink_failed;	/* a sink lost records: the run failed */
-	uint64_t sweep_hash;		/* of the resolved point list */
+	uint64_t sweep_hash;		/* of the plan */
 	struct wis_barrier *barrier;
 	sigset_t stop;		/* signals that end the sweep, kept blocked */
 	int interrupted;	/* the one that did */
@@ -97,17 +97,15 @@ static int resolve_tests(struct sweep *s, char *err, size_t len)
 	for (int i = 0; i < c->nr_tests; i++) {
 		char near[160];
 
-		s->tests[s->nr_tests] = wis_test_find(c->tests[i]);
-		if (s->tests[s->nr_tests]) {
-			s->nr_tests++;
+		s->tests[i] = wis_test_find(c->tests[i]);
+		if (s->tests[i])
 			continue;
-		}
 		wis_test_suggest(c->tests[i], near, sizeof(near));
 		snprintf(err, len, "wis.tests: unknown test '%s'%s%s%s", c->tests[i],
 			 *near ? " (did you mean " : "", near, *near ? "?)" : "");
 		return -1;
 	}
-	if (!s->nr_tests) {
+	if (!c->nr_tests) {
 		snprintf(err, len, "wis.tests: no test to run");
 		return -1;
 	}
@@ -139,61 +137,6 @@ static int resolve_cpus(struct sweep *s, char *err, size_t len)
 	return 0;
 }
 
-static int nr_modes(const struct wis_sweep_cfg *c)
-{
-	return !!(c->modes & WIS_MODE_PROCESSES) + !!(c->modes & WIS_MODE_THREADS);
-}
-
-static unsigned nr_repeats(const struct wis_sweep_cfg *c)
-{
-	return c->repeats ? c->repeats : 1;
-}
-
-/* Every point of the sweep, all repeats. */
-static int nr_points(const struct sweep *s)
-{
-	return s->nr_tests * nr_modes(s->cfg) * s->nr_tasks *
-	       (int)nr_repeats(s->cfg);
-}
-
-/* FNV-1a, 64 bits. */
-static uint64_t hash_str(uint64_t h, const char *str)
-{
-	for (; *str; str++) {
-		h ^= (unsigned char)*str;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-/*
- * The points in the order they run, with what decides their windows'
- * length: instances that agree on it run the same points together.
- */
-static uint64_t sweep_hash(const struct sweep *s)
-{
-	const struct wis_sweep_cfg *c = s->cfg;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	char item[128];
-
-	snprintf(item, sizeof(item), "%d %d %u %u\n", c->warmup, c->samples,
-		 c->interval_ms, nr_repeats(c));
-	h = hash_str(h, item);
-	for (int t = 0; t < s->nr_tests; t++)
-		for (int mode = 0; mode < 2; mode++)
-			for (int i = 0; i < s->nr_tasks; i++) {
-				if (!(c->modes & (mode ? WIS_MODE_THREADS :
-						  WIS_MODE_PROCESSES)))
-					continue;
-				snprintf(item, sizeof(item), "%s %s %u\n",
-					 s->tests[t]->name,
-					 mode ? "threads" : "processes",
-					 s->tasks[i]);
-				h = hash_str(h, item);
-			}
-	return h;
-}
-
 static int open_barrier(struct sweep *s, char *err, size_t len)
 {
 	const struct wis_sweep_cfg *c = s->cfg;
@@ -222,96 +165,53 @@ static int open_barrier(struct sweep *s, char *err, size_t len)
 	return s->barrier ? 0 : -1;
 }
 
-/* Tests and task counts; on a machine of places CPUs if not 0, not this. */
+/* The tests and the plan; on a machine of places CPUs if not 0, not this. */
 static int plan(struct sweep *s, unsigned places, char *err, size_t len)
 {
-	int n;
-
 	if (resolve_tests(s, err, len))
 		return -1;
-	if (places) {
-		n = wis_tasks_resolve_places(s->cfg->tasks, places, s->tasks,
-					     WIS_MAX_TASKS, err, len);
-	} else {
-		if (resolve_cpus(s, err, len))
-			return -1;
-		s->topo = malloc(sizeof(*s->topo));
-		if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
-			snprintf(err, len, "cannot read the CPU topology");
-			return -1;
-		}
-		n = wis_tasks_resolve(s->cfg->tasks, &s->mask,
-				      s->cfg->affinity, s->tasks,
-				      WIS_MAX_TASKS, err, len);
-	}
-	if (n < 0)
+	if (places)
+		return wis_plan_make(&s->plan, s->cfg, NULL, places, err, len);
+	if (resolve_cpus(s, err, len))
 		return -1;
-	s->nr_tasks = n;
-	return 0;
+	s->topo = malloc(sizeof(*s->topo));
+	if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
+		snprintf(err, len, "cannot read the CPU topology");
+		return -1;
+	}
+	return wis_plan_make(&s->plan, s->cfg, &s->mask, 0, err, len);
 }
 
 static int prepare(struct sweep *s, char *err, size_t len)
 {
 	if (plan(s, 0, err, len))
 		return -1;
-	s->sweep_hash = sweep_hash(s);
+	s->sweep_hash = wis_plan_hash(&s->plan, s->cfg);
 	return open_barrier(s, err, len);
 }
 
 static double point_seconds(const struct wis_sweep_cfg *c)
 {
-	return (c->warmup + c->samples) * c->interval_ms / 1000.0;
+	return (c->m.warmup + c->m.samples) * c->m.interval_ms / 1000.0;
 }
 
-/* The points of test t in one repeat, every mode and task count. */
-static int each_mode(struct sweep *s,
-		     int (*fn)(struct sweep *s, struct wis_point *p, int k,
-			       void *arg), void *arg, int t, unsigned repeat,
-		     int *k)
-{
-	for (int mode = 0; mode < 2; mode++) {
-		if (!(s->cfg->modes & (mode ? WIS_MODE_THREADS :
-				       WIS_MODE_PROCESSES)))
-			continue;
-		for (int i = 0; i < s->nr_tasks; i++) {
-			struct wis_point p = {
-				.test = s->tests[t], .threads = mode,
-				.nr_tasks = s->tasks[i], .repeat = repeat,
-				.affinity = s->cfg->affinity, .mask = &s->mask,
-				.interval_ms = s->cfg->interval_ms,
-				.warmup = s->cfg->warmup,
-				.samples = s->cfg->samples,
-				.shared_path = s->cfg->shared,
-				.barrier = s->barrier,
-				.barrier_gen = (uint64_t)*k + 1,
-				.profile = s->cfg->profile,
-				.profile_top = s->cfg->profile_top ?
-					(int)s->cfg->profile_top :
-					WIS_PROF_TOP_DEFAULT,
-			};
-
-			if (fn(s, &p, ++*k, arg))
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Calls fn for every point, in the order they run.  Repeats run whole
- * passes, not a point N times in a row, so a drift of the machine
- * spreads over every test instead of landing on one.
- */
+/* Calls fn for every point of the plan, in the order they run. */
 static int each_point(struct sweep *s,
 		      int (*fn)(struct sweep *s, struct wis_point *p, int k,
 				void *arg), void *arg)
 {
-	int k = 0;
+	for (int k = 0; k < s->plan.nr_points; k++) {
+		const struct wis_plan_point *pp = &s->plan.points[k];
+		struct wis_point p = {
+			.test = s->tests[pp->test], .threads = pp->threads,
+			.nr_tasks = pp->nr_tasks, .repeat = pp->repeat,
+			.m = &s->cfg->m, .mask = &s->mask,
+			.barrier = s->barrier, .barrier_gen = (uint64_t)k + 1,
+		};
 
-	for (unsigned repeat = 0; repeat < nr_repeats(s->cfg); repeat++)
-		for (int t = 0; t < s->nr_tests; t++)
-			if (each_mode(s, fn, arg, t, repeat, &k))
-				return -1;
+		if (fn(s, &p, k + 1, arg))
+			return -1;
+	}
 	return 0;
 }
 
@@ -343,7 +243,7 @@ static void run_record(struct sweep *s)
 	wis_json_str(&j, "id", s->cfg->id);
 	if (wis_cfg_format(s->cfg, sweep, sizeof(sweep)) >= 0)
 		wis_json_str(&j, "sweep", sweep);
-	wis_json_u64(&j, "nr_points", (uint64_t)nr_points(s));
+	wis_json_u64(&j, "nr_points", (uint64_t)s->plan.nr_points);
 	barrier_fields(s, &j);
 	wis_audit_json(&j, &s->mask, s->opts->boot);
 	wis_json_str(&j, "sampler", wis_sampler_name(wis_sampler_probe()));
@@ -364,7 +264,7 @@ static void warn_environment(struct sweep *s)
 	if (!s->opts->table && !s->opts->progress)
 		return;
 	wis_audit_env(&env);
-	for (int t = 0; t < s->nr_tests; t++)
+	for (int t = 0; t < s->cfg->nr_tests; t++)
 		wis_env_tests_add(&tests, s->tests[t]->name,
 				  s->tests[t]->family);
 	wis_env_warn(s->opts->table ? stdout : stderr, &env, &tests);
@@ -494,10 +394,10 @@ static int next_point(struct sweep *s, struct wis_point *p, int k, void *arg)
 	struct running *run = arg;
 
 	/* Task counts ascend: the first of a test and mode resets its base. */
-	if (p->nr_tasks == s->tasks[0])
+	if (p->nr_tasks == s->plan.tasks[0])
 		run->base = 0;
 	return stop_pending(s) || timed_out(s, run->start) ||
-	       run_point(s, p, run->r, k, nr_points(s), &run->base);
+	       run_point(s, p, run->r, k, s->plan.nr_points, &run->base);
 }
 
 static int run_points(struct sweep *s, struct wis_result *r)
@@ -608,7 +508,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	s->cfg = cfg;
 	s->opts = opts;
 	wis_run_id(s->run, sizeof(s->run), cfg->id);
-	if (opts->table && cfg->profile)
+	if (opts->table && cfg->m.profile)
 		s->kept = open_memstream(&s->kept_buf, &s->kept_len);
 	/*
 	 * Sinks and the barrier first: their files are where the user asked,
@@ -626,7 +526,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	}
 	run_record(s);
 	warn_environment(s);
-	wis_signals_plan(stdout, cfg->signals, nr_points(s));
+	wis_signals_plan(stdout, cfg->signals, s->plan.nr_points);
 	if (opts->table)
 		wis_table_header(stdout);
 	stopped = run_points(s, r) || stop_pending(s);
@@ -649,6 +549,7 @@ out:
 	if (s->kept)
 		fclose(s->kept);
 	free(s->kept_buf);
+	wis_plan_free(&s->plan);
 	free(s->topo);
 	free(s);
 	free(r);
@@ -668,11 +569,11 @@ static void print_memory(const struct sweep *s, unsigned cpus)
 {
 	struct wis_memory_need need;
 
-	wis_cfg_memory(s->cfg, cpus, s->tasks[s->nr_tasks - 1], &need);
+	wis_plan_memory(&s->plan, s->cfg, cpus, &need);
 	if (need.resident_mb)
 		printf("memory: %u MB or more: %u tasks of a test that touches "
 		       "128 MB each, plus 80 MB\n", need.resident_mb,
-		       s->tasks[s->nr_tasks - 1]);
+		       s->plan.tasks[s->plan.nr_tasks - 1]);
 	if (need.batch_mb)
 		printf("memory: %u MB or more keeps the vm_committed_as batch "
 		       "of %u CPUs above a 128 MB mapping (mmap1, malloc1, "
@@ -693,12 +594,13 @@ int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus)
 	s->cfg = cfg;
 	if (plan(s, cpus, err, sizeof(err))) {
 		fprintf(stderr, "wis: %s\n", err);
+		wis_plan_free(&s->plan);
 		free(s->topo);
 		free(s);
 		return 2;
 	}
 	each_point(s, print_point, NULL);
-	n = nr_points(s);
+	n = s->plan.nr_points;
 	if (!cpus)
 		cpus = (unsigned)wis_cpuset_count(&s->mask);
 	printf("%d point%s on %u CPUs%s: %.0f s of samples, about %.0f s with "
@@ -706,6 +608,7 @@ int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus)
 	       s->topo ? " of this machine" : "", n * point_seconds(cfg),
 	       n * (point_seconds(cfg) + POINT_SETUP_S));
 	print_memory(s, cpus);
+	wis_plan_free(&s->plan);
 	free(s->topo);
 	free(s);
 	return 0;

@@ -9,6 +9,8 @@
  * g, 2g left it, and two end marks above every phase.  One word per slot
  * makes "joined this campaign and reached this phase" a single atomic
  * fact, so a slot left over from an earlier campaign can never count.
+ * One protocol on one region: its layout, the campaign, the phases and
+ * the waits all read the same words, hence one file of this length.
  */
 #include <dirent.h>
 #include <errno.h>

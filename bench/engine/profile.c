@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The point side of wis.profile: events, rings, the aggregation of call
- * chains into symbol counts, and the record fields.
+ * chains into symbol counts, and the record fields.  One pipeline over
+ * one state (the rings' mappings, the symbols, the counts), hence one
+ * file of this length; kallsyms, lock_stat and the ring reader are apart.
  */
 #include <errno.h>
 #include <fcntl.h>

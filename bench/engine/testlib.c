@@ -1,14 +1,148 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * What a test calls (wis.h): its failure and its start barrier, its
+ * files and partner, and the set-up several tests share.  The loop, what
+ * is measured, stays in the test.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "file.h"
-#include "testlib.h"
+#include "wis.h"
+
+int wis_fail(struct wis_task *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)t;
+	va_start(ap, fmt);
+	wis_set_failure(1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int wis_unsupported(struct wis_task *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)t;
+	va_start(ap, fmt);
+	wis_set_failure(2, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void wis_die(struct wis_task *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wis_set_failure(1, fmt, ap);
+	va_end(ap);
+	if (!t->threads)
+		_exit(1);
+	for (;;)
+		pause();
+}
+void wis_ready(struct wis_task *t)
+{
+	(void)t;
+	atomic_fetch_add(&wis_ctl->ready, 1);
+	while (!atomic_load(&wis_ctl->go))
+		wis_futex(&wis_ctl->go, FUTEX_WAIT, 0);
+}
+const char *wis_path(char buf[WIS_PATH_MAX], const char *prefix,
+		     const char *name, long id)
+{
+	if (id >= 0)
+		snprintf(buf, WIS_PATH_MAX, "%s%s.%ld", prefix, name, id);
+	else
+		snprintf(buf, WIS_PATH_MAX, "%s%s", prefix, name);
+	return buf;
+}
+
+int wis_make_file(const char *path, size_t len)
+{
+	static const char zero[4096];
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600);
+
+	if (fd < 0)
+		return -1;
+	for (size_t done = 0; done < len;) {
+		size_t n = len - done < sizeof(zero) ? len - done : sizeof(zero);
+		ssize_t w = write(fd, zero, n);
+
+		if (w <= 0) {
+			int saved = errno ? errno : ENOSPC;
+
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		done += w;
+	}
+	return close(fd);
+}
+struct partner {
+	void (*fn)(void *arg);
+	void *arg;
+	int cpu;
+};
+
+static void *partner_thread(void *p)
+{
+	struct partner pa = *(struct partner *)p;
+
+	free(p);
+	wis_pin_self(pa.cpu);
+	pa.fn(pa.arg);
+	return NULL;
+}
+
+int wis_spawn_partner(struct wis_task *t, void (*fn)(void *arg), void *arg)
+{
+	struct partner *pa;
+	pthread_attr_t attr;
+	pthread_t tid;
+	pid_t parent = getpid(), pid;
+	int err;
+
+	if (!t->threads) {
+		pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid)
+			return 0;
+		wis_die_with_parent(parent);
+		fn(arg);
+		_exit(0);
+	}
+	pa = malloc(sizeof(*pa));
+	if (!pa)
+		return -1;
+	*pa = (struct partner){ fn, arg, t->cpu };
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, THREAD_STACK);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&tid, &attr, partner_thread, pa);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		free(pa);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
 
 /* close() that leaves errno to the failure being reported. */
 static void close_keep_errno(int fd)

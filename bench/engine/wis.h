@@ -2,8 +2,8 @@
 /*
  * The interface between the harness and one test.
  *
- * A test is one file in bench/tests/ that defines a struct wis_test with
- * WIS_TEST().  The harness starts nr_tasks tasks (processes or threads),
+ * A test is one file in bench/tests/, NAME.c, that defines its struct
+ * wis_test with WIS_TEST(fields...); NAME, the file's, is its name.  The harness starts nr_tasks tasks (processes or threads),
  * each calling test->run() once.  run() does its private set-up, calls
  * wis_ready() exactly once, then loops forever incrementing *iterations,
  * the task's counter.  It returns only when set-up failed, after calling
@@ -14,9 +14,11 @@
 #ifndef WIS_H
 #define WIS_H
 
+#include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 
 #include "wis_limits.h"
 
@@ -61,9 +63,19 @@ struct wis_test {
 	rlim_t nofile;
 };
 
-#define WIS_TEST(id) \
+/*
+ * The build defines WIS_TEST_NAME as the test file's name without .c
+ * (bench/Makefile): the name is written nowhere else.
+ */
+#define WIS_TEST_STR_(x) #x
+#define WIS_TEST_STR(x) WIS_TEST_STR_(x)
+#define WIS_TEST_SYM_(x) wis_test_##x
+#define WIS_TEST_SYM(x) WIS_TEST_SYM_(x)
+#define WIS_TEST(...) \
 	__attribute__((used, section("wis_tests"), aligned(sizeof(void *)))) \
-	const struct wis_test wis_test_##id
+	const struct wis_test WIS_TEST_SYM(WIS_TEST_NAME) = { \
+		.name = WIS_TEST_STR(WIS_TEST_NAME), __VA_ARGS__ \
+	}
 
 /* Start barrier: returns once every task of the point is set up. */
 void wis_ready(struct wis_task *t);
@@ -106,5 +118,86 @@ const char *wis_path(char buf[WIS_PATH_MAX], const char *prefix,
  * user's, and fails with EEXIST rather than being followed or truncated.
  */
 int wis_make_file(const char *path, size_t len);
+
+/*
+ * Set-up shared by several tests.  The functions taking a task or a
+ * point's env report a failure with wis_fail() (or wis_unsupported())
+ * and return -1 or NULL, so the test only has to return -1; the others
+ * leave the reason in errno.
+ */
+
+/*
+ * tmp_prefix/name.id holding len zero bytes, opened O_RDWR and unlinked:
+ * the task's own file, reachable only through the returned descriptor.
+ */
+int wis_open_unlinked_file(struct wis_task *t, const char *name, size_t len);
+
+/*
+ * The same, but sparse (ftruncate(), nothing written), with its path
+ * left in path for later messages.
+ */
+int wis_open_unlinked_sparse_file(struct wis_task *t, const char *name,
+				  size_t len, char path[WIS_PATH_MAX]);
+
+/*
+ * For prepare(): tmp_prefix/name holding len zero bytes, its path kept in
+ * path (static in the test, so every task can read it) and handed to
+ * the tasks as t->shared.
+ */
+int wis_prepare_shared_file(const struct wis_point_env *env, const char *name,
+			    size_t len, char path[WIS_PATH_MAX],
+			    void **shared);
+
+/*
+ * For prepare(): the file at the fixed shared path (open4, pread4), at
+ * least len bytes long.  Other kernels sharing the filesystem may be
+ * using it right now, so it is never truncated, only filled with zeros
+ * when still short, and it is left in place afterwards.
+ */
+int wis_prepare_fixed_file(const struct wis_point_env *env, size_t len);
+
+/* A task's own descriptor of the file wis_prepare_shared_file() made. */
+int wis_open_shared_file(struct wis_task *t, int flags);
+
+/*
+ * A failed O_DIRECT step (what) on path.  EINVAL is a filesystem that
+ * does not do O_DIRECT: the point is unsupported rather than failed.
+ */
+int wis_direct_io_fail(struct wis_task *t, const char *what,
+		       const char *path, int err);
+
+/*
+ * The end of an O_DIRECT read test's set-up on fd: a page-aligned
+ * buffer of buflen bytes, filled by a first read at offset 0, since a
+ * filesystem may take O_DIRECT at open and refuse it only there.  On
+ * failure fd is closed.
+ */
+char *wis_direct_read_buffer(struct wis_task *t, int fd, size_t buflen,
+			     const char *path);
+
+/*
+ * A socket of the given type bound to 127.0.0.1 on a port the kernel
+ * picks; sin receives the address.
+ */
+int wis_loopback_socket(int type, struct sockaddr_in *sin);
+
+/*
+ * tcp_conn1 and tcp_conn2's listener on 127.0.0.1, its address in sin,
+ * tried with one round.
+ */
+int wis_tcp_conn_listen(struct wis_task *t, struct sockaddr_in *sin);
+
+/*
+ * tcp_conn1 and tcp_conn2's measured round: connect to the listener,
+ * accept, close both ends.
+ */
+int wis_tcp_conn_round(int lfd, const struct sockaddr_in *sin);
+
+/*
+ * For wis_die() after a read or write that moved ret bytes instead of
+ * the expected count: errno's name when it failed, "short transfer"
+ * when it moved less.
+ */
+const char *wis_io_error(ssize_t ret);
 
 #endif

@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (spec && cpulist &&
 	    !wis_cpulist_parse(&cpus, cpulist, err, sizeof(err)) &&
 	    wis_cpuset_count(&cpus))
-		wis_tasks_resolve(spec, &cpus, cfg.affinity, counts,
+		wis_tasks_resolve(spec, &cpus, cfg.m.affinity, counts,
 				  WIS_MAX_TASKS, err, sizeof(err));
 	free(line);
 	return 0;

@@ -2,6 +2,9 @@
 /*
  * The sweep grammar shared by `wis sweep KEY=VALUE ...`, the kernel
  * command line and the preset files.  Every key is one row of keys[].
+ * Its length is that table's: the rows, their checks and the readers
+ * that apply them (words, presets, kernel command line) are one unit,
+ * and split they would share the table through a header of internals.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -331,15 +334,15 @@ static int set_profile(struct wis_sweep_cfg *c, const char *v,
 
 	if (wis_profile_parse(v, &kinds, why, wlen))
 		return -1;
-	c->profile = kinds;
+	c->m.profile = kinds;
 	return 0;
 }
 
 static int show_profile(const struct wis_sweep_cfg *c, char *buf, size_t len)
 {
-	if (!c->profile)
+	if (!c->m.profile)
 		return -1;
-	wis_profile_format(c->profile, buf, len);
+	wis_profile_format(c->m.profile, buf, len);
 	return 0;
 }
 
@@ -419,10 +422,10 @@ static const struct key keys[] = {
 		  "of two, every count at which the placement fills a NUMA "
 		  "node or a package, and N), where N is the number of "
 		  "places: cores for `core` affinity, CPUs otherwise" },
-	{ UINT_KEY("wis.samples", samples, 1, WIS_MAX_SAMPLES,
+	{ UINT_KEY("wis.samples", m.samples, 1, WIS_MAX_SAMPLES,
 		   "a sample count"), .def = "5",
 	  .help = "measured samples" },
-	{ UINT_KEY("wis.warmup", warmup, 0, WIS_MAX_SAMPLES,
+	{ UINT_KEY("wis.warmup", m.warmup, 0, WIS_MAX_SAMPLES,
 		   "a sample count"), .def = "1",
 	  .help = "discarded samples before the measured ones" },
 	{ UINT_KEY("wis.repeat", repeats, 1, WIS_MAX_REPEATS, "a count"),
@@ -430,20 +433,20 @@ static const struct key keys[] = {
 	  .help = "measure the whole sweep this many times: every point once, "
 		  "then every point again; point records carry `repeat`, from "
 		  "0" },
-	{ UINT_KEY("wis.interval", interval_ms, WIS_INTERVAL_MIN_MS,
+	{ UINT_KEY("wis.interval", m.interval_ms, WIS_INTERVAL_MIN_MS,
 		   WIS_INTERVAL_MAX_MS, "milliseconds"), .def = "1000",
 	  .help = "sample length, ms" },
 	{ .name = "wis.cpus", .kind = KIND_OWN, .set = set_cpus,
 	  .show = show_cpus, .def_doc = "inherited mask",
 	  .help = "CPU list the sweep may use; must lie inside the inherited "
 		  "mask" },
-	{ NAME_KEY("wis.affinity", affinity, wis_affinity_names), .def = "core" },
+	{ NAME_KEY("wis.affinity", m.affinity, wis_affinity_names), .def = "core" },
 	{ TEXT_KEY("wis.out", out, check_out), .def = "auto",
 	  .def_doc = "`auto`: the `wis.results` port and the first pmem "
 		     "device if they exist, plus the console",
 	  .help = "sinks, comma list: `virtio[:NAME]`, `pmem[:DEV]`, "
 		  "`file:PATH`, `console`, `auto`" },
-	{ TEXT_KEY("wis.shared", shared, check_shared),
+	{ TEXT_KEY("wis.shared", m.shared, check_shared),
 	  .def = "/tmp/wis-shared", .help = "fixed path for open4 / pread4" },
 	{ TEXT_KEY("wis.id", id, check_id), .def_doc = "hostname",
 	  .help = "instance label, kept in every record and in run ids" },
@@ -480,7 +483,7 @@ static const struct key keys[] = {
 	  .help = "comma list of `cpu` (kernel samples and call chains), "
 		  "`stat` (counters per op), `lock` (lock contention), taken "
 		  "in an extra interval after each point's samples" },
-	{ UINT_KEY("wis.profile_top", profile_top, 1, WIS_PROF_TOP_MAX,
+	{ UINT_KEY("wis.profile_top", m.profile_top, 1, WIS_PROF_TOP_MAX,
 		   "a count"), .def_doc = "`10`",
 	  .help = "entries each profile table of a record keeps" },
 };

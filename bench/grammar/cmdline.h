@@ -46,19 +46,37 @@ enum wis_tmpfs { WIS_TMPFS_KEEP, WIS_TMPFS_PRIVATE };
 /* Lab-fleet lines on the console (signals.h). */
 enum wis_signals { WIS_SIGNALS_NONE, WIS_SIGNALS_KTAP, WIS_SIGNALS_LAVA };
 
+/*
+ * How every point of a sweep is measured, as its keys set it.  Each
+ * point refers to this one copy (wis_point.m), read-only: a new
+ * measurement key is a field here, a row of the key table in cmdline.c
+ * and the code that uses it, nothing in between.
+ */
+struct wis_measure {
+	int samples, warmup;
+	unsigned interval_ms;
+	enum wis_affinity affinity;
+	char shared[256];		/* the fixed file of open4 / pread4 */
+	unsigned profile;		/* WIS_PROF_* bits; 0: off */
+	unsigned profile_top;		/* entries a profile table keeps;
+					   0: WIS_PROF_TOP_DEFAULT */
+};
+
+static inline int wis_profile_top(const struct wis_measure *m)
+{
+	return m->profile_top ? (int)m->profile_top : WIS_PROF_TOP_DEFAULT;
+}
+
 struct wis_sweep_cfg {
 	const char *tests[WIS_MAX_SWEEP_TESTS]; /* names, checked later */
 	int nr_tests;
 	int modes;			/* WIS_MODE_* bits */
 	char tasks[128];		/* raw; "auto", "all" resolved later */
-	int samples, warmup;
+	struct wis_measure m;
 	unsigned repeats;		/* the whole sweep, this many times */
-	unsigned interval_ms;
 	int have_cpus;
 	struct wis_cpuset cpus;
-	enum wis_affinity affinity;
 	char out[256];			/* sink spec, "auto" by default */
-	char shared[256];
 	char id[64];
 	unsigned timeout_s;		/* 0: derived from the sweep */
 	enum wis_done done;
@@ -67,9 +85,6 @@ struct wis_sweep_cfg {
 	char barrier[256];		/* the region they meet in; "": none */
 	unsigned barrier_timeout_s;	/* 0: derived from the sweep */
 	enum wis_signals signals;
-	unsigned profile;		/* WIS_PROF_* bits; 0: off */
-	unsigned profile_top;		/* entries a profile table keeps;
-					   0: WIS_PROF_TOP_DEFAULT */
 	enum wis_tmpfs tmpfs;
 	char preset[64];
 	char storage[4096];		/* backing for tests[] */

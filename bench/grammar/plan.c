@@ -107,6 +107,93 @@ int wis_tasks_resolve_places(const char *spec, unsigned places,
 	return resolve(spec, places, ends, out, max, err, errlen);
 }
 
+static int nr_modes(const struct wis_sweep_cfg *c)
+{
+	return !!(c->modes & WIS_MODE_PROCESSES) +
+	       !!(c->modes & WIS_MODE_THREADS);
+}
+
+/* Every point of the resolved task counts, pass by pass. */
+static int plan_points(struct wis_plan *pl, const struct wis_sweep_cfg *c)
+{
+	unsigned repeats = c->repeats ? c->repeats : 1;
+	size_t n = (size_t)c->nr_tests * nr_modes(c) * pl->nr_tasks * repeats;
+	struct wis_plan_point *pp = calloc(n ? n : 1, sizeof(*pp));
+
+	if (!pp)
+		return -1;
+	pl->points = pp;
+	for (unsigned repeat = 0; repeat < repeats; repeat++)
+		for (int t = 0; t < c->nr_tests; t++)
+			for (int mode = 0; mode < 2; mode++) {
+				if (!(c->modes & (mode ? WIS_MODE_THREADS :
+						  WIS_MODE_PROCESSES)))
+					continue;
+				for (int i = 0; i < pl->nr_tasks; i++)
+					*pp++ = (struct wis_plan_point){
+						t, mode, pl->tasks[i], repeat,
+					};
+			}
+	pl->nr_points = (int)n;
+	return 0;
+}
+
+int wis_plan_make(struct wis_plan *pl, const struct wis_sweep_cfg *c,
+		  const struct wis_cpuset *inuse, unsigned places,
+		  char *err, size_t errlen)
+{
+	int n;
+
+	memset(pl, 0, sizeof(*pl));
+	n = inuse ? wis_tasks_resolve(c->tasks, inuse, c->m.affinity,
+				      pl->tasks, WIS_MAX_TASKS, err, errlen) :
+		    wis_tasks_resolve_places(c->tasks, places, pl->tasks,
+					     WIS_MAX_TASKS, err, errlen);
+	if (n < 0)
+		return -1;
+	pl->nr_tasks = n;
+	if (!plan_points(pl, c))
+		return 0;
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+void wis_plan_free(struct wis_plan *pl)
+{
+	free(pl->points);
+	pl->points = NULL;
+	pl->nr_points = 0;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t hash_str(uint64_t h, const char *str)
+{
+	for (; *str; str++) {
+		h ^= (unsigned char)*str;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t wis_plan_hash(const struct wis_plan *pl,
+		       const struct wis_sweep_cfg *c)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char item[128];
+
+	snprintf(item, sizeof(item), "%d %d %u %u\n", c->m.warmup,
+		 c->m.samples, c->m.interval_ms, c->repeats ? c->repeats : 1);
+	h = hash_str(h, item);
+	for (int k = 0; k < pl->nr_points && !pl->points[k].repeat; k++) {
+		const struct wis_plan_point *pp = &pl->points[k];
+
+		snprintf(item, sizeof(item), "%s %s %u\n", c->tests[pp->test],
+			 pp->threads ? "threads" : "processes", pp->nr_tasks);
+		h = hash_str(h, item);
+	}
+	return h;
+}
+
 /*
  * What the image's kernel and the suite take besides the mappings: the
  * least a guest boots and runs a sweep in (qemu/run's floor).
@@ -114,16 +201,19 @@ int wis_tasks_resolve_places(const char *spec, unsigned places,
 #define BASE_MB 80
 #define MAPPING_MB 128
 
-void wis_cfg_memory(const struct wis_sweep_cfg *c, unsigned cpus,
-		    unsigned max_tasks, struct wis_memory_need *need)
+void wis_plan_memory(const struct wis_plan *pl, const struct wis_sweep_cfg *c,
+		     unsigned cpus, struct wis_memory_need *need)
 {
+	unsigned max_tasks = 0;
 	int touched = 0, mapped = 0;
 
-	for (int i = 0; i < c->nr_tests; i++) {
-		int kind = wis_mapping_test(c->tests[i]);
+	for (int k = 0; k < pl->nr_points; k++) {
+		int kind = wis_mapping_test(c->tests[pl->points[k].test]);
 
 		mapped |= kind != WIS_MAPS_NONE;
 		touched |= kind == WIS_MAPS_TOUCHED;
+		if (pl->points[k].nr_tasks > max_tasks)
+			max_tasks = pl->points[k].nr_tasks;
 	}
 	need->resident_mb = touched ? BASE_MB + MAPPING_MB * max_tasks : 0;
 	/*
@@ -135,26 +225,41 @@ void wis_cfg_memory(const struct wis_sweep_cfg *c, unsigned cpus,
 				  64 * 64 : 0;
 }
 
-unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
+/*
+ * The points of c's sweep here; with task counts that do not resolve
+ * (the sweep will fail on them), one task count, so the run still gets
+ * a watchdog.
+ */
+static uint64_t timeout_points(const struct wis_sweep_cfg *c)
 {
-	unsigned counts[WIS_MAX_TASKS];
+	struct wis_plan pl = { .nr_tasks = 0 };
 	struct wis_cpuset inuse;
 	char err[256];
-	int ntasks = -1;
+	uint64_t points;
+
+	if (wis_cfg_cpus_in_use(c, &inuse) ||
+	    wis_plan_make(&pl, c, &inuse, 0, err, sizeof(err)) ||
+	    !pl.nr_tasks) {
+		wis_plan_free(&pl);
+		pl.tasks[0] = 1;
+		pl.nr_tasks = 1;
+		if (plan_points(&pl, c))
+			return 0;
+	}
+	points = (uint64_t)pl.nr_points;
+	wis_plan_free(&pl);
+	return points;
+}
+
+unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
+{
 	uint64_t points, ms;
 
 	if (c->timeout_s)
 		return c->timeout_s;
-	if (!wis_cfg_cpus_in_use(c, &inuse))
-		ntasks = wis_tasks_resolve(c->tasks, &inuse, c->affinity, counts,
-					   WIS_MAX_TASKS, err, sizeof(err));
-	if (ntasks < 1)
-		ntasks = 1;
-	points = (uint64_t)c->nr_tests * (uint64_t)ntasks *
-		 (uint64_t)__builtin_popcount((unsigned)c->modes) *
-		 (uint64_t)(c->repeats ? c->repeats : 1);
-	ms = points * ((uint64_t)(c->warmup + c->samples) * c->interval_ms +
-		       (c->profile ? wis_profile_length_ms(c->interval_ms) :
+	points = timeout_points(c);
+	ms = points * ((uint64_t)(c->m.warmup + c->m.samples) * c->m.interval_ms +
+		       (c->m.profile ? wis_profile_length_ms(c->m.interval_ms) :
 			0) + POINT_SETUP_MS);
 	ms = ms / 1000 + TIMEOUT_MARGIN_S;
 	if (c->barrier[0])
@@ -164,7 +269,7 @@ unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 
 unsigned wis_cfg_barrier_timeout(const struct wis_sweep_cfg *c)
 {
-	uint64_t ms = (uint64_t)(c->warmup + c->samples) * c->interval_ms;
+	uint64_t ms = (uint64_t)(c->m.warmup + c->m.samples) * c->m.interval_ms;
 
 	if (c->barrier_timeout_s)
 		return c->barrier_timeout_s;

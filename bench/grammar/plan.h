@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Sweep planning: what a parsed sweep means on this machine, the task
- * counts of wis.tasks and the whole-run watchdog.
+ * counts of wis.tasks, the points in the order they run, and what they
+ * need (the whole-run watchdog, memory).
  */
 #ifndef WIS_PLAN_H
 #define WIS_PLAN_H
+
+#include <stdint.h>
 
 #include "cmdline.h"
 #include "cpuset.h"
@@ -31,15 +34,55 @@ int wis_tasks_resolve(const char *spec, const struct wis_cpuset *cpus_in_use,
 int wis_tasks_resolve_places(const char *spec, unsigned places,
 			     unsigned *out, int max, char *err, size_t errlen);
 
+/* One point of a sweep: a test in a mode at a task count, in one pass. */
+struct wis_plan_point {
+	int test;		/* index into the configuration's tests[] */
+	int threads;
+	unsigned nr_tasks;
+	unsigned repeat;	/* which pass of the sweep, from 0 */
+};
+
+/*
+ * A sweep planned once: its task counts and every point, in the order
+ * they run.  Repeats run whole passes, not a point N times in a row, so
+ * a drift of the machine spreads over every test instead of landing on
+ * one.  The run, the dry run, the sweep hash, the watchdog, the memory
+ * sizing and the progress all read this one array.
+ */
+struct wis_plan {
+	unsigned tasks[WIS_MAX_TASKS];	/* ascending */
+	int nr_tasks;
+	struct wis_plan_point *points;
+	int nr_points;
+};
+
+/*
+ * Plan c's sweep: task counts resolved on the CPUs inuse, or when inuse
+ * is NULL on a machine of places uniform places.  0, or -1 with a
+ * message in err.  wis_plan_free() it either way.
+ */
+int wis_plan_make(struct wis_plan *pl, const struct wis_sweep_cfg *c,
+		  const struct wis_cpuset *inuse, unsigned places,
+		  char *err, size_t errlen);
+void wis_plan_free(struct wis_plan *pl);
+
+/*
+ * FNV-1a of what decides the points' windows (warmup, samples, interval,
+ * repeats) and of one pass's points in order: instances that agree on it
+ * run the same points together.
+ */
+uint64_t wis_plan_hash(const struct wis_plan *pl,
+		       const struct wis_sweep_cfg *c);
+
 /* Memory, MB, a machine needs for a sweep; 0 when it has no such test. */
 struct wis_memory_need {
 	unsigned resident_mb;	/* its touched mappings at max_tasks tasks */
 	unsigned batch_mb;	/* vm_committed_as batch above one mapping */
 };
 
-/* For cpus CPUs (the batch) and max_tasks tasks at most (resident). */
-void wis_cfg_memory(const struct wis_sweep_cfg *c, unsigned cpus,
-		    unsigned max_tasks, struct wis_memory_need *need);
+/* For cpus CPUs (the batch) and the plan's points (resident). */
+void wis_plan_memory(const struct wis_plan *pl, const struct wis_sweep_cfg *c,
+		     unsigned cpus, struct wis_memory_need *need);
 
 /*
  * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task

@@ -14,14 +14,6 @@
 static const char *const controls[] = { "getppid1", "futex4", "poll2" };
 #define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
 
-struct entry {
-	const struct rd_point *p;
-	int side;
-	size_t run;		/* index among the side's runs */
-	unsigned long tasks;	/* total over the side's runs */
-	size_t arrival;
-};
-
 double rd_cmp_ratio(const struct rd_cmp_row *row)
 {
 	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
@@ -162,49 +154,75 @@ static int resolve_label(struct rd_cmp_side *s, struct side_index *x,
 	return 1;
 }
 
-int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
-		 const struct rd_cmp_label *labels, size_t nr, int sum, FILE *diag)
+/* One side's runs, through x (its marks of runs taken cleared first). */
+static int compare_side(struct rd_cmp_side *s, struct side_index *x,
+			const struct rd_cmp_label *labels, size_t nr, int sum,
+			FILE *diag)
 {
-	struct side_index x;
 	size_t i;
-	int ret = 2;
 
-	if (index_build(&x, m) ||
-	    !(s->runs = calloc(m->nr_runs + 1, sizeof(*s->runs)))) {
+	memset(x->taken, 0, x->m->nr_runs + 1);
+	s->runs = calloc(x->m->nr_runs + 1, sizeof(*s->runs));
+	if (!s->runs) {
 		rd_report_diag(diag, "out of memory");
-		goto out;
+		return 2;
 	}
 	for (i = 0; i < nr; i++) {
-		if (resolve_label(s, &x, &labels[i]))
+		if (resolve_label(s, x, &labels[i]))
 			continue;
 		rd_report_diag(diag, "compare: %s: %s", labels[i].label,
 			    labels[i].input == CMP_NO_INPUT ?
 			    "neither a file nor a run id in the inputs" :
 			    "no run in it");
-		goto out;
+		return 2;
 	}
 	if (s->nr > 1 && !sum) {
 		rd_report_diag(diag, "compare: %s holds %zu runs; name one run id, or add them up with --sum",
 			    labels[0].label, s->nr);
-		goto out;
+		return 2;
 	}
-	ret = 0;
-out:
+	return 0;
+}
+
+int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
+		     const struct rd_cmp_label *a, size_t na,
+		     const struct rd_cmp_label *b, size_t nb, int sum,
+		     FILE *diag)
+{
+	struct side_index x;
+	int ret;
+
+	if (index_build(&x, m)) {
+		rd_report_diag(diag, "out of memory");
+		ret = 2;
+	} else {
+		ret = compare_side(&side[0], &x, a, na, sum, diag);
+		if (!ret)
+			ret = compare_side(&side[1], &x, b, nb, sum, diag);
+	}
 	index_free(&x);
 	return ret;
 }
 
-static int cmp_entry(const void *a, const void *b)
+void rd_compare_sides_free(struct rd_cmp_side side[2])
 {
-	const struct entry *x = a, *y = b;
+	free(side[0].runs);
+	free(side[1].runs);
+}
+
+int rd_cmp_entry_order(const struct rd_cmp_entry *x,
+		       const struct rd_cmp_entry *y, int summed)
+{
+	unsigned long tx = summed ? x->tasks : x->p->tasks;
+	unsigned long ty = summed ? y->tasks : y->p->tasks;
 	int c = strcmp(x->p->test, y->p->test);
 
 	if (c)
 		return c;
 	if (x->p->threads != y->p->threads)
 		return x->p->threads - y->p->threads;
-	if (x->tasks != y->tasks)
-		return x->tasks < y->tasks ? -1 : 1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
 	if (x->side != y->side)
 		return x->side - y->side;
 	if (x->run != y->run)
@@ -212,31 +230,38 @@ static int cmp_entry(const void *a, const void *b)
 	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
 }
 
-static struct entry *collect(const struct rd_cmp_table *t, size_t *n)
+static int cmp_entry(const void *a, const void *b)
+{
+	return rd_cmp_entry_order(a, b, 1);
+}
+
+struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
+				    size_t *n,
+				    int (*order)(const void *, const void *))
 {
 	const struct rd_run *run;
-	struct entry *v;
+	struct rd_cmp_entry *v;
 	size_t total = 0, s, r, k;
 
 	for (s = 0; s < 2; s++)
-		for (r = 0; r < t->side[s].nr; r++)
-			total += t->side[s].runs[r]->nr_points;
+		for (r = 0; r < side[s].nr; r++)
+			total += side[s].runs[r]->nr_points;
 	v = malloc((total + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	*n = 0;
 	for (s = 0; s < 2; s++) {
-		for (r = 0; r < t->side[s].nr; r++) {
-			run = t->side[s].runs[r];
+		for (r = 0; r < side[s].nr; r++) {
+			run = side[s].runs[r];
 			for (k = 0; k < run->nr_points; k++) {
-				v[*n] = (struct entry){ &run->points[k], (int)s,
-					r, run->points[k].tasks * t->side[s].nr,
-					*n };
+				v[*n] = (struct rd_cmp_entry){ &run->points[k],
+					(int)s, r, run->points[k].tasks *
+					side[s].nr, *n };
 				(*n)++;
 			}
 		}
 	}
-	qsort(v, *n, sizeof(*v), cmp_entry);
+	qsort(v, *n, sizeof(*v), order);
 	return v;
 }
 
@@ -258,7 +283,7 @@ static int same_campaign(const struct rd_rec *a, const struct rd_rec *b)
  * rule in docs/architecture.md, "Instances released together").  1 overlap, 0 not,
  * -1 not recorded (no barrier).
  */
-static int windows_overlap(const struct rd_cmp_side *side, const struct entry *e,
+static int windows_overlap(const struct rd_cmp_side *side, const struct rd_cmp_entry *e,
 			   size_t n)
 {
 	double start = -INFINITY, end = INFINITY, skew = 0, rel, v, gen0 = 0;
@@ -291,7 +316,7 @@ static int windows_overlap(const struct rd_cmp_side *side, const struct entry *e
  * side has the point, measured, (and, summed, from overlapping windows).
  */
 static double side_rate(struct rd_cmp_row *row, const struct rd_cmp_side *side,
-			const struct entry *e, size_t n, int force)
+			const struct rd_cmp_entry *e, size_t n, int force)
 {
 	double sum = 0;
 	size_t i, runs = 0;
@@ -346,7 +371,7 @@ static void check_control(struct rd_cmp_row *row)
 }
 
 static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
-		     const struct entry *e, size_t n, int force)
+		     const struct rd_cmp_entry *e, size_t n, int force)
 {
 	size_t split = 0;
 
@@ -365,22 +390,20 @@ static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
 	t->unchecked += row->unchecked;
 }
 
-/*
- * Controls first; then each test where its first point arrived.  Rows
- * come sorted by test, and a row's rank is its earliest point's arrival.
- */
-static void rank_tests(struct rd_cmp_table *t)
+void rd_cmp_rank_tests(const struct rd_rows *l)
 {
 	size_t i, k, first, end, min;
 
-	for (first = 0; first < t->nr; first = end) {
+	for (first = 0; first < l->nr; first = end) {
 		min = SIZE_MAX;
-		for (end = first; end < t->nr &&
-		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
-			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = rd_cmp_control_rank(t->rows[first].test);
+		for (end = first; end < l->nr &&
+		     !strcmp(rd_row_test(l, end), rd_row_test(l, first)); end++)
+			if (*rd_row_rank(l, end) < min)
+				min = *rd_row_rank(l, end);
+		i = rd_cmp_control_rank(rd_row_test(l, first));
 		for (k = first; k < end; k++)
-			t->rows[k].rank = i < NR_CONTROLS ? i : NR_CONTROLS + min;
+			*rd_row_rank(l, k) = i < NR_CONTROLS ? i :
+					     NR_CONTROLS + min;
 	}
 }
 
@@ -395,7 +418,7 @@ static int cmp_rank(const void *a, const void *b)
 	return x->tasks < y->tasks ? -1 : x->tasks > y->tasks;
 }
 
-static int same_row(const struct entry *x, const struct entry *y)
+static int same_row(const struct rd_cmp_entry *x, const struct rd_cmp_entry *y)
 {
 	return !strcmp(x->p->test, y->p->test) &&
 	       x->p->threads == y->p->threads && x->tasks == y->tasks;
@@ -403,10 +426,10 @@ static int same_row(const struct entry *x, const struct entry *y)
 
 static int build_rows(struct rd_cmp_table *t, int force)
 {
-	struct entry *e;
+	struct rd_cmp_entry *e;
 	size_t n, i, end;
 
-	e = collect(t, &n);
+	e = rd_cmp_collect(t->side, &n, cmp_entry);
 	t->rows = e ? calloc(n + 1, sizeof(*t->rows)) : NULL;
 	if (!t->rows) {
 		free(e);
@@ -417,7 +440,7 @@ static int build_rows(struct rd_cmp_table *t, int force)
 			;
 		fill_row(t, &t->rows[t->nr++], e + i, end - i, force);
 	}
-	rank_tests(t);
+	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_cmp_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	free(e);
 	return 0;
@@ -430,21 +453,17 @@ int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = rd_compare_side(&t->side[0], m, base, 1, o->sum, diag);
-	if (!ret)
-		ret = rd_compare_side(&t->side[1], m, news, nr_news, o->sum, diag);
-	if (ret)
-		return ret;
-	if (build_rows(t, o->force)) {
+	ret = rd_compare_sides(t->side, m, base, 1, news, nr_news, o->sum,
+			       diag);
+	if (!ret && build_rows(t, o->force)) {
 		rd_report_diag(diag, "out of memory");
-		return 2;
+		ret = 2;
 	}
-	return 0;
+	return ret;
 }
 
 void rd_compare_free(struct rd_cmp_table *t)
 {
-	free(t->side[0].runs);
-	free(t->side[1].runs);
+	rd_compare_sides_free(t->side);
 	free(t->rows);
 }

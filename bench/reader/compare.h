@@ -43,6 +43,66 @@ struct rd_cmp_row {
 	size_t rank;		/* controls first, then tests as they came */
 };
 
+/*
+ * Where the rows of a comparison or of a repeats comparison
+ * (repeats.h) keep what both kinds have: the test, the mode, the task
+ * count and the test's rank.  RD_ROWS(t, type) describes t->rows.
+ */
+struct rd_rows {
+	void *rows;
+	size_t nr, size, test, threads, tasks, rank;
+};
+
+#define RD_ROWS(t, type) { (t)->rows, (t)->nr, sizeof(type), \
+	offsetof(type, test), offsetof(type, threads), \
+	offsetof(type, tasks), offsetof(type, rank) }
+
+static inline void *rd_row_field(const struct rd_rows *l, size_t i,
+				 size_t offset)
+{
+	return (char *)l->rows + i * l->size + offset;
+}
+
+static inline const char *rd_row_test(const struct rd_rows *l, size_t i)
+{
+	return *(const char **)rd_row_field(l, i, l->test);
+}
+
+static inline size_t *rd_row_rank(const struct rd_rows *l, size_t i)
+{
+	return rd_row_field(l, i, l->rank);
+}
+
+/*
+ * Controls first; then each test where its first point arrived.  Rows
+ * come sorted by test, and a row's rank is its earliest point's arrival.
+ */
+void rd_cmp_rank_tests(const struct rd_rows *l);
+
+/*
+ * A point of either side, for sorting into rows (compare.c, repeats.c);
+ * arrival is the order of collection, which makes the sort stable.
+ */
+struct rd_cmp_entry {
+	const struct rd_point *p;
+	int side;
+	size_t run;		/* index among the side's runs */
+	unsigned long tasks;	/* total over the side's runs */
+	size_t arrival;
+};
+
+/*
+ * The order of rows: test, mode, task count (summed: over the side's
+ * runs, else the point's own), side, run, arrival.
+ */
+int rd_cmp_entry_order(const struct rd_cmp_entry *x,
+		       const struct rd_cmp_entry *y, int summed);
+
+/* Every point of both sides, sorted by order; NULL out of memory. */
+struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
+				    size_t *n,
+				    int (*order)(const void *, const void *));
+
 struct rd_cmp_table {
 	struct rd_cmp_side side[2];
 	struct rd_cmp_row *rows;
@@ -60,12 +120,16 @@ int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
 void rd_compare_free(struct rd_cmp_table *t);
 
 /*
- * The runs that labels name (files read as inputs, or run ids) into s;
- * more than one only when sum is set.  Returns 0, or 2 with the reason
- * on diag.
+ * The runs that labels a and b name (files read as inputs, or run ids)
+ * into side[0] and side[1]; more than one a side only when sum is set.
+ * Returns 0, or 2 with the reason on diag.  rd_compare_sides_free()
+ * either way.
  */
-int rd_compare_side(struct rd_cmp_side *s, const struct rd_model *m,
-		 const struct rd_cmp_label *labels, size_t nr, int sum, FILE *diag);
+int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
+		     const struct rd_cmp_label *a, size_t na,
+		     const struct rd_cmp_label *b, size_t nb, int sum,
+		     FILE *diag);
+void rd_compare_sides_free(struct rd_cmp_side side[2]);
 
 /* A control's place among the controls (getppid1, futex4, poll2), or 3. */
 size_t rd_cmp_control_rank(const char *test);

@@ -126,6 +126,14 @@ double rd_rec_num(const struct rd_rec *rec, const char *key)
 	return rd_rec_get(rec, key, &v) ? NAN : wis_jval_num(&v);
 }
 
+void rd_rec_nums(const struct rd_rec *rec, void *obj,
+		 const struct rd_num_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		*(double *)((char *)obj + fields[i].offset) =
+			rd_rec_num(rec, fields[i].key);
+}
+
 static void record_free(struct rd_rec *rec)
 {
 	if (!rec)

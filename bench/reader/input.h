@@ -73,4 +73,14 @@ int rd_rec_get(const struct rd_rec *rec, const char *key, struct wis_jval *v);
 char *rd_rec_strdup(const struct rd_rec *rec, const char *key);
 double rd_rec_num(const struct rd_rec *rec, const char *key);
 
+/* A number of a record and the double of a struct it goes into. */
+struct rd_num_field {
+	const char *key;
+	size_t offset;
+};
+
+/* rd_rec_num() of each key into its double in obj. */
+void rd_rec_nums(const struct rd_rec *rec, void *obj,
+		 const struct rd_num_field *fields, size_t n);
+
 #endif

@@ -220,16 +220,20 @@ static int valid_point(const struct rd_point *p, const struct rd_rec *rec,
 
 static void point_values(struct rd_point *p, const struct rd_rec *rec)
 {
+	static const struct rd_num_field nums[] = {
+		{ "average", offsetof(struct rd_point, average) },
+		{ "per_task", offsetof(struct rd_point, per_task) },
+		{ "idle_pct", offsetof(struct rd_point, idle_pct) },
+		{ "sys_us_per_op", offsetof(struct rd_point, sys_us) },
+		{ "wrapped", offsetof(struct rd_point, wrapped) },
+	};
+
 	p->tasks = (unsigned long)rd_rec_num(rec, "tasks");
 	p->repeat = (unsigned)point_repeat(rec);
 	p->message = rd_rec_strdup(rec, "message");
-	p->average = rd_rec_num(rec, "average");
-	p->per_task = rd_rec_num(rec, "per_task");
-	p->idle_pct = rd_rec_num(rec, "idle_pct");
-	p->sys_us = rd_rec_num(rec, "sys_us_per_op");
+	rd_rec_nums(rec, p, nums, sizeof(nums) / sizeof(nums[0]));
 	p->min = array_mean(rec, "min");
 	p->max = array_mean(rec, "max");
-	p->wrapped = rd_rec_num(rec, "wrapped");
 	p->scaling = NAN;
 }
 

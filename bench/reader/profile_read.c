@@ -101,6 +101,13 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		{ "stat", "stat_per_op" },
 		{ "lock_stat", "lock_stat_n" },
 	};
+	static const struct rd_num_field nums[] = {
+		{ "prof_samples", offsetof(struct rd_point_prof, samples) },
+		{ "prof_lost", offsetof(struct rd_point_prof, lost) },
+		{ "prof_other", offsetof(struct rd_point_prof, other) },
+		{ "profile_rate", offsetof(struct rd_point_prof, rate) },
+		{ "lock_per_op", offsetof(struct rd_point_prof, lock_per_op) },
+	};
 	struct rd_prof_table *tables[] = {
 		&pp->self, &pp->children, &pp->chain, &pp->lock_chain,
 		&pp->stat, &pp->lock_stat,
@@ -112,11 +119,7 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		return 0;
 	pp->why = rd_rec_strdup(rec, "profile_why");
 	pp->event = rd_rec_strdup(rec, "prof_event");
-	pp->samples = rd_rec_num(rec, "prof_samples");
-	pp->lost = rd_rec_num(rec, "prof_lost");
-	pp->other = rd_rec_num(rec, "prof_other");
-	pp->rate = rd_rec_num(rec, "profile_rate");
-	pp->lock_per_op = rd_rec_num(rec, "lock_per_op");
+	rd_rec_nums(rec, pp, nums, sizeof(nums) / sizeof(nums[0]));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (table_read(tables[i], rec, keys[i][0], keys[i][1])) {
 			snprintf(err, errlen, "%s and %s do not agree",

@@ -10,61 +10,20 @@
 #include "bootstrap.h"
 #include "repeats.h"
 
-struct entry {
-	const struct rd_point *p;
-	int side;
-	size_t arrival;
-};
-
+/* A side's runs are its repeats: each point at its own task count. */
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct entry *x = a, *y = b;
-	int c = strcmp(x->p->test, y->p->test);
-
-	if (c)
-		return c;
-	if (x->p->threads != y->p->threads)
-		return x->p->threads - y->p->threads;
-	if (x->p->tasks != y->p->tasks)
-		return x->p->tasks < y->p->tasks ? -1 : 1;
-	if (x->side != y->side)
-		return x->side - y->side;
-	return x->arrival < y->arrival ? -1 : x->arrival > y->arrival;
+	return rd_cmp_entry_order(a, b, 0);
 }
 
-static int same_row(const struct entry *x, const struct entry *y)
+static int same_row(const struct rd_cmp_entry *x, const struct rd_cmp_entry *y)
 {
 	return !strcmp(x->p->test, y->p->test) &&
 	       x->p->threads == y->p->threads && x->p->tasks == y->p->tasks;
 }
 
-static struct entry *collect(const struct rd_rep_table *t, size_t *n)
-{
-	const struct rd_run *run;
-	struct entry *v;
-	size_t total = 0, s, r, k;
-
-	for (s = 0; s < 2; s++)
-		for (r = 0; r < t->side[s].nr; r++)
-			total += t->side[s].runs[r]->nr_points;
-	v = malloc((total + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	*n = 0;
-	for (s = 0; s < 2; s++) {
-		for (r = 0; r < t->side[s].nr; r++) {
-			run = t->side[s].runs[r];
-			for (k = 0; k < run->nr_points; k++, (*n)++)
-				v[*n] = (struct entry){ &run->points[k],
-							(int)s, *n };
-		}
-	}
-	qsort(v, *n, sizeof(*v), cmp_entry);
-	return v;
-}
-
 /* The ok repeats' rates of a row's entries into rates, side by side. */
-static void fill_rates(struct rd_rep_row *row, const struct entry *e, size_t n,
+static void fill_rates(struct rd_rep_row *row, const struct rd_cmp_entry *e, size_t n,
 		       double *rates)
 {
 	size_t i;
@@ -134,22 +93,6 @@ static int apply_noise(struct rd_rep_table *t)
 	return 0;
 }
 
-/* Controls first; then each test where its first point arrived. */
-static void rank_tests(struct rd_rep_table *t)
-{
-	size_t i, k, first, end, min;
-
-	for (first = 0; first < t->nr; first = end) {
-		min = SIZE_MAX;
-		for (end = first; end < t->nr &&
-		     !strcmp(t->rows[end].test, t->rows[first].test); end++)
-			min = t->rows[end].rank < min ? t->rows[end].rank : min;
-		i = rd_cmp_control_rank(t->rows[first].test);
-		for (k = first; k < end; k++)
-			t->rows[k].rank = i < 3 ? i : 3 + min;
-	}
-}
-
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct rd_rep_row *x = a, *y = b;
@@ -176,11 +119,11 @@ static void controls_first(struct rd_rep_table *t)
 
 static int build_rows(struct rd_rep_table *t)
 {
-	struct entry *e;
+	struct rd_cmp_entry *e;
 	size_t n, i, end;
 	int ret = -1;
 
-	e = collect(t, &n);
+	e = rd_cmp_collect(t->side, &n, cmp_entry);
 	t->rows = e ? calloc(n + 1, sizeof(*t->rows)) : NULL;
 	t->store = t->rows ? calloc(n + 1, sizeof(*t->store)) : NULL;
 	if (!t->store)
@@ -194,7 +137,7 @@ static int build_rows(struct rd_rep_table *t)
 	}
 	if (apply_noise(t))
 		goto out;
-	rank_tests(t);
+	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_rep_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	controls_first(t);
 	ret = 0;
@@ -212,24 +155,18 @@ int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 
 	memset(t, 0, sizeof(*t));
 	t->rule = *rule;
-	ret = rd_compare_side(&t->side[0], m, a, na, 1, diag);
-	if (!ret)
-		ret = rd_compare_side(&t->side[1], m, b, nb, 1, diag);
-	if (ret)
+	ret = rd_compare_sides(t->side, m, a, na, b, nb, 1, diag);
+	if (ret || !build_rows(t))
 		return ret;
-	if (build_rows(t)) {
-		rd_report_diag(diag, "out of memory");
-		return 2;
-	}
-	return 0;
+	rd_report_diag(diag, "out of memory");
+	return 2;
 }
 
 void rd_repeats_free(struct rd_rep_table *t)
 {
-	free(t->side[0].runs);
-	free(t->side[1].runs);
-	free(t->rows);
 	free(t->store);
+	free(t->rows);
+	rd_compare_sides_free(t->side);
 }
 
 /* Whether row is one of TEST[/MODE[/TASKS]]; -1 when spec is malformed. */

@@ -1,34 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The reading side of result records: `wis report` and `wis compare`. */
+/* The reading side of result records, behind `wis report` and `wis compare`. */
 #ifndef WIS_REPORT_H
 #define WIS_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compare.h"
+#include "verdict.h"
 #include "view.h"
 
+/* git bisect run stops on an exit status above 127: a broken comparison. */
+#define WIS_BISECT_ABORT 128
+
 /*
- * Subcommand entry points: argv[0] is the subcommand's name, options
- * start at argv[1].  They return the process exit status.  describe
- * gives a test's testcase: line for runtest's .title files, family its
- * family for the environment warnings (either may be NULL).
- *
- * wis report [--csv[=runtest] | --json | --lkp] [--out DIR] [--plot DIR]
- *	      [--compare A B [--sum] [--force]] FILE...
- * wis compare [--csv | --json] [--force] BASE NEW... [-- FILE...]
- * With --db DB the operands are selections of runs in the store (select
+ * One reading: the files, and what to make of them.  Without a base
+ * label, a report per run; with base and news, B/A of runs (wis compare
+ * BASE NEW..., wis report --compare); with repeats, the two sides'
+ * repeats judged point by point (wis compare A... -- B...).  With
+ * c->o.db the operands are selections of runs in the store (c->o.select
  * reads them; NULL: this wis has no store).
+ */
+struct wis_report_req {
+	struct wis_report_opts o;
+	const char **files;
+	size_t nr_files;
+	struct rd_cmp_label base, *news;
+	size_t nr_news;
+	/* wis compare A... -- B...: the two sides' labels. */
+	int repeats;
+	struct rd_cmp_label *side[2];
+	size_t nr_side[2];
+	const char *bisect;	/* only git bisect run's exit status */
+	struct rd_verdict_rule rule;
+};
+
+/*
+ * Reads the files and labels of c, the report or comparison to stdout,
+ * diagnostics to stderr, files into the directories of c->o.  Returns
+ * the exit status:
  *	0: every run complete and without errors or failed points;
  *	1: a run is incomplete, has errors or failed points, or there is
- *	   no run at all; 2: bad usage or an unreadable file or directory;
+ *	   no run at all; 2: an unreadable file or directory;
  *	3: a comparison's control left 1.00 +/- 0.03, or the windows of
- *	   summed instances did not overlap.
+ *	   summed instances did not overlap;
+ *	with c->bisect, git bisect run's (WIS_BISECT_ABORT when the
+ *	comparison cannot be made).
  */
-int wis_report_main(int argc, char **argv,
-		    const char *(*describe)(const char *),
-		    const char *(*family)(const char *), rd_select_fn *select);
-int wis_compare_main(int argc, char **argv, rd_select_fn *select);
+int wis_report_run(struct wis_report_req *c);
 
 /*
  * The whole report of one in-memory input, compared when base is not

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "json.h"
 #include "model.h"
 
 /*
@@ -64,6 +65,12 @@ void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from, size_t to
 void rd_csv_str(FILE *out, const char *s);
 /* ",V" with %.15g, or "," alone for a value that is not finite. */
 void rd_csv_num(FILE *out, double v);
+
+/* A comparison's JSON line begun: j set up with its test, mode, tasks. */
+void rd_json_row(struct wis_json *j, const char *test, int threads,
+		 unsigned long tasks);
+/* The line of j to out (none when it ran out of memory), j freed. */
+void rd_json_row_end(FILE *out, struct wis_json *j);
 
 /*
  * What the curve of one test and mode says: efficiency is the rate over

@@ -231,17 +231,12 @@ static void print_json(FILE *out, const struct rd_cmp_table *t)
 
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
-		wis_json_init(&j);
-		wis_json_str(&j, "test", row->test);
-		wis_json_str(&j, "mode", mode_name(row));
-		wis_json_u64(&j, "tasks", row->tasks);
+		rd_json_row(&j, row->test, row->threads, row->tasks);
 		wis_json_f64(&j, "a", row->a);
 		wis_json_f64(&j, "b", row->b);
 		wis_json_f64(&j, "ratio", rd_cmp_ratio(row));
 		wis_json_str(&j, "check", check_names[row->check]);
-		if (!j.oom)
-			fprintf(out, "{%s}\n", j.buf);
-		wis_json_free(&j);
+		rd_json_row_end(out, &j);
 	}
 }
 

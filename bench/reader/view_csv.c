@@ -51,6 +51,22 @@ void rd_csv_num(FILE *out, double v)
 		fprintf(out, "%.15g", v);
 }
 
+void rd_json_row(struct wis_json *j, const char *test, int threads,
+		 unsigned long tasks)
+{
+	wis_json_init(j);
+	wis_json_str(j, "test", test);
+	wis_json_str(j, "mode", threads ? "threads" : "processes");
+	wis_json_u64(j, "tasks", tasks);
+}
+
+void rd_json_row_end(FILE *out, struct wis_json *j)
+{
+	if (!j->oom)
+		fprintf(out, "{%s}\n", j->buf);
+	wis_json_free(j);
+}
+
 static void csv_field(FILE *out, const struct rd_rec *rec, const char *key)
 {
 	char *s = rd_rec_strdup(rec, key);

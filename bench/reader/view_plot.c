@@ -6,11 +6,14 @@
  * sides and their ratio), drawn by gnuplot as SVG and PNG, and an
  * index.html that shows every plot and the environment audit and loads
  * nothing from the network.  Data and script stay in DIR for reuse.
+ * Its length is three kinds of figure (runs, comparison, repeats) on one
+ * gnuplot script, one set of data files and one page, which they share.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -653,36 +656,51 @@ static void plot_runs(struct plot *pl, const struct rd_model *m)
 	free_titles(titles, n);
 }
 
-/*
- * Rows [from, to) share a test: per mode, tasks A B B/A; ratio[m] says
- * whether a B/A of that mode is a number (gnuplot fails on a line
- * without one).
- */
-static void cmp_data(FILE *dat, const struct rd_cmp_table *t, size_t from,
-		     size_t to, double *ymax, int *ratio)
-{
-	const struct rd_cmp_row *row;
-	size_t i;
-	int m;
+/* What a plot's data rows found: the highest rate, B/A per mode. */
+struct data_seen {
+	double *ymax;
+	int *ratio;	/* [mode]: a B/A is a number; NULL: no B/A */
+};
 
-	for (m = 0; m < 2; m++) {
-		for (i = from; i < to; i++) {
-			row = &t->rows[i];
-			if (row->threads != m)
+/*
+ * Rows [from, to) of l share a test: per mode, a line per row, its task
+ * count then what numbers() writes.
+ */
+static void rows_data(FILE *dat, const struct rd_rows *l, size_t from,
+		      size_t to, const struct data_seen *seen,
+		      void (*numbers)(FILE *dat, const void *row, int m,
+				      const struct data_seen *seen))
+{
+	for (int m = 0; m < 2; m++) {
+		for (size_t i = from; i < to; i++) {
+			if (*(int *)rd_row_field(l, i, l->threads) != m)
 				continue;
-			fprintf(dat, "%lu", row->tasks);
-			dat_num(dat, row->a);
-			dat_num(dat, row->b);
-			dat_num(dat, rd_cmp_ratio(row));
+			fprintf(dat, "%lu",
+				*(unsigned long *)rd_row_field(l, i, l->tasks));
+			numbers(dat, rd_row_field(l, i, 0), m, seen);
 			fputc('\n', dat);
-			ratio[m] |= isfinite(rd_cmp_ratio(row));
-			if (row->a > *ymax)
-				*ymax = row->a;
-			if (row->b > *ymax)
-				*ymax = row->b;
 		}
 		fputs("\n\n", dat);
 	}
+}
+
+/*
+ * A B B/A; the mode's ratio says whether a B/A is a number (gnuplot
+ * fails on a line without one).
+ */
+static void cmp_numbers(FILE *dat, const void *r, int m,
+			const struct data_seen *seen)
+{
+	const struct rd_cmp_row *row = r;
+
+	dat_num(dat, row->a);
+	dat_num(dat, row->b);
+	dat_num(dat, rd_cmp_ratio(row));
+	seen->ratio[m] |= isfinite(rd_cmp_ratio(row));
+	if (row->a > *seen->ymax)
+		*seen->ymax = row->a;
+	if (row->b > *seen->ymax)
+		*seen->ymax = row->b;
 }
 
 /* "run ID, kernel K, CPU on HOST", " + more" when a side sums runs. */
@@ -717,6 +735,15 @@ static void cmp_title(char *buf, size_t len, const struct rd_cmp_table *t,
 		side_title(buf + used, len - used, &t->side[1]);
 }
 
+/* A comparison's boundaries (of A's first run), its files, its SVG. */
+static void sides_outputs(struct plot *pl, const struct rd_cmp_side *side,
+			  double xmax, const char *name)
+{
+	gp_boundaries(pl->gp, side[0].runs[0], xmax);
+	make_outputs(pl, name);
+	gp_svg(pl->gp, name);
+}
+
 static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 		     size_t to, const char *name)
 {
@@ -735,14 +762,13 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 		if (t->rows[i].tasks > xmax)
 			xmax = t->rows[i].tasks;
 	}
-	cmp_data(dat, t, from, to, &ymax, ratio);
+	rows_data(dat, &(struct rd_rows)RD_ROWS(t, struct rd_cmp_row), from,
+		  to, &(struct data_seen){ &ymax, ratio }, cmp_numbers);
 	close_data(pl, dat, nr);
 	cmp_title(full, sizeof(full), t, t->rows[from].test);
 	gp_start(pl->gp, full, xmax, ymax);
 	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
-	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
-	make_outputs(pl, name);
-	gp_svg(pl->gp, name);
+	sides_outputs(pl, t->side, xmax, name);
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
@@ -758,7 +784,6 @@ static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 	gp_png(pl->gp, name);
 }
 
-/* The row after the last of the test of row i. */
 /*
  * A table whose items [i, end(i)) share a test, one plot a test: the
  * names are checked before anything is drawn.
@@ -795,69 +820,82 @@ static void plot_by_test(struct plot *pl, const struct by_test *b)
 	free(titles);
 }
 
-static size_t cmp_test_end(const struct rd_cmp_table *t, size_t i)
-{
-	size_t end = i;
-
-	while (end < t->nr && t->rows[end].rank == t->rows[i].rank)
-		end++;
-	return end;
-}
-
-static const char *cmp_test(const void *t, size_t i)
-{
-	return ((const struct rd_cmp_table *)t)->rows[i].test;
-}
-
-static size_t cmp_end(const void *t, size_t i)
-{
-	return cmp_test_end(t, i);
-}
-
 static void cmp_draw(struct plot *pl, const void *t, size_t from, size_t to,
 		     const char *name)
 {
 	cmp_plot(pl, t, from, to, name);
 }
 
-static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
+/* A comparison's or a repeats comparison's rows, sides and figure. */
+struct side_rows {
+	struct rd_rows rows;
+	const struct rd_cmp_side *side;
+	const void *table;
+	void (*draw)(struct plot *pl, const void *t, size_t from, size_t to,
+		     const char *name);
+};
+
+static const char *rows_test(const void *t, size_t i)
 {
-	struct by_test b = { t, t->nr, cmp_test, cmp_end, cmp_draw };
+	return rd_row_test(&((const struct side_rows *)t)->rows, i);
+}
+
+/* The row after the last of the test of row i. */
+static size_t rows_end(const void *t, size_t i)
+{
+	const struct rd_rows *l = &((const struct side_rows *)t)->rows;
+	size_t end = i;
+
+	while (end < l->nr && *rd_row_rank(l, end) == *rd_row_rank(l, i))
+		end++;
+	return end;
+}
+
+static void rows_draw(struct plot *pl, const void *t, size_t from,
+		      size_t to, const char *name)
+{
+	const struct side_rows *sr = t;
+
+	sr->draw(pl, sr->table, from, to, name);
+}
+
+/* A plot per test, then the audit of every run of both sides. */
+static void plot_sides(struct plot *pl, const struct side_rows *sr)
+{
+	struct by_test b = { sr, sr->rows.nr, rows_test, rows_end, rows_draw };
 	size_t s, k;
 
 	plot_by_test(pl, &b);
 	if (pl->failed)
 		return;
 	for (s = 0; s < 2; s++)
-		for (k = 0; k < t->side[s].nr; k++)
-			html_audit(pl->html, t->side[s].runs[k]);
+		for (k = 0; k < sr->side[s].nr; k++)
+			html_audit(pl->html, sr->side[s].runs[k]);
 }
 
-/* Rows [from, to) share a test: per mode, tasks and each side's median, min, max. */
-static void rep_data(FILE *dat, const struct rd_rep_table *t, size_t from,
-		     size_t to, double *ymax)
+static void plot_compare(struct plot *pl, const struct rd_cmp_table *t)
 {
-	const struct rd_rep_row *row;
-	size_t i;
-	int m;
+	const struct side_rows sr = {
+		RD_ROWS(t, struct rd_cmp_row), t->side, t, cmp_draw,
+	};
 
-	for (m = 0; m < 2; m++) {
-		for (i = from; i < to; i++) {
-			row = &t->rows[i];
-			if (row->threads != m)
-				continue;
-			fprintf(dat, "%lu", row->tasks);
-			dat_num(dat, row->v.a.median);
-			dat_num(dat, row->v.a.min);
-			dat_num(dat, row->v.a.max);
-			dat_num(dat, row->v.b.median);
-			dat_num(dat, row->v.b.min);
-			dat_num(dat, row->v.b.max);
-			fputc('\n', dat);
-			*ymax = fmax(*ymax, fmax(row->v.a.max, row->v.b.max));
-		}
-		fputs("\n\n", dat);
-	}
+	plot_sides(pl, &sr);
+}
+
+/* Each side's median, min and max. */
+static void rep_numbers(FILE *dat, const void *r, int m,
+			const struct data_seen *seen)
+{
+	const struct rd_rep_row *row = r;
+
+	(void)m;
+	dat_num(dat, row->v.a.median);
+	dat_num(dat, row->v.a.min);
+	dat_num(dat, row->v.a.max);
+	dat_num(dat, row->v.b.median);
+	dat_num(dat, row->v.b.min);
+	dat_num(dat, row->v.b.max);
+	*seen->ymax = fmax(*seen->ymax, fmax(row->v.a.max, row->v.b.max));
 }
 
 static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
@@ -876,13 +914,12 @@ static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 		present[t->rows[i].threads] = 1;
 		xmax = fmax(xmax, (double)t->rows[i].tasks);
 	}
-	rep_data(dat, t, from, to, &ymax);
+	rows_data(dat, &(struct rd_rows)RD_ROWS(t, struct rd_rep_row), from,
+		  to, &(struct data_seen){ &ymax, NULL }, rep_numbers);
 	close_data(pl, dat, nr);
 	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
 	fputs("unset y2tics\n", pl->gp);
-	gp_boundaries(pl->gp, t->side[0].runs[0], xmax);
-	make_outputs(pl, name);
-	gp_svg(pl->gp, name);
+	sides_outputs(pl, t->side, xmax, name);
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
@@ -896,26 +933,6 @@ static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 	gp_png(pl->gp, name);
 }
 
-/* The row after the last of the test of row i. */
-static size_t rep_test_end(const struct rd_rep_table *t, size_t i)
-{
-	size_t end = i;
-
-	while (end < t->nr && t->rows[end].rank == t->rows[i].rank)
-		end++;
-	return end;
-}
-
-static const char *rep_test(const void *t, size_t i)
-{
-	return ((const struct rd_rep_table *)t)->rows[i].test;
-}
-
-static size_t rep_end(const void *t, size_t i)
-{
-	return rep_test_end(t, i);
-}
-
 static void rep_draw(struct plot *pl, const void *t, size_t from, size_t to,
 		     const char *name)
 {
@@ -924,15 +941,11 @@ static void rep_draw(struct plot *pl, const void *t, size_t from, size_t to,
 
 static void plot_repeats(struct plot *pl, const struct rd_rep_table *t)
 {
-	struct by_test b = { t, t->nr, rep_test, rep_end, rep_draw };
-	size_t s, k;
+	const struct side_rows sr = {
+		RD_ROWS(t, struct rd_rep_row), t->side, t, rep_draw,
+	};
 
-	plot_by_test(pl, &b);
-	if (pl->failed)
-		return;
-	for (s = 0; s < 2; s++)
-		for (k = 0; k < t->side[s].nr; k++)
-			html_audit(pl->html, t->side[s].runs[k]);
+	plot_sides(pl, &sr);
 }
 
 /*

@@ -304,10 +304,7 @@ static void print_json(FILE *out, const struct rd_rep_table *t)
 
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
-		wis_json_init(&j);
-		wis_json_str(&j, "test", row->test);
-		wis_json_str(&j, "mode", mode_name(row));
-		wis_json_u64(&j, "tasks", row->tasks);
+		rd_json_row(&j, row->test, row->threads, row->tasks);
 		json_side(&j, "a", &row->v.a);
 		json_side(&j, "b", &row->v.b);
 		wis_json_f64(&j, "change_pct", 100 * (row->v.ratio - 1));
@@ -316,9 +313,7 @@ static void print_json(FILE *out, const struct rd_rep_table *t)
 		wis_json_f64(&j, "floor_pct", row->v.floor_pct);
 		wis_json_str(&j, "verdict", rd_verdict_name(row->v.verdict));
 		wis_json_str(&j, "why", rd_verdict_why_name(row->v.why));
-		if (!j.oom)
-			fprintf(out, "{%s}\n", j.buf);
-		wis_json_free(&j);
+		rd_json_row_end(out, &j);
 	}
 }
 

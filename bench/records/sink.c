@@ -2,7 +2,9 @@
 /*
  * Result sinks: console (stdout), file:PATH, virtio[:NAME] and pmem[:DEV].
  * Every frame is flushed before the write returns, so a killed machine
- * loses at most the record being written.
+ * loses at most the record being written.  The four kinds share the
+ * spec parser and the open, write and close paths, hence one file of
+ * this length.
  */
 #include <dirent.h>
 #include <errno.h>

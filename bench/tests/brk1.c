@@ -30,9 +30,8 @@ static int brk1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(brk1) = {
-	.name = "brk1",
+WIS_TEST(
 	.family = "memory",
 	.desc = "brk increase/decrease of one page",
 	.run = brk1_run,
-};
+);

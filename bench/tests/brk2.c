@@ -32,9 +32,8 @@ static int brk2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(brk2) = {
-	.name = "brk2",
+WIS_TEST(
 	.family = "memory",
 	.desc = "brk unshared increase/decrease of one page",
 	.run = brk2_run,
-};
+);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 struct context_switch1_pipes {
 	struct wis_task *t;	/* whose point a broken pipe fails */
@@ -64,9 +64,8 @@ static int context_switch1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(context_switch1) = {
-	.name = "context_switch1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "Context switch via pipes",
 	.run = context_switch1_run,
-};
+);

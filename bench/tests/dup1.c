@@ -26,9 +26,8 @@ static int dup1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(dup1) = {
-	.name = "dup1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "Separate file dup/close",
 	.run = dup1_run,
-};
+);

@@ -5,7 +5,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int eventfd1_run(struct wis_task *t, uint64_t *iterations)
 {
@@ -33,9 +33,8 @@ static int eventfd1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(eventfd1) = {
-	.name = "eventfd1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "eventfd read/write of 8 bytes",
 	.run = eventfd1_run,
-};
+);

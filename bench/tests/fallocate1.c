@@ -67,9 +67,8 @@ static int fallocate1_run(struct wis_task *t, uint64_t *iterations)
 }
 
 /* Upstream's trailing space kept for the testcase: line. */
-WIS_TEST(fallocate1) = {
-	.name = "fallocate1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file fallocate against tmpfs",
 	.run = fallocate1_run,
-};
+);

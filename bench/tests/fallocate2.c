@@ -61,9 +61,8 @@ static int fallocate2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(fallocate2) = {
-	.name = "fallocate2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file fallocate",
 	.run = fallocate2_run,
-};
+);

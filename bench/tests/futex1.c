@@ -19,9 +19,8 @@ static _Noreturn int futex1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(futex1) = {
-	.name = "futex1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "futex(FUTEX_WAKE)",
 	.run = futex1_run,
-};
+);

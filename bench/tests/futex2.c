@@ -19,9 +19,8 @@ static _Noreturn int futex2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(futex2) = {
-	.name = "futex2",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "futex(FUTEX_WAIT)",
 	.run = futex2_run,
-};
+);

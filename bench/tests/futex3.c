@@ -21,9 +21,8 @@ static _Noreturn int futex3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(futex3) = {
-	.name = "futex3",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "futex(FUTEX_WAKE_PRIVATE)",
 	.run = futex3_run,
-};
+);

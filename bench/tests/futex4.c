@@ -21,9 +21,8 @@ static _Noreturn int futex4_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(futex4) = {
-	.name = "futex4",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "futex(FUTEX_WAIT_PRIVATE)",
 	.run = futex4_run,
-};
+);

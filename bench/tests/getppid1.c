@@ -13,9 +13,8 @@ static _Noreturn int getppid1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(getppid1) = {
-	.name = "getppid1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "getppid",
 	.run = getppid1_run,
-};
+);

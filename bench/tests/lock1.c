@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int lock1_set(int fd, short type)
 {
@@ -38,9 +38,8 @@ static int lock1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(lock1) = {
-	.name = "lock1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file write lock/unlock",
 	.run = lock1_run,
-};
+);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char lock2_path[WIS_PATH_MAX];
 
@@ -49,10 +49,9 @@ static int lock2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(lock2) = {
-	.name = "lock2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file write lock/unlock",
 	.prepare = lock2_prepare,
 	.run = lock2_run,
-};
+);

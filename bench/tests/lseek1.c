@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int lseek1_run(struct wis_task *t, uint64_t *iterations)
 {
@@ -18,9 +18,8 @@ static int lseek1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(lseek1) = {
-	.name = "lseek1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "Separate file lseek",
 	.run = lseek1_run,
-};
+);

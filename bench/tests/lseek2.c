@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char lseek2_path[WIS_PATH_MAX];
 
@@ -27,10 +27,9 @@ static int lseek2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(lseek2) = {
-	.name = "lseek2",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "Same file lseek",
 	.prepare = lseek2_prepare,
 	.run = lseek2_run,
-};
+);

@@ -25,9 +25,8 @@ static int malloc1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(malloc1) = {
-	.name = "malloc1",
+WIS_TEST(
 	.family = "memory",
 	.desc = "malloc/free of 128MB",
 	.run = malloc1_run,
-};
+);

@@ -25,9 +25,8 @@ static int malloc2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(malloc2) = {
-	.name = "malloc2",
+WIS_TEST(
 	.family = "memory",
 	.desc = "malloc/free of 1kB",
 	.run = malloc2_run,
-};
+);

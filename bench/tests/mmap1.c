@@ -20,9 +20,8 @@ static int mmap1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(mmap1) = {
-	.name = "mmap1",
+WIS_TEST(
 	.family = "memory",
 	.desc = "Anonymous memory mmap/munmap of 128MB",
 	.run = mmap1_run,
-};
+);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int mmap2_run(struct wis_task *t, uint64_t *iterations)
 {
@@ -26,9 +26,8 @@ static int mmap2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(mmap2) = {
-	.name = "mmap2",
+WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file mmap/munmap of 128MB",
 	.run = mmap2_run,
-};
+);

@@ -25,9 +25,8 @@ static int open1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(open1) = {
-	.name = "open1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file open/close",
 	.run = open1_run,
-};
+);

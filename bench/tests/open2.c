@@ -30,9 +30,8 @@ static int open2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(open2) = {
-	.name = "open2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file open/close in different directories",
 	.run = open2_run,
-};
+);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char open3_path[WIS_PATH_MAX];
 
@@ -28,10 +28,9 @@ static int open3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(open3) = {
-	.name = "open3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file open/close",
 	.prepare = open3_prepare,
 	.run = open3_run,
-};
+);

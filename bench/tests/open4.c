@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int open4_prepare(const struct wis_point_env *env, void **shared)
 {
@@ -27,10 +27,9 @@ static int open4_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(open4) = {
-	.name = "open4",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file open/close on a fixed shared path",
 	.prepare = open4_prepare,
 	.run = open4_run,
-};
+);

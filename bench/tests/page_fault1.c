@@ -43,9 +43,8 @@ static int page_fault1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(page_fault1) = {
-	.name = "page_fault1",
+WIS_TEST(
 	.family = "memory",
 	.desc = "Anonymous memory page fault",
 	.run = page_fault1_run,
-};
+);

@@ -4,7 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char *page_fault2_map(int fd)
 {
@@ -50,9 +50,8 @@ static int page_fault2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(page_fault2) = {
-	.name = "page_fault2",
+WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file private mapping page fault",
 	.run = page_fault2_run,
-};
+);

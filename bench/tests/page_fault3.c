@@ -4,7 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char *page_fault3_map(int fd)
 {
@@ -50,9 +50,8 @@ static int page_fault3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(page_fault3) = {
-	.name = "page_fault3",
+WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file shared mapping page fault",
 	.run = page_fault3_run,
-};
+);

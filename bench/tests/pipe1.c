@@ -23,9 +23,8 @@ static int pipe1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pipe1) = {
-	.name = "pipe1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "pipe read/write",
 	.run = pipe1_run,
-};
+);

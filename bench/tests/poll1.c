@@ -30,9 +30,8 @@ static int poll1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(poll1) = {
-	.name = "poll1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "poll of 1 fd",
 	.run = poll1_run,
-};
+);

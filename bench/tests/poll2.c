@@ -39,11 +39,10 @@ static int poll2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(poll2) = {
-	.name = "poll2",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "poll of 128 fds",
 	.run = poll2_run,
 	/* Threads mode puts every task's files in one table. */
 	.nofile = POLL2_NR_FILES + 10,
-};
+);

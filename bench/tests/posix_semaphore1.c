@@ -20,9 +20,8 @@ static int posix_semaphore1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(posix_semaphore1) = {
-	.name = "posix_semaphore1",
+WIS_TEST(
 	.family = "sync",
 	.desc = "POSIX semaphores",
 	.run = posix_semaphore1_run,
-};
+);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -24,9 +24,8 @@ static int pread1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pread1) = {
-	.name = "pread1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file pread",
 	.run = pread1_run,
-};
+);

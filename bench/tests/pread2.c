@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -33,10 +33,9 @@ static int pread2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pread2) = {
-	.name = "pread2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file pread to same offset",
 	.prepare = pread2_prepare,
 	.run = pread2_run,
-};
+);

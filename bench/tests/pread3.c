@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -36,10 +36,9 @@ static int pread3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pread3) = {
-	.name = "pread3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file pread to different offsets",
 	.prepare = pread3_prepare,
 	.run = pread3_run,
-};
+);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -34,10 +34,9 @@ static int pread4_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pread4) = {
-	.name = "pread4",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file pread on a fixed shared path",
 	.prepare = pread4_prepare,
 	.run = pread4_run,
-};
+);

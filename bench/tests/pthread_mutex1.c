@@ -17,9 +17,8 @@ static _Noreturn int pthread_mutex1_run(struct wis_task *t,
 	}
 }
 
-WIS_TEST(pthread_mutex1) = {
-	.name = "pthread_mutex1",
+WIS_TEST(
 	.family = "sync",
 	.desc = "Contended pthread mutex",
 	.run = pthread_mutex1_run,
-};
+);

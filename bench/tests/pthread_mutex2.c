@@ -16,9 +16,8 @@ static _Noreturn int pthread_mutex2_run(struct wis_task *t,
 	}
 }
 
-WIS_TEST(pthread_mutex2) = {
-	.name = "pthread_mutex2",
+WIS_TEST(
 	.family = "sync",
 	.desc = "Uncontended pthread mutex",
 	.run = pthread_mutex2_run,
-};
+);

@@ -23,9 +23,8 @@ static _Noreturn int pthread_mutex3_run(struct wis_task *t,
 	}
 }
 
-WIS_TEST(pthread_mutex3) = {
-	.name = "pthread_mutex3",
+WIS_TEST(
 	.family = "sync",
 	.desc = "Contended pthread mutex with global update",
 	.run = pthread_mutex3_run,
-};
+);

@@ -24,9 +24,8 @@ static _Noreturn int pthread_mutex4_run(struct wis_task *t,
 	}
 }
 
-WIS_TEST(pthread_mutex4) = {
-	.name = "pthread_mutex4",
+WIS_TEST(
 	.family = "sync",
 	.desc = "Contended pthread mutex with local update",
 	.run = pthread_mutex4_run,
-};
+);

@@ -20,9 +20,8 @@ static _Noreturn int pthread_mutex5_run(struct wis_task *t,
 	}
 }
 
-WIS_TEST(pthread_mutex5) = {
-	.name = "pthread_mutex5",
+WIS_TEST(
 	.family = "sync",
 	.desc = "Contended pthread mutex with TLS update",
 	.run = pthread_mutex5_run,
-};
+);

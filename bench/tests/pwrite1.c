@@ -2,7 +2,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -26,9 +26,8 @@ static int pwrite1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pwrite1) = {
-	.name = "pwrite1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file pwrite",
 	.run = pwrite1_run,
-};
+);

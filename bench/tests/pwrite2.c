@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -35,10 +35,9 @@ static int pwrite2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pwrite2) = {
-	.name = "pwrite2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file pwrite to same offset",
 	.prepare = pwrite2_prepare,
 	.run = pwrite2_run,
-};
+);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -39,10 +39,9 @@ static int pwrite3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(pwrite3) = {
-	.name = "pwrite3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file pwrite to different offsets",
 	.prepare = pwrite3_prepare,
 	.run = pwrite3_run,
-};
+);

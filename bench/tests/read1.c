@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
@@ -30,9 +30,8 @@ static int read1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(read1) = {
-	.name = "read1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file read",
 	.run = read1_run,
-};
+);

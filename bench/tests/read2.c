@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
@@ -39,10 +39,9 @@ static int read2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(read2) = {
-	.name = "read2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file read",
 	.prepare = read2_prepare,
 	.run = read2_run,
-};
+);

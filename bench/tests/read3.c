@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define FILESIZE (1024 * 1024)
 
@@ -77,9 +77,8 @@ static int read3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(read3) = {
-	.name = "read3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file O_DIRECT read",
 	.run = read3_run,
-};
+);

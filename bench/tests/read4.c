@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define FILESIZE (1024 * 1024)
 
@@ -43,10 +43,9 @@ static int read4_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(read4) = {
-	.name = "read4",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file O_DIRECT read",
 	.prepare = read4_prepare,
 	.run = read4_run,
-};
+);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -25,9 +25,8 @@ static int readseek1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(readseek1) = {
-	.name = "readseek1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file seek+read",
 	.run = readseek1_run,
-};
+);

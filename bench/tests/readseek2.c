@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -34,10 +34,9 @@ static int readseek2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(readseek2) = {
-	.name = "readseek2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file seek+read to same offset",
 	.prepare = readseek2_prepare,
 	.run = readseek2_run,
-};
+);

@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -38,10 +38,9 @@ static int readseek3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(readseek3) = {
-	.name = "readseek3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file seek+read to different offsets",
 	.prepare = readseek3_prepare,
 	.run = readseek3_run,
-};
+);

@@ -34,9 +34,8 @@ static int rename1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(rename1) = {
-	.name = "rename1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file rename between two directories",
 	.run = rename1_run,
-};
+);

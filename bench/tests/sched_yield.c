@@ -15,9 +15,8 @@ static _Noreturn int sched_yield_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(sched_yield) = {
-	.name = "sched_yield",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "sched_yield",
 	.run = sched_yield_run,
-};
+);

@@ -27,9 +27,8 @@ static int signal1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(signal1) = {
-	.name = "signal1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "signal delivery",
 	.run = signal1_run,
-};
+);

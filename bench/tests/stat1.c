@@ -22,9 +22,8 @@ static int stat1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(stat1) = {
-	.name = "stat1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file stat",
 	.run = stat1_run,
-};
+);

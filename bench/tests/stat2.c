@@ -30,10 +30,9 @@ static int stat2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(stat2) = {
-	.name = "stat2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file stat",
 	.prepare = stat2_prepare,
 	.run = stat2_run,
-};
+);

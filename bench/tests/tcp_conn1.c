@@ -3,7 +3,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static int tcp_conn1_run(struct wis_task *t, uint64_t *iterations)
 {
@@ -21,11 +21,10 @@ static int tcp_conn1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(tcp_conn1) = {
-	.name = "tcp_conn1",
+WIS_TEST(
 	.family = "network",
 	.desc = "TCP connect/accept/close on loopback",
 	.run = tcp_conn1_run,
 	/* Threads mode puts every task's three sockets in one table. */
 	.nofile = 4,
-};
+);

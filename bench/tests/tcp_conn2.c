@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 /* A new namespace's lo is down; bringing it up gives it 127.0.0.1. */
 static int tcp_conn2_lo_up(void)
@@ -67,11 +67,10 @@ static int tcp_conn2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(tcp_conn2) = {
-	.name = "tcp_conn2",
+WIS_TEST(
 	.family = "network",
 	.desc = "TCP connect/accept/close on loopback in own network namespace",
 	.run = tcp_conn2_run,
 	/* Threads mode puts every task's three sockets in one table. */
 	.nofile = 4,
-};
+);

@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 /* fd[0] is the requesting end, fd[1] the responding one. */
 static int tcp_rr1_connect(int fd[2])
@@ -80,11 +80,10 @@ static int tcp_rr1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(tcp_rr1) = {
-	.name = "tcp_rr1",
+WIS_TEST(
 	.family = "network",
 	.desc = "TCP 1-byte request/response on loopback",
 	.run = tcp_rr1_run,
 	/* Threads mode puts every task's sockets in one table. */
 	.nofile = 4,
-};
+);

@@ -54,9 +54,8 @@ static int tlb_flush2_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(tlb_flush2) = {
-	.name = "tlb_flush2",
+WIS_TEST(
 	.family = "memory",
 	.desc = "TLB flush of anonymous memory private mapping",
 	.run = tlb_flush2_run,
-};
+);

@@ -4,7 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 static char *tlb_flush3_map(int fd)
 {
@@ -59,9 +59,8 @@ static int tlb_flush3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(tlb_flush3) = {
-	.name = "tlb_flush3",
+WIS_TEST(
 	.family = "memory",
 	.desc = "TLB flush of separate file shared mapping",
 	.run = tlb_flush3_run,
-};
+);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 /*
  * Connected both ways: send() needs no address and keeps its cached
@@ -70,11 +70,10 @@ static int udp1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(udp1) = {
-	.name = "udp1",
+WIS_TEST(
 	.family = "network",
 	.desc = "UDP send/recv on loopback",
 	.run = udp1_run,
 	/* Threads mode puts every task's sockets in one table. */
 	.nofile = 4,
-};
+);

@@ -24,9 +24,8 @@ static int unix1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(unix1) = {
-	.name = "unix1",
+WIS_TEST(
 	.family = "syscall",
 	.desc = "unix domain socket read/write",
 	.run = unix1_run,
-};
+);

@@ -37,9 +37,8 @@ static int unlink1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(unlink1) = {
-	.name = "unlink1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file open/close/unlink",
 	.run = unlink1_run,
-};
+);

@@ -30,9 +30,8 @@ static int unlink2_run(struct wis_task *t, uint64_t *iterations)
 }
 
 /* Upstream unlink2 reuses open2's description; kept for the testcase: line. */
-WIS_TEST(unlink2) = {
-	.name = "unlink2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file open/close/unlink in different directories",
 	.run = unlink2_run,
-};
+);

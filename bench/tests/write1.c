@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 #define FILESIZE (1024 * 1024)
@@ -34,9 +34,8 @@ static int write1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(write1) = {
-	.name = "write1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file write",
 	.run = write1_run,
-};
+);

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -27,9 +27,8 @@ static int writeseek1_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(writeseek1) = {
-	.name = "writeseek1",
+WIS_TEST(
 	.family = "file",
 	.desc = "Separate file seek+write",
 	.run = writeseek1_run,
-};
+);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -37,10 +37,9 @@ static int writeseek2_run(struct wis_task *t, uint64_t *iterations)
 }
 
 /* Upstream writeseek2 says "read"; kept for the testcase: line. */
-WIS_TEST(writeseek2) = {
-	.name = "writeseek2",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file seek+read to same offset",
 	.prepare = writeseek2_prepare,
 	.run = writeseek2_run,
-};
+);

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testlib.h"
+#include "wis.h"
 
 #define BUFLEN 4096
 
@@ -40,10 +40,9 @@ static int writeseek3_run(struct wis_task *t, uint64_t *iterations)
 	}
 }
 
-WIS_TEST(writeseek3) = {
-	.name = "writeseek3",
+WIS_TEST(
 	.family = "file",
 	.desc = "Same file seek+write to different offsets",
 	.prepare = writeseek3_prepare,
 	.run = writeseek3_run,
-};
+);
