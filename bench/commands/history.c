@@ -6,7 +6,6 @@
  * E-divisive means and confirmed by a bootstrap interval.  Exit 0: no
  * step among the latest runs; 1: a step there; 125: too few runs; 2: bad usage.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "cli.h"
 #include "edivisive.h"
 #include "json.h"
+#include "options.h"
 #include "report.h"
 #include "store.h"
 #include "table.h"
@@ -813,12 +813,12 @@ static int number_in(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-static int take(struct history *h, int opt, char **argv)
+static int take(struct history *h, const struct wis_opts *o, int opt)
 {
 	double pct;
 
 	switch (opt) {
-	case 1:
+	case WIS_OPT_OPERAND:
 		if (strchr(optarg, '='))
 			h->words[h->nr_words++] = optarg;
 		else
@@ -851,32 +851,27 @@ static int take(struct history *h, int opt, char **argv)
 		}
 		break;
 	default:
-		fprintf(stderr, "wis history: %s '%s'\n",
-			opt == ':' ? "missing value for" : "unknown option",
-			argv[optind - 1]);
 		return -1;
 	}
-	fprintf(stderr, "wis history: bad value '%s' for %s\n", optarg,
-		argv[optind - 1]);
+	wis_opt_bad_value(o, opt, optarg);
 	return -1;
 }
 
 static int parse_history(struct history *h, int argc, char **argv)
 {
+	struct wis_opts o = { "history", history_options, "-h", 0 };
 	int opt;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "-:h", history_options, NULL)) != -1) {
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		if (opt == 'h') {
 			fputs(history_usage, stdout);
 			return 0;
 		}
-		if (take(h, opt, argv))
+		if (take(h, &o, opt))
 			return 2;
 	}
 	for (; optind < argc; optind++)
-		take(h, 1, (optarg = argv[optind], argv));
+		take(h, &o, (optarg = argv[optind], WIS_OPT_OPERAND));
 	if (h->db && !(h->json && h->csv))
 		return -1;
 	fputs(history_usage, stderr);

@@ -4,13 +4,13 @@
  * input wis report reads, through the reader, into the store; one
  * transaction per input.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "file.h"
 #include "model.h"
+#include "options.h"
 #include "store.h"
 
 static const char import_usage[] =
@@ -123,13 +123,12 @@ struct import_args {
 /* -1 to go on, else the exit status. */
 static int parse_import(int argc, char **argv, struct import_args *a)
 {
+	struct wis_opts o = { "import", import_options, "-h", 0 };
 	int opt;
 
-	opterr = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "-:h", import_options, NULL)) != -1) {
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		switch (opt) {
-		case 1:
+		case WIS_OPT_OPERAND:
 			a->operands[a->nr_operands++] = optarg;
 			break;
 		case 'h':
@@ -147,9 +146,6 @@ static int parse_import(int argc, char **argv, struct import_args *a)
 			}
 			break;
 		default:
-			fprintf(stderr, "wis import: %s '%s'\n",
-				opt == ':' ? "missing value for" : "unknown option",
-				argv[optind - 1]);
 			return 2;
 		}
 	}
