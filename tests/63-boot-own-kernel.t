@@ -9,6 +9,7 @@
 # its clock (qemu/run tells it the host's TSC rate under TCG).
 use strict;
 use warnings;
+use File::Spec;
 use File::Temp qw(tempdir);
 use Test::More;
 use lib 'tests/lib';
@@ -33,8 +34,9 @@ like(`kconfig/check $kdir/config 2>&1`, qr/: all \d+ options present$/,
 my $img = "$tmp/img";
 mkdir($img) or die;
 system('cp', '-a', "$out/rootfs", "$img/rootfs") == 0 or die;
-$rc = run_logged("$tmp/image", './build.sh', '--out', $img, '--kernel',
-		 "$kdir/bzImage", 'image');
+$rc = run_logged("$tmp/image", 'env',
+		 "BUSYBOX=" . File::Spec->rel2abs("$out/busybox/busybox"),
+		 './build.sh', '--out', $img, '--kernel', "$kdir/bzImage", 'image');
 is($rc, 0, 'an image for it is made') or diag(slurp("$tmp/image.err"));
 my $manifest = slurp("$img/MANIFEST");
 like($manifest, qr/^input modules none$/m,
