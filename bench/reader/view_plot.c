@@ -30,6 +30,9 @@
 #define MAX_LINES 64
 #define TITLE_MAX 512
 
+/* A row's threads flag (0, 1) names its mode. */
+static const char *const modes[] = { "processes", "threads" };
+
 /*
  * No record string is ever a file name to gnuplot: data goes through
  * dN.dat, numbered here, and plots are named by wis_safe_name().
@@ -399,7 +402,6 @@ static void gp_efficiency(FILE *gp, const struct rd_run *run, size_t from,
 static void run_plot(struct plot *pl, const struct rd_run *run, size_t from,
 		     size_t to, const char *name, const char *title)
 {
-	static const char *const modes[] = { "processes", "threads" };
 	double base[2], ymax = 0, xmax = run->points[to - 1].tasks;
 	char full[1024];
 	const char *sep = "plot ";
@@ -660,6 +662,8 @@ static void plot_runs(struct plot *pl, const struct rd_model *m)
 struct data_seen {
 	double *ymax;
 	int *ratio;	/* [mode]: a B/A is a number; NULL: no B/A */
+	double *xmax;	/* the most tasks */
+	int *present;	/* [mode]: a row of it */
 };
 
 /*
@@ -673,10 +677,14 @@ static void rows_data(FILE *dat, const struct rd_rows *l, size_t from,
 {
 	for (int m = 0; m < 2; m++) {
 		for (size_t i = from; i < to; i++) {
+			unsigned long tasks;
+
 			if (*(int *)rd_row_field(l, i, l->threads) != m)
 				continue;
-			fprintf(dat, "%lu",
-				*(unsigned long *)rd_row_field(l, i, l->tasks));
+			tasks = *(unsigned long *)rd_row_field(l, i, l->tasks);
+			seen->present[m] = 1;
+			*seen->xmax = fmax(*seen->xmax, (double)tasks);
+			fprintf(dat, "%lu", tasks);
 			numbers(dat, rd_row_field(l, i, 0), m, seen);
 			fputc('\n', dat);
 		}
@@ -747,23 +755,18 @@ static void sides_outputs(struct plot *pl, const struct rd_cmp_side *side,
 static void cmp_plot(struct plot *pl, const struct rd_cmp_table *t, size_t from,
 		     size_t to, const char *name)
 {
-	static const char *const modes[] = { "processes", "threads" };
 	double ymax = 0, xmax = 0;
 	const char *sep = "plot ";
 	int present[2] = { 0, 0 }, ratio[2] = { 0, 0 }, m;
 	char full[1024];
-	size_t i, nr;
+	size_t nr;
 	FILE *dat = open_data(pl, &nr);
 
 	if (!dat)
 		return;
-	for (i = from; i < to; i++) {
-		present[t->rows[i].threads] = 1;
-		if (t->rows[i].tasks > xmax)
-			xmax = t->rows[i].tasks;
-	}
 	rows_data(dat, &(struct rd_rows)RD_ROWS(t, struct rd_cmp_row), from,
-		  to, &(struct data_seen){ &ymax, ratio }, cmp_numbers);
+		  to, &(struct data_seen){ &ymax, ratio, &xmax, present },
+		  cmp_numbers);
 	close_data(pl, dat, nr);
 	cmp_title(full, sizeof(full), t, t->rows[from].test);
 	gp_start(pl->gp, full, xmax, ymax);
@@ -901,21 +904,17 @@ static void rep_numbers(FILE *dat, const void *r, int m,
 static void rep_plot(struct plot *pl, const struct rd_rep_table *t, size_t from,
 		     size_t to, const char *name)
 {
-	static const char *const modes[] = { "processes", "threads" };
 	double ymax = 0, xmax = 0;
 	const char *sep = "plot ";
 	int present[2] = { 0, 0 }, m;
-	size_t i, nr;
+	size_t nr;
 	FILE *dat = open_data(pl, &nr);
 
 	if (!dat)
 		return;
-	for (i = from; i < to; i++) {
-		present[t->rows[i].threads] = 1;
-		xmax = fmax(xmax, (double)t->rows[i].tasks);
-	}
 	rows_data(dat, &(struct rd_rows)RD_ROWS(t, struct rd_rep_row), from,
-		  to, &(struct data_seen){ &ymax, NULL }, rep_numbers);
+		  to, &(struct data_seen){ &ymax, NULL, &xmax, present },
+		  rep_numbers);
 	close_data(pl, dat, nr);
 	gp_start(pl->gp, t->rows[from].test, xmax, ymax);
 	fputs("unset y2tics\n", pl->gp);
