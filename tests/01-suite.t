@@ -70,12 +70,7 @@ is "no run left a point file in /tmp" "" "$leftover"
 "$WIS" run getppid1 -t 2 -s 4 --warmup 1 --interval 300 --records \
 	>"$scratch/stop.out" 2>&1 &
 wis=$!
-task=""
-while [ -z "$task" ] && kill -0 "$wis" 2>/dev/null; do
-	point=$(pgrep -P "$wis" | head -n 1)
-	task=$(pgrep -P "${point:-0}" | tail -n 1)
-done
-kill -STOP "$task"
+kill -STOP "$(tasks_of "$wis" 2 | tail -n 1)"
 rc=0
 wait "$wis" || rc=$?
 rec=$(grep '"type":"point"' "$scratch/stop.out")

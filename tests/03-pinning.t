@@ -12,8 +12,7 @@ plan 5
 # "allowed-list:last-cpu" of each task under the compat binary PID:
 # its child is the point process, whose children are the tasks.
 placement() {
-	point=$(pgrep -P "$1")
-	for p in $(pgrep -P "$point"); do
+	for p in $(tasks_of "$1" 2); do
 		allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$p/status")
 		cpu=$(awk '{ print $39 }' "/proc/$p/stat")
 		echo "$allowed:$cpu"

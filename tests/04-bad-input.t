@@ -56,9 +56,7 @@ fi
 kill_out=$(mktemp)
 setsid "$WIS" run getppid1 -t 2 -s 30 --warmup 0 --interval 100 --records >"$kill_out" 2>&1 &
 pid=$!
-sleep 1
-point=$(pgrep -P "$pid")
-victim=$(pgrep -P "$point" | head -n 1)
+victim=$(tasks_of "$pid" 2 | head -n 1)
 kill -9 "$victim"
 wait "$pid" && rc=0 || rc=$?
 rec=$(grep '"type":"point"' "$kill_out")

@@ -72,6 +72,23 @@ contains() {
 	printf '%s\n' "$1" | grep -qF -- "$2"
 }
 
+# tasks_of PID N: the N task PIDs of the point process under PID (the
+# wis or compat binary), once all have started (waits up to 10 s; prints
+# what there is then). An empty parent must not reach "pgrep -P": it
+# would name init's children.
+tasks_of() {
+	tap_tries=0
+	tap_tasks=""
+	while [ "$tap_tries" -lt 100 ]; do
+		tap_point=$(pgrep -P "$1" | head -n 1) || true
+		[ -z "$tap_point" ] || tap_tasks=$(pgrep -P "$tap_point") || true
+		[ "$(echo "$tap_tasks" | wc -w)" -lt "$2" ] || break
+		sleep 0.1
+		tap_tries=$((tap_tries + 1))
+	done
+	echo "$tap_tasks"
+}
+
 # child_of PID: the first child process of PID, once there is one
 # (waits up to 5 s; prints nothing if none came).
 child_of() {
