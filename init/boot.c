@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/klog.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -134,6 +135,63 @@ void console_fds(void)
 			close(fd);
 		}
 	}
+}
+
+/* syslog(2)'s action; musl names none. */
+#define SYSLOG_ACTION_CONSOLE_LEVEL 8
+/* Only KERN_EMERG passes; an oops raises the level for itself. */
+#define CONSOLE_HUSHED 1
+#define KERN_WARNING_LEVEL 4
+
+int console_hush(int *level)
+{
+	int fd = open("/proc/sys/kernel/printk", O_RDONLY | O_CLOEXEC);
+	char now[16] = "";
+
+	if (fd >= 0 && read(fd, now, sizeof(now) - 1) < 0)
+		now[0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	*level = atoi(now) > 0 ? atoi(now) : KERN_WARNING_LEVEL;
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	if (klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, CONSOLE_HUSHED))
+		say("console log level: %s", strerror(errno));
+	return fd;
+}
+
+/* /dev/kmsg's "PRIORITY,SEQ,USEC,FLAGS;TEXT": warnings and worse. */
+static void replay_line(const char *rec)
+{
+	const char *text = strchr(rec, ';');
+	const char *end;
+
+	if (!text || atoi(rec) % 8 > KERN_WARNING_LEVEL)
+		return;
+	end = strchr(++text, '\n');
+	say("kernel, during the sweep: %.*s",
+	    (int)(end ? end - text : (long)strlen(text)), text);
+}
+
+void console_replay(int fd, int level)
+{
+	char rec[2048];
+	ssize_t n;
+
+	klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, level);
+	if (fd < 0)
+		return;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		replay_line(rec);
+	}
+	close(fd);
 }
 
 static int ends_with(const char *s, const char *suffix)

@@ -31,6 +31,17 @@ void mount_kerf(void);
 /* fds 0-2 on /dev/console when the kernel could not open one for us. */
 void console_fds(void);
 
+/*
+ * A kernel line printed while a record crosses the console cuts the
+ * record in two, and the reader rejects the frame: during the sweep only
+ * emergencies reach the console.  console_hush() returns /dev/kmsg read
+ * from now on (or -1) and the console's level before in *level;
+ * console_replay() sets that level back and says the warnings and errors
+ * logged meanwhile.
+ */
+int console_hush(int *level);
+void console_replay(int kmsg, int level);
+
 /* The first line of file as host name, if the kernel has none yet. */
 void name_host(const char *file);
 

@@ -162,7 +162,7 @@ static _Noreturn void pid1_main(struct init *in)
 {
 	struct sweep_outcome o;
 	char modules[768] = "", boot[sizeof(modules) + 128];
-	int unreadable;
+	int unreadable, kmsg, level;
 
 	mount_pid1();
 	in->t_mounts = wis_clock_s(CLOCK_BOOTTIME);
@@ -175,18 +175,21 @@ static _Noreturn void pid1_main(struct init *in)
 	parse(in, unreadable);
 	snprintf(in->out, sizeof(in->out), "%s",
 		 out_or(&in->cfg, "console", 1));
+	kmsg = console_hush(&level);
 	/* The sweep's sinks now; the other modules only for the shell. */
 	load_modules(MODULE_LIST, in->out, 1, modules, sizeof(modules));
 	settle_devices();
 	in->t_modules = wis_clock_s(CLOCK_BOOTTIME);
 	if (in->bad) {
 		close_bad_cmdline(in);
+		console_replay(kmsg, level);
 		done_pid1(in->cfg.done);
 	}
 	snprintf(boot, sizeof(boot), "init=%.6f mounts=%.6f modules=%.6f "
 		 "exec=%.6f%s", in->t_start, in->t_mounts, in->t_modules,
 		 wis_clock_s(CLOCK_BOOTTIME), modules);
 	run_sweep(in, STATE_PID1, boot, NULL, &o);
+	console_replay(kmsg, level);
 	if (in->cfg.done == WIS_DONE_SHELL)
 		load_modules(MODULE_LIST, in->out, 0, NULL, 0);
 	done_pid1(in->cfg.done);
