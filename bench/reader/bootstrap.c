@@ -40,96 +40,93 @@ static uint64_t next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/*
- * An index below n: next() % n, without a division.  With m = 2^128 / n
- * rounded up, x % n is the top 64 bits of ((m * x) mod 2^128) * n for
- * every 64-bit x (Lemire, Kaser and Kurz, "Faster remainder by direct
- * computation", 2019): the same index, about twice as fast as the
- * divide, which dominated a resample of hundreds of repeats.  n is far
- * below 2^64, so the modulo bias is nil.
- */
-static size_t draw(uint64_t *state, uint64_t n, unsigned __int128 m)
+/* A uniform double in [0, 1): the top 53 bits of a draw. */
+static double uniform(uint64_t *state)
 {
-	unsigned __int128 frac = m * next(state);
-	unsigned __int128 lo = (unsigned __int128)(uint64_t)frac * n;
-	unsigned __int128 hi = (frac >> 64) * n;
+	return (double)(next(state) >> 11) * 0x1.0p-53;
+}
 
-	return (size_t)((hi + (lo >> 64)) >> 64);
+/* Terms below this share of the mode's add nothing a double keeps. */
+#define TERM_NEGLIGIBLE 1e-18
+
+/*
+ * P(Binomial(n, p) >= h), 0 < p < 1: the terms summed outward from the
+ * mode, each from its neighbour by the ratio of successive terms, until
+ * they are negligible.  No exp() or log(): the static libm cannot give
+ * them to a dynamic binary, and the image carries no libm.so.6.
+ */
+static double binomial_at_least(size_t n, double p, size_t h)
+{
+	size_t mode = (size_t)((double)(n + 1) * p);
+	double odds = p / (1 - p), term = 1, total = 1, above;
+
+	mode = mode > n ? n : mode;
+	above = mode >= h;
+	for (size_t j = mode; j < n && term > TERM_NEGLIGIBLE; j++) {
+		term *= (double)(n - j) / (double)(j + 1) * odds;
+		total += term;
+		above += j + 1 >= h ? term : 0;
+	}
+	term = 1;
+	for (size_t j = mode; j > 0 && term > TERM_NEGLIGIBLE; j--) {
+		term *= (double)j / ((double)(n - j + 1) * odds);
+		total += term;
+		above += j - 1 >= h ? term : 0;
+	}
+	return above / total;
 }
 
 /*
- * A side ready for resampling: its values sorted once, and each value's
- * place among them.  A resample's median is then read off how often each
- * place was drawn, where the counts pass n / 2: the very value a sort of
- * the drawn values would put at n / 2, in O(n) instead of O(n log n).
+ * A side ready for resampling: its values sorted once, and the
+ * distribution of the place a resample's median takes among them.  A
+ * resample of n draws has its median, the value a sort puts at n / 2,
+ * at place k or below when at least h = n / 2 + 1 draws fall at places
+ * 0..k: P = P(Binomial(n, (k + 1) / n) >= h).  Drawing that place from
+ * its distribution gives the very bootstrap median of n draws, in
+ * O(log n) instead of O(n) a resample.
  */
 struct side {
 	double *sorted;
-	size_t *place;
+	double *at_most;	/* P(median's place <= k) */
 	size_t n;
-	unsigned __int128 m;	/* draw()'s multiplier for n */
 };
-
-struct ranked {
-	double v;
-	size_t i;
-};
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->v != y->v)
-		return (x->v > y->v) - (x->v < y->v);
-	return (x->i > y->i) - (x->i < y->i);
-}
 
 static int side_init(struct side *s, const double *v, size_t n)
 {
-	struct ranked *r = malloc(n * sizeof(*r));
-	size_t i;
-
 	s->n = n;
-	s->m = ~(unsigned __int128)0 / n + 1;
 	s->sorted = malloc(n * sizeof(*s->sorted));
-	s->place = malloc(n * sizeof(*s->place));
-	if (!r || !s->sorted || !s->place) {
-		free(r);
+	s->at_most = malloc(n * sizeof(*s->at_most));
+	if (!s->sorted || !s->at_most)
 		return -1;
-	}
-	for (i = 0; i < n; i++)
-		r[i] = (struct ranked){ v[i], i };
-	qsort(r, n, sizeof(*r), cmp_ranked);
-	for (i = 0; i < n; i++) {
-		s->sorted[i] = r[i].v;
-		s->place[r[i].i] = i;
-	}
-	free(r);
+	memcpy(s->sorted, v, n * sizeof(*v));
+	qsort(s->sorted, n, sizeof(*s->sorted), cmp_double);
+	for (size_t k = 0; k + 1 < n; k++)
+		s->at_most[k] = binomial_at_least(n, (double)(k + 1) / (double)n,
+						  n / 2 + 1);
+	s->at_most[n - 1] = 1;
 	return 0;
 }
 
 static void side_free(struct side *s)
 {
 	free(s->sorted);
-	free(s->place);
+	free(s->at_most);
 }
 
-/* count: s->n zeroed counters, left zeroed. */
-static double resampled_median(const struct side *s, unsigned *count,
-			       uint64_t *state)
+/* The first place whose P(place <= k) passes a uniform draw. */
+static double resampled_median(const struct side *s, uint64_t *state)
 {
-	size_t i, seen = 0;
-	double m = NAN;
+	double u = uniform(state);
+	size_t lo = 0, hi = s->n - 1, mid;
 
-	for (i = 0; i < s->n; i++)
-		count[s->place[draw(state, s->n, s->m)]]++;
-	for (i = 0; i < s->n; i++) {
-		seen += count[i];
-		count[i] = 0;
-		if (seen > s->n / 2 && isnan(m))
-			m = s->sorted[i];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->at_most[mid] > u)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	return m;
+	return s->sorted[lo];
 }
 
 /* The q quantile of sorted v, interpolated between neighbours. */
@@ -149,7 +146,6 @@ int rd_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 {
 	struct side sa = { 0 }, sb = { 0 };
 	uint64_t state = seed;
-	unsigned *count;
 	double *ratios, ma;
 	int ret = -1;
 
@@ -157,12 +153,11 @@ int rd_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 	if (!na || !nb || !rounds)
 		return -1;
 	ratios = malloc(rounds * sizeof(*ratios));
-	count = calloc(na > nb ? na : nb, sizeof(*count));
-	if (!ratios || !count || side_init(&sa, a, na) || side_init(&sb, b, nb))
+	if (!ratios || side_init(&sa, a, na) || side_init(&sb, b, nb))
 		goto out;
 	for (unsigned r = 0; r < rounds; r++) {
-		ma = resampled_median(&sa, count, &state);
-		ratios[r] = resampled_median(&sb, count, &state);
+		ma = resampled_median(&sa, &state);
+		ratios[r] = resampled_median(&sb, &state);
 		ratios[r] = ma > 0 ? ratios[r] / ma : INFINITY;
 	}
 	qsort(ratios, rounds, sizeof(*ratios), cmp_double);
@@ -171,7 +166,6 @@ int rd_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 	ret = 0;
 out:
 	free(ratios);
-	free(count);
 	side_free(&sa);
 	side_free(&sb);
 	return ret;
