@@ -25,7 +25,7 @@ run_id() {
 	sed -n 's/.*"run":"\([^"]*\)".*/\1/p' "$1" | head -n 1
 }
 
-plan 33
+plan 34
 
 WIS_PRESETS=$root/rootfs/etc/wis/presets "$WIS" sweep wis.preset=smoke \
 	wis.out=file:smoke.wis >/dev/null 2>&1
@@ -50,14 +50,24 @@ is "... and stores nothing twice" "$before" "$(counts)"
 
 # Byte for byte: the files and the store give the same outputs.
 same=0
-for fmt in "" --csv --lkp --json --kcidb; do
+for fmt in "" --csv --lkp --json; do
 	# shellcheck disable=SC2086 # empty, or one option
 	"$HOST" report $fmt smoke.wis >a 2>/dev/null || true
 	# shellcheck disable=SC2086
 	"$HOST" report $fmt --db db "run=$smoke" >b 2>/dev/null || true
 	cmp -s a b || { same=1; diag "differs: report $fmt"; }
 done
-is "report, --csv, --lkp, --json and --kcidb from --db are the files' byte for byte" 0 "$same"
+is "report, --csv, --lkp and --json from --db are the files' byte for byte" 0 "$same"
+"$HOST" report --kcidb smoke.wis >a 2>/dev/null || true
+"$HOST" report --kcidb --db db "run=$smoke" >b 2>/dev/null || true
+# shellcheck disable=SC2016 # a Python program
+check "... and --kcidb, where each test's environment adds the run's labels" \
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for t in b["tests"]:
+    assert t["environment"]["misc"].pop("labels") == {"board": "vm"}
+assert a == b and a["tests"]' a b
 "$HOST" report --plot pa smoke.wis >/dev/null 2>&1 || true
 "$HOST" report --plot pb --db db board=vm >/dev/null 2>&1 || true
 check "... and so are the plots (--plot)" diff -r pa pb

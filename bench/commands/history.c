@@ -381,24 +381,17 @@ static int analyse(struct history *h)
 
 static int load(struct history *h)
 {
-	struct wis_store *s = wis_store_open(h->db, WIS_STORE_READ, 30000, stderr);
-	int ret = 2;
-
-	if (!s)
-		return 2;
-	if (wis_store_read(s, &h->m.in, h->words, h->nr_words, h->db) <= 0 ||
+	if (wis_store_select(&h->m.in, h->db, h->words, h->nr_words, h->db) ||
 	    rd_model_build(&h->m) == 2)
-		goto out;
+		return 2;
 	h->nr = h->m.nr_runs;
 	h->runs = calloc(h->nr + 1, sizeof(*h->runs));
 	if (!h->runs)
-		goto out;
+		return 2;
 	for (size_t i = 0; i < h->nr; i++)
 		h->runs[i] = (struct hrun){ .run = &h->m.runs[i], .order = i };
-	ret = order_runs(h, s) ? 2 : 0;
-out:
-	wis_store_close(s);
-	return ret;
+	order_runs(h);
+	return 0;
 }
 
 static const struct option history_options[] = {

@@ -16,17 +16,6 @@ static const char *const controls[] = { "getppid1", "futex4", "poll2" };
 
 /* ---- Runs and their order ---- */
 
-static int cmp_id(const void *a, const void *b)
-{
-	return strcmp((*(const struct hrun *const *)a)->run->id,
-		      (*(const struct hrun *const *)b)->run->id);
-}
-
-struct label_ctx {
-	struct history *h;
-	struct hrun **by_id;
-};
-
 static void append(char **s, const char *key, const char *value)
 {
 	char *n = NULL;
@@ -38,20 +27,17 @@ static void append(char **s, const char *key, const char *value)
 	*s = n;
 }
 
-static void take_label(void *ctx, const char *run, const char *key,
-		       const char *value)
+/* The run's labels as text and JSON, and its ordering value if a label. */
+static void take_labels(const struct history *h, struct hrun *r)
 {
-	struct label_ctx *c = ctx;
-	struct rd_run r = { .id = run };
-	struct hrun h = { .run = &r }, *hp = &h, **found;
+	for (size_t i = 0; i < r->run->nr_labels; i++) {
+		const struct rd_label *l = &r->run->labels[i];
 
-	found = bsearch(&hp, c->by_id, c->h->nr, sizeof(*c->by_id), cmp_id);
-	if (!found)
-		return;
-	append(&(*found)->labels, key, value);
-	wis_json_str(&(*found)->label_json, key, value);
-	if (c->h->by_label && !strcmp(key, c->h->by))
-		(*found)->by = strdup(value);
+		append(&r->labels, l->key, l->value);
+		wis_json_str(&r->label_json, l->key, l->value);
+		if (h->by_label && !strcmp(l->key, h->by))
+			r->by = strdup(l->value);
+	}
 }
 
 static int is_number(const char *s)
@@ -83,25 +69,17 @@ static int cmp_by(const void *a, const void *b)
 	return c ? c : (x->order > y->order) - (x->order < y->order);
 }
 
-int order_runs(struct history *h, struct wis_store *s)
+void order_runs(struct history *h)
 {
-	struct hrun **by_id = calloc(h->nr + 1, sizeof(*by_id));
-	struct label_ctx c = { h, by_id };
 	size_t i, numeric = 0, have = 0;
-	int ret;
 
-	if (!by_id)
-		return -1;
 	for (i = 0; i < h->nr; i++) {
 		h->runs[i].date = rd_rec_strdup(h->runs[i].run->head, "date");
 		wis_json_init(&h->runs[i].label_json);
 		if (!h->by_label)
 			h->runs[i].by = rd_rec_strdup(h->runs[i].run->head, h->by);
-		by_id[i] = &h->runs[i];
+		take_labels(h, &h->runs[i]);
 	}
-	qsort(by_id, h->nr, sizeof(*by_id), cmp_id);
-	ret = wis_store_labels(s, take_label, &c);
-	free(by_id);
 	for (i = 0; i < h->nr; i++) {
 		have += h->runs[i].by != NULL;
 		numeric += is_number(h->runs[i].by);
@@ -112,7 +90,6 @@ int order_runs(struct history *h, struct wis_store *s)
 			h->nr - have, h->nr, h->by);
 	sort_h = h;
 	qsort(h->runs, h->nr, sizeof(*h->runs), cmp_by);
-	return ret;
 }
 
 /* ---- Series ---- */

@@ -67,8 +67,8 @@ struct history {
 	size_t nr_steps;
 };
 
-/* Order h->runs by h->by; -1 out of memory or a label it cannot read. */
-int order_runs(struct history *h, struct wis_store *s);
+/* Order h->runs by h->by: a run record field or one of the run's labels. */
+void order_runs(struct history *h);
 /* The series of the wanted tests, and their rates along the runs. */
 int collect_series(struct history *h);
 int fill_series(struct history *h);

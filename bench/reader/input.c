@@ -162,6 +162,12 @@ void rd_inputs_free(struct rd_inputs *in)
 		record_free(in->recs[i]);
 	for (i = 0; i < in->nr_fulls; i++)
 		record_free(in->fulls[i]);
+	for (i = 0; i < in->nr_labels; i++) {
+		free(in->labels[i].run);
+		free(in->labels[i].key);
+		free(in->labels[i].value);
+	}
+	free(in->labels);
 	free(in->recs);
 	free(in->fulls);
 	free(members.m);
@@ -416,6 +422,29 @@ void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len)
 {
 	add_record(in, payload, len);
 	in->line_no++;
+}
+
+void rd_inputs_label(struct rd_inputs *in, const char *run, const char *key,
+		     const char *value)
+{
+	struct rd_label *l;
+	size_t cap;
+
+	if (in->nr_labels == in->cap_labels) {
+		cap = in->cap_labels ? 2 * in->cap_labels : 16;
+		l = realloc(in->labels, cap * sizeof(*l));
+		if (!l) {
+			in->oom = 1;
+			return;
+		}
+		in->labels = l;
+		in->cap_labels = cap;
+	}
+	l = &in->labels[in->nr_labels];
+	*l = (struct rd_label){ strdup(run), strdup(key), strdup(value) };
+	in->nr_labels++;
+	if (!l->run || !l->key || !l->value)
+		in->oom = 1;
 }
 
 int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,

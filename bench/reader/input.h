@@ -23,6 +23,11 @@ struct rd_rec {
 	size_t run_idx;		/* set by the merge */
 };
 
+/* A run's label from the store (wis import --label KEY=VALUE). */
+struct rd_label {
+	char *run, *key, *value;
+};
+
 struct rd_input {
 	const char *name;
 	size_t corrupt, malformed, frames;
@@ -35,6 +40,8 @@ struct rd_inputs {
 	struct rd_rec **recs, **fulls;	/* "full": where a region stopped */
 	size_t nr_recs, cap_recs, nr_fulls, cap_fulls;
 	size_t malformed;
+	struct rd_label *labels;	/* each run's together */
+	size_t nr_labels, cap_labels;
 	int oom;
 	/* The line being scanned, and the console text of a LAVA log's. */
 	char *line, *text;
@@ -60,6 +67,10 @@ int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
  */
 int rd_inputs_begin(struct rd_inputs *in, const char *name);
 void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len);
+
+/* A label of run; a run's labels are added one after another. */
+void rd_inputs_label(struct rd_inputs *in, const char *run, const char *key,
+		     const char *value);
 
 /* Corrupt lines, inputs without records and full regions, on diag. */
 void rd_inputs_summary(const struct rd_inputs *in);

@@ -506,6 +506,22 @@ int rd_run_bad(const struct rd_run *run)
 	return !run->end || run->missing || run->errors || run->failed;
 }
 
+/* Each run's labels: the inputs hold a run's together. */
+static void attach_labels(struct rd_model *m)
+{
+	const struct rd_inputs *in = &m->in;
+
+	for (size_t i = 0, l = 0; i < m->nr_runs; i++, l = 0) {
+		struct rd_run *run = &m->runs[i];
+
+		while (l < in->nr_labels && strcmp(in->labels[l].run, run->id))
+			l++;
+		run->labels = in->labels + l;
+		while (l < in->nr_labels && !strcmp(in->labels[l].run, run->id))
+			l++, run->nr_labels++;
+	}
+}
+
 int rd_model_build(struct rd_model *m)
 {
 	int ret = m->in.malformed ? 1 : 0;
@@ -516,6 +532,7 @@ int rd_model_build(struct rd_model *m)
 		rd_report_diag(m->in.diag, "out of memory");
 		return 2;
 	}
+	attach_labels(m);
 	for (i = 0; i < m->nr_runs; i++) {
 		if (check_run(m, &m->runs[i])) {
 			rd_report_diag(m->in.diag, "out of memory");

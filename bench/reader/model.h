@@ -37,6 +37,8 @@ struct rd_run {
 	size_t nr_points, failed, unsupported, starved;
 	uint64_t missing;
 	int errors;	/* error records, conflicts, bad points, a bad end */
+	const struct rd_label *labels;	/* the store's, into the inputs' */
+	size_t nr_labels;
 };
 
 struct rd_model {

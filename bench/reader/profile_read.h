@@ -15,7 +15,8 @@
 
 struct rd_prof_table {
 	size_t nr;
-	char **name;
+	char **name;	/* into text */
+	char *text;
 	double *count;
 };
 

@@ -135,7 +135,24 @@ static void put_head(struct wis_json *j, const char *name,
 	free(s);
 }
 
-/* Where the point ran: wis.id (the board or machine) and its audit. */
+/* The store's labels (board=rk3588) as one object, when there are any. */
+static void put_labels(struct wis_json *misc, const struct rd_run *run)
+{
+	struct wis_json labels;
+
+	if (!run->nr_labels)
+		return;
+	wis_json_init(&labels);
+	for (size_t i = 0; i < run->nr_labels; i++)
+		wis_json_str(&labels, run->labels[i].key, run->labels[i].value);
+	wis_json_obj(misc, "labels", &labels);
+	wis_json_free(&labels);
+}
+
+/*
+ * Where the point ran: wis.id (the board or machine), its audit and the
+ * labels it was imported with.
+ */
 static void put_environment(struct wis_json *j, const struct rd_run *run)
 {
 	char *id = head_str(run, "id", "?"), *cpu = head_str(run, "cpu_model", "?");
@@ -153,6 +170,7 @@ static void put_environment(struct wis_json *j, const struct rd_run *run)
 	put_head(&misc, "machine", run, "machine");
 	put_head(&misc, "cpu_model", run, "cpu_model");
 	put_head(&misc, "cpus_used", run, "cpus_used");
+	put_labels(&misc, run);
 	wis_json_obj(&env, "misc", &misc);
 	wis_json_obj(j, "environment", &env);
 	wis_json_free(&env);

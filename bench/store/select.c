@@ -245,6 +245,29 @@ static void explain_empty(struct wis_store *s, const struct selection *sel,
 	sqlite3_finalize(st);
 }
 
+/* The labels of the selected runs, each run's together. */
+static int read_labels(struct wis_store *s, struct rd_inputs *in,
+		       const struct selection *sel)
+{
+	sqlite3_stmt *st = selection_stmt(s, sel,
+		"SELECT (SELECT run FROM runs r WHERE r.id = labels.run), key, value"
+		" FROM labels WHERE labels.run IN (SELECT id FROM runs",
+		") ORDER BY labels.run, key");
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		rd_inputs_label(in, (const char *)sqlite3_column_text(st, 0),
+				(const char *)sqlite3_column_text(st, 1),
+				(const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_error(s, "reading labels");
+	return -1;
+}
+
 long wis_store_read(struct wis_store *s, struct rd_inputs *in,
 		    const char *const *words, size_t n, const char *name)
 {
@@ -278,6 +301,8 @@ long wis_store_read(struct wis_store *s, struct rd_inputs *in,
 		runs = -1;
 	} else if (!runs) {
 		explain_empty(s, &sel, words);
+	} else if (read_labels(s, in, &sel)) {
+		runs = -1;
 	}
 out:
 	sqlite3_finalize(st);
@@ -296,27 +321,4 @@ int wis_store_select(struct rd_inputs *in, const char *db,
 	runs = wis_store_read(s, in, words, n, name);
 	wis_store_close(s);
 	return runs > 0 ? 0 : -1;
-}
-
-int wis_store_labels(struct wis_store *s,
-		     void (*fn)(void *ctx, const char *run, const char *key,
-				const char *value),
-		     void *ctx)
-{
-	sqlite3_stmt *st = store_prepare(s, "SELECT runs.run, key, value"
-					 " FROM labels JOIN runs ON runs.id = labels.run"
-					 " ORDER BY labels.run, key");
-	int rc;
-
-	if (!st)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fn(ctx, (const char *)sqlite3_column_text(st, 0),
-		   (const char *)sqlite3_column_text(st, 1),
-		   (const char *)sqlite3_column_text(st, 2));
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	store_error(s, "reading labels");
-	return -1;
 }

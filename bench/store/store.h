@@ -75,10 +75,4 @@ long wis_store_read(struct wis_store *s, struct rd_inputs *in,
 int wis_store_select(struct rd_inputs *in, const char *db,
 		     const char *const *words, size_t n, const char *name);
 
-/* Every label: fn(ctx, run id, key, value), by run in import order. */
-int wis_store_labels(struct wis_store *s,
-		     void (*fn)(void *ctx, const char *run, const char *key,
-				const char *value),
-		     void *ctx);
-
 #endif
