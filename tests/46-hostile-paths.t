@@ -154,8 +154,9 @@ check "... the file it shares unchanged" unchanged
 
 # Finding 2: upstream-compare beside names with a newline and another
 # user's willitscale files.  A fake upstream and wis side each make a
-# file of their own in /tmp and /dev/shm and print samples.
-fake=$tmp/fake
+# file of their own in /tmp and /dev/shm and print samples; they live
+# outside /tmp, which each measurement replaces with its own.
+fake=$(mktemp -d "$top/out/fake-sides.XXXXXX")
 mkdir -p "$fake/up" "$fake/wis" "$tmp/cwd/attk-victim"
 cat >"$fake/up/getppid1_processes" <<'EOF'
 #!/bin/sh
@@ -178,8 +179,8 @@ rc=0
 	--samples 1 --discard 0 --modes processes --tasks 1 \
 	--wis "$fake/wis" "$fake/up" getppid1) >"$tmp/out" 2>&1 || rc=$?
 check "upstream-compare beside hostile names: runs (exit $rc)" test "$rc" = 0
-check "... its table has the row" grep -q '| getppid1 | processes | 1 |' \
-	"$tmp/out"
+check "... its table has the row, both sides measured" \
+	grep -q '| getppid1 | processes | 1 | 1000 | 900 | 0.90 |' "$tmp/out"
 check "... nothing deleted in the caller's directory" \
 	test -d "$tmp/cwd/attk-victim"
 check "... the other user's files stay" \
@@ -188,6 +189,7 @@ check "... none of the binaries' files, none of its directories left" sh -c \
 	"! find /tmp /dev/shm -maxdepth 1 \\( -name '*wistest*' -o \\
 		-name 'upstream-compare.*' -newer '$fake/wis/wis' \\) | grep -q ."
 rm -f "$planted" /tmp/willitscale.other$$
+rm -rf "$fake"
 
 # Finding 5: regions that are not the pmem sink's stay untouched.
 pmem_refused() {	# pmem_refused WHAT FILE REASON
