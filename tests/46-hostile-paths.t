@@ -172,7 +172,7 @@ EOF
 printf '#!/bin/sh\necho getppid1\n' >"$fake/wis/wis"
 chmod 0755 "$fake/up/getppid1_processes" "$fake/wis/getppid1_processes" \
 	"$fake/wis/wis"
-planted=$(printf '/tmp/willitscale.x\nattk-victim')
+planted=$(printf '/tmp/willitscale.x%s\nattk-victim' "$$")
 as_user touch "$planted" /tmp/willitscale.other$$
 rc=0
 (cd "$tmp/cwd" && "$top/bench/scripts/upstream-compare" --runs 3 \
