@@ -516,6 +516,8 @@ static void attach_labels(struct rd_model *m)
 
 		while (l < in->nr_labels && strcmp(in->labels[l].run, run->id))
 			l++;
+		if (l == in->nr_labels)
+			continue;
 		run->labels = in->labels + l;
 		while (l < in->nr_labels && !strcmp(in->labels[l].run, run->id))
 			l++, run->nr_labels++;
