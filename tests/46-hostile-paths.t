@@ -21,7 +21,9 @@ tmp=$(mktemp -d)
 chmod 0755 "$tmp"
 user=wisa$$
 loop=
+fake=
 cleanup() {
+	[ -z "$fake" ] || rm -rf "$fake"
 	[ -z "$loop" ] || losetup -d "$loop" 2>/dev/null || true
 	find /tmp -maxdepth 1 -user "$user" -exec rm -rf {} + 2>/dev/null || true
 	userdel "$user" 2>/dev/null || true
@@ -155,8 +157,9 @@ check "... the file it shares unchanged" unchanged
 # Finding 2: upstream-compare beside names with a newline and another
 # user's willitscale files.  A fake upstream and wis side each make a
 # file of their own in /tmp and /dev/shm and print samples; they live
-# outside /tmp, which each measurement replaces with its own.
-fake=$(mktemp -d "$top/out/fake-sides.XXXXXX")
+# outside /tmp, which each measurement replaces with its own (and the
+# checkout itself may be under /tmp).
+fake=$(mktemp -d /var/tmp/wis-fake-sides.XXXXXX)
 mkdir -p "$fake/up" "$fake/wis" "$tmp/cwd/attk-victim"
 cat >"$fake/up/getppid1_processes" <<'EOF'
 #!/bin/sh
@@ -189,7 +192,6 @@ check "... none of the binaries' files, none of its directories left" sh -c \
 	"! find /tmp /dev/shm -maxdepth 1 \\( -name '*wistest*' -o \\
 		-name 'upstream-compare.*' -newer '$fake/wis/wis' \\) | grep -q ."
 rm -f "$planted" /tmp/willitscale.other$$
-rm -rf "$fake"
 
 # Finding 5: regions that are not the pmem sink's stay untouched.
 pmem_refused() {	# pmem_refused WHAT FILE REASON
