@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Boot duties: file systems, the console, kernel modules and the devices
- * they bring.  Nothing here is fatal: a failure is a line on the console
+ * Boot duties: file systems, the console, kernel modules, the host name
+ * and loopback.  Nothing here is fatal: a failure is a line on the console
  * and the sweep reports what it then cannot do.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -35,8 +34,6 @@
 #define BATCH_MAX 64
 /* finit_module(2) flag: let the kernel decompress (.ko.xz, .ko.zst). */
 #define MODULE_INIT_COMPRESSED_FILE 4
-#define SETTLE_MAX_MS 1000
-#define SETTLE_STEP_MS 2
 
 void say(const char *fmt, ...)
 {
@@ -359,91 +356,6 @@ void name_host(const char *file)
 		return;
 	if (sethostname(name, strlen(name)))
 		say("hostname '%s' from %s: %s", name, file, strerror(errno));
-}
-
-/* A bound virtio console device that has no named port yet. */
-static int console_pending(const char *dev)
-{
-	char path[PATH_MAX], name[256];
-	struct dirent *d;
-	int named = 0;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "%s/virtio-ports", dev);
-	dir = opendir(path);
-	if (!dir)
-		return 1;
-	while (!named && (d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/virtio-ports/%s/name", dev,
-			 d->d_name);
-		named = !wis_read_line(path, name, sizeof(name)) && name[0];
-	}
-	closedir(dir);
-	return !named;
-}
-
-/* Every device virtio_console is bound to has a named port. */
-static int devices_pending(void)
-{
-	const char *driver = "/sys/bus/virtio/drivers/virtio_console";
-	char dev[512];
-	struct dirent *d;
-	int pending = 0;
-	DIR *dir = opendir(driver);
-
-	if (!dir)
-		return 0;
-	while (!pending && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "virtio", 6))
-			continue;
-		snprintf(dev, sizeof(dev), "%s/%s", driver, d->d_name);
-		pending = console_pending(dev);
-	}
-	closedir(dir);
-	return pending;
-}
-
-/*
- * libnvdimm adds regions and namespaces, hence /dev/pmemN, from an async
- * domain of its own that finit_module() does not wait for; reading a
- * bus's wait_probe returns once that bus is done probing.
- */
-static void settle_nvdimm(void)
-{
-	const char *buses = "/sys/bus/nd/devices";
-	char path[PATH_MAX], done[16];
-	struct dirent *d;
-	DIR *dir = opendir(buses);
-
-	if (!dir)
-		return;
-	while ((d = readdir(dir))) {
-		if (strncmp(d->d_name, "ndbus", 5))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/wait_probe", buses,
-			 d->d_name);
-		if (wis_read_line(path, done, sizeof(done)))
-			say("%s: %s", path, strerror(errno));
-	}
-	closedir(dir);
-}
-
-/*
- * virtio_console learns its ports, and their names, from the host in a
- * work queue after the module is loaded; the sinks look the port up by
- * name, so give the host a moment.  Other drivers, nvdimm aside, finish
- * probing before finit_module() returns.
- */
-void settle_devices(void)
-{
-	const struct timespec step = { 0, SETTLE_STEP_MS * 1000000L };
-
-	settle_nvdimm();
-	for (int ms = 0; ms < SETTLE_MAX_MS && devices_pending();
-	     ms += SETTLE_STEP_MS)
-		nanosleep(&step, NULL);
 }
 
 void loopback_up(void)

@@ -62,12 +62,6 @@ void load_modules(const char *list, const char *out, int of_out,
  */
 void loopback_up(void);
 
-/*
- * Wait for nvdimm buses to finish probing (/dev/pmemN), and briefly for
- * virtio-serial ports to be named by the host.
- */
-void settle_devices(void);
-
 enum sweep_end {
 	SWEEP_EXITED,		/* code: its exit status */
 	SWEEP_SIGNALED,		/* code: the signal */

@@ -178,7 +178,6 @@ static _Noreturn void pid1_main(struct init *in)
 	kmsg = console_hush(&level);
 	/* The sweep's sinks now; the other modules only for the shell. */
 	load_modules(MODULE_LIST, in->out, 1, modules, sizeof(modules));
-	settle_devices();
 	in->t_modules = wis_clock_s(CLOCK_BOOTTIME);
 	if (in->bad) {
 		close_bad_cmdline(in);
