@@ -468,9 +468,11 @@ copy_module() {
 # list them in etc/wis/modules, a line for each: its path relative to the
 # image root and the sinks that need it ("virtio,pmem"), in levels that a
 # blank line ends: a module's level is one past the highest of the
-# modules it needs (modprobe's dependencies, soft ones too).  Init loads
-# a level's modules in parallel once the level before is done, those of
-# the sweep's sinks before the sweep.
+# modules it needs (modprobe's dependencies, soft ones too), the largest
+# first.  Init loads a level's modules in parallel once the level before
+# is done, those of the sweep's sinks before the sweep: a worker takes
+# the next module as it finishes one, so the largest first make the
+# workers end the level together.
 stage_modules() {
 	local tree=$1 list=$1/etc/wis/modules
 	local entry wanted_by sink name closure path module file needs dep top
@@ -514,8 +516,12 @@ stage_modules() {
 	done
 	for top in "${!levels[@]}"; do
 		while read -r module; do
-			[ -z "$module" ] || printf '%s %s\n' "$module" "${sinks[$module]}"
-		done <<<"${levels[top]}"
+			[ -z "$module" ] ||
+				printf '%s %s\n' "$(stat -c %s "$tree/$module")" "$module"
+		done <<<"${levels[top]}" | sort -k1,1nr -k2,2 |
+			while read -r _ module; do
+				printf '%s %s\n' "$module" "${sinks[$module]}"
+			done
 		echo
 	done >"$list"
 }
