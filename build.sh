@@ -40,11 +40,13 @@ GRUB_NET_EFI=usr/lib/grub/arm64-efi-signed/grubnetaa64.efi.signed
 # (its maintainer scripts would run the host's initramfs and boot
 # loader hooks) and GRUB's EFI image.  Those are fetched with
 # 'apt-get download' and unpacked into OUT/arm64/deb (fetch_debs).
-# Modules, each as SINKS:NAME, the sinks it serves: virtio_console for
-# the virtio-serial sink; virtio_pmem, and on x86 nfit (ACPI NVDIMM) and
-# nd_e820 (memmap=), for the pmem sink, nd_pmem to turn any of those
-# regions into /dev/pmemN; virtio_pci, the transport of both virtio
-# devices, for both.
+# Modules, each as SINKS:NAME[:PATH], the sinks it serves and, for a
+# device the kernel shows before any module loads, the path that is
+# there only when the machine has it (wis-init skips the module
+# otherwise): virtio_console for the virtio-serial sink; virtio_pmem,
+# and on x86 nfit (an ACPI NFIT table) and nd_e820 (memmap=), for the
+# pmem sink, nd_pmem to turn any of those regions into /dev/pmemN;
+# virtio_pci, the transport of both virtio devices, for both.
 # nfit and nd_e820 are x86 only: arm64 has no e820 map, and QEMU's virt
 # machine has no ACPI NVDIMM for -kernel boots.
 set_arch() {
@@ -60,7 +62,8 @@ set_arch() {
 		KERNEL_META=linux-image-cloud-amd64
 		KERNEL_FORMAT="an x86 bzImage"
 		WANTED_MODULES="virtio,pmem:virtio_pci virtio:virtio_console
-			pmem:virtio_pmem pmem:nfit pmem:nd_e820 pmem:nd_pmem"
+			pmem:virtio_pmem pmem:nfit:/sys/firmware/acpi/tables/NFIT
+			pmem:nd_e820:/sys/bus/platform/devices/e820_pmem pmem:nd_pmem"
 		CONSOLE=ttyS0,115200
 		HOST_PACKAGES="musl-tools linux-image-cloud-amd64
 			qemu-system-x86 ipxe-qemu"
@@ -466,7 +469,8 @@ copy_module() {
 
 # Copy the wanted modules and the modules they need into the tree and
 # list them in etc/wis/modules, a line for each: its path relative to the
-# image root and the sinks that need it ("virtio,pmem"), in levels that a
+# image root, the sinks that need it ("virtio,pmem") and the path of its
+# device if the table gives one, in levels that a
 # blank line ends: a module's level is one past the highest of the
 # modules it needs (modprobe's dependencies, soft ones too), the largest
 # first.  Init loads a level's modules in parallel once the level before
@@ -475,16 +479,20 @@ copy_module() {
 # workers end the level together.
 stage_modules() {
 	local tree=$1 list=$1/etc/wis/modules
-	local entry wanted_by sink name closure path module file needs dep top
-	local -A level=() sinks=()
+	local entry wanted_by sink name device closure path module file needs
+	local dep top
+	local -A level=() sinks=() when=()
 	local -a levels=()
 	: >"$list"
 	[ "$MODULES" = none ] && return 0
 	mkdir -p "$STAGE/kmod/lib/modules" "$STAGE/modprobe.d"
 	ln -s "$(cd "$MODULES" && pwd)" "$STAGE/kmod/lib/modules/$KREL"
 	for entry in $WANTED_MODULES; do
-		name=${entry#*:}
 		wanted_by=${entry%%:*}
+		name=${entry#*:}
+		device=${name#*:}
+		[ "$device" != "$name" ] || device=
+		name=${name%%:*}
 		closure=$(module_closure "$name")
 		while read -r path; do
 			[ -n "$path" ] || continue # built in
@@ -510,6 +518,7 @@ stage_modules() {
 				[ "${level[$rel]}" -lt "$top" ] || top=$((level[$rel] + 1))
 			done <<<"$needs"
 			copy_module "$path" "$tree/$module"
+			[ "${file%%.ko*}" != "$name" ] || when[$module]=$device
 			level[$module]=$top
 			levels[top]+="$module"$'\n'
 		done <<<"$closure"
@@ -520,7 +529,8 @@ stage_modules() {
 				printf '%s %s\n' "$(stat -c %s "$tree/$module")" "$module"
 		done <<<"${levels[top]}" | sort -k1,1nr -k2,2 |
 			while read -r _ module; do
-				printf '%s %s\n' "$module" "${sinks[$module]}"
+				printf '%s %s%s\n' "$module" "${sinks[$module]}" \
+					"${when[$module]:+ ${when[$module]}}"
 			done
 		echo
 	done >"$list"

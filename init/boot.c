@@ -308,10 +308,12 @@ static int for_sinks(const char *sinks, const char *out)
 
 /*
  * A line a module: its path relative to the image root, then the sinks
- * that need it, if any ("virtio,pmem"), in levels that a blank line ends
- * (build.sh puts every module in a level after the ones it needs): a
- * level loads in parallel, after the level before.  A module that fails
- * does not stop the others (the kernel then names what is missing).
+ * that need it, if any ("virtio,pmem"), then, if any, a path that is
+ * there only when the machine has its device (an ACPI table, a platform
+ * device), in levels that a blank line ends (build.sh puts every module
+ * in a level after the ones it needs): a level loads in parallel, after
+ * the level before.  A module that fails does not stop the others (the
+ * kernel then names what is missing).
  */
 void load_modules(const char *list, const char *out, int of_out,
 		  char *log, size_t len)
@@ -327,13 +329,17 @@ void load_modules(const char *list, const char *out, int of_out,
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *sinks;
+		char *sinks, *device;
 
 		line[strcspn(line, "\n")] = '\0';
 		sinks = line + strcspn(line, " ");
 		if (*sinks)
 			*sinks++ = '\0';
+		device = sinks + strcspn(sinks, " ");
+		if (*device)
+			*device++ = '\0';
 		if (line[0] && for_sinks(sinks, out) == of_out &&
+		    (!*device || !access(device, F_OK)) &&
 		    (b.paths[b.nr] = strdup(line)))
 			b.nr++;
 		if (!line[0] || b.nr == BATCH_MAX)

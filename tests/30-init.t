@@ -14,7 +14,7 @@ INIT=${WIS%/bin/wis}/sbin/wis-init
 
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null &&
 	[ -x /bin/busybox ]; then
-	plan 40
+	plan 42
 else
 	plan 3
 	diag "PID 1 and kerf cases skipped: they need root, unshare, busybox"
@@ -59,10 +59,15 @@ done
 echo wis-test >"$root/etc/hostname"
 # Never the image's list: those modules would load into this kernel. None
 # of these files exists.  for-file.ko serves the file sink, which the
-# sweeps below write to, for-pmem.ko the pmem sink, which they do not.
+# sweeps below write to, for-pmem.ko the pmem sink, which they do not;
+# with-device.ko and without-device.ko serve it for a device that this
+# machine has and one that it does not.
 M=lib/modules/none
 printf '%s\n' "$M/missing.ko" "$M/second.ko" "$M/for-pmem.ko pmem" "" \
-	"$M/third.ko" "$M/for-file.ko pmem,file" >"$root/etc/wis/modules"
+	"$M/third.ko" "$M/for-file.ko pmem,file" \
+	"$M/with-device.ko file /etc/hostname" \
+	"$M/without-device.ko file /sys/no-such-device" \
+	>"$root/etc/wis/modules"
 
 # Fake sweeps, started as BIN sweep --cmdline=FILE --state FILE --boot ...
 # One that leaves an orphan in a session of its own, then hangs; its
@@ -192,6 +197,10 @@ check "... so is one of a sink the sweep writes to" \
 	level_before "$tmp/ok.err" for-file missing second
 check "... but not one of a sink it does not write to" \
 	test "$(grep -c for-pmem "$tmp/ok.err")" -eq 0
+check "... one whose device is there is tried" \
+	level_before "$tmp/ok.err" with-device missing second
+check "... one whose device is not, not" \
+	test "$(grep -c without-device "$tmp/ok.err")" -eq 0
 check "... the host is named from /etc/hostname" \
 	grep -q '"hostname":"wis-test"' "$rec"
 if grep -qw securityfs /proc/filesystems; then

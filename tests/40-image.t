@@ -141,13 +141,17 @@ check "pxe/ holds the kernel, the initramfs and both boot configs" \
 order_errors=""
 seen=" "
 level=""
-while read -r path sinks; do
+while read -r path sinks device; do
 	if [ -z "$path" ]; then
 		seen="$seen$level"
 		level=""
 		continue
 	fi
 	[ -n "$sinks" ] || order_errors="$order_errors $path:no-sink"
+	case $device in
+	'' | /sys/*) ;;
+	*) order_errors="$order_errors $path:device-$device" ;;
+	esac
 	for sink in $(echo "$sinks" | tr ',' ' '); do
 		case $sink in
 		virtio | pmem) ;;
@@ -172,7 +176,7 @@ done <out/rootfs/etc/wis/modules
 [ -z "$level" ] || order_errors="$order_errors no-blank-line-after-$level"
 [ "$seen" != " " ] || grep -qx 'input modules none' out/MANIFEST ||
 	order_errors="$order_errors no-modules-listed"
-is "listed modules exist, match $release, follow their dependencies, name their sinks" "" \
+is "listed modules exist, match $release, follow their dependencies, name their sinks and devices" "" \
 	"$order_errors"
 
 image_into "$tmp/a"
@@ -183,9 +187,10 @@ check "two image builds (exit $status_a and $status) are byte-identical" \
 	"$(cat "$tmp/a/initramfs.cpio.zst" "$tmp/a/MANIFEST" | sha256sum)" = \
 	"$(cat "$tmp/b/initramfs.cpio.zst" "$tmp/b/MANIFEST" | sha256sum)"
 
-# build.sh's table: the x86_64 entry comes first; SINKS:NAME a module.
+# build.sh's table: the x86_64 entry comes first; SINKS:NAME[:PATH] a
+# module.
 wanted=$(perl -0777 -ne 'print "$1\n" if /WANTED_MODULES="([^"]*)"/' build.sh |
-	sed 's/[^ \t]*://g')
+	tr -s ' \t' '\n\n' | cut -s -d: -f2)
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
 unresolved=""
 for name in $wanted; do
