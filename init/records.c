@@ -8,6 +8,7 @@
 
 #include "init.h"
 #include "recorder.h"
+#include "settle.h"
 
 /* The sinks of spec, or the console; *used names the one that opened. */
 static struct wis_sinks *open_sinks(const char *spec, const char **used)
@@ -16,6 +17,7 @@ static struct wis_sinks *open_sinks(const char *spec, const char **used)
 	char err[512];
 
 	*used = spec;
+	wis_settle_devices();
 	s = wis_sinks_open(spec, err, sizeof(err), &partial);
 	if (s)
 		return s;

@@ -20,6 +20,7 @@
 #include "record.h"
 #include "recorder.h"
 #include "report.h"
+#include "settle.h"
 #include "signals.h"
 #include "sweep.h"
 #include "table.h"
@@ -453,6 +454,9 @@ static int open_sinks(struct sweep *s, char *err, size_t len)
 
 	if (!s->opts->records)
 		return 0;
+	/* Started by wis-init (the boot phases): the devices may be new. */
+	if (s->opts->boot)
+		wis_settle_devices();
 	s->sinks = wis_sinks_open(s->cfg->out, err, len, &partial);
 	if (s->sinks)
 		return 0;

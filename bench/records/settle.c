@@ -4,7 +4,7 @@
  * loaded: virtio_console learns its ports and their names from the host
  * in a work queue, and libnvdimm adds regions and namespaces (hence
  * /dev/pmemN) from an async domain of its own that finit_module() does
- * not wait for.  The sink that needs the device waits, not wis-init:
+ * not wait for.  The sweep that wis-init starts waits, not wis-init:
  * the wait then overlaps the suite's exec and start.
  */
 #include <dirent.h>
@@ -62,7 +62,7 @@ static int consoles_pending(void)
 	return pending;
 }
 
-void wis_settle_ports(void)
+static void settle_ports(void)
 {
 	const struct timespec step = { 0, SETTLE_STEP_MS * 1000000L };
 
@@ -72,7 +72,7 @@ void wis_settle_ports(void)
 }
 
 /* Reading a bus's wait_probe returns once that bus is done probing. */
-void wis_settle_nvdimm(void)
+static void settle_nvdimm(void)
 {
 	const char *buses = "/sys/bus/nd/devices";
 	char path[PATH_MAX], done[16];
@@ -89,4 +89,10 @@ void wis_settle_nvdimm(void)
 		wis_read_line(path, done, sizeof(done));
 	}
 	closedir(dir);
+}
+
+void wis_settle_devices(void)
+{
+	settle_nvdimm();
+	settle_ports();
 }

@@ -2,10 +2,12 @@
 #ifndef WIS_SETTLE_H
 #define WIS_SETTLE_H
 
-/* Until every bound virtio console has a named port, at most 1 s. */
-void wis_settle_ports(void);
-
-/* Until every nvdimm bus has probed its regions and namespaces. */
-void wis_settle_nvdimm(void);
+/*
+ * At boot, before the sinks open: until libnvdimm has probed its regions
+ * (/dev/pmemN) and every bound virtio console has a named port (at most
+ * 1 s).  Only at boot: on a machine that has run a while, a console with
+ * no named port is one that never gets a name.
+ */
+void wis_settle_devices(void);
 
 #endif

@@ -20,7 +20,6 @@
 
 #include "file.h"
 #include "record.h"
-#include "settle.h"
 #include "sink.h"
 
 #define MAX_SINKS 16
@@ -190,17 +189,12 @@ static int open_virtio(struct wis_sinks *s, const char *port, int optional,
 		       char *err, size_t errlen)
 {
 	char name[SINK_NAME_MAX], dev[PATH_MAX];
-	int fd, added, missing;
+	int fd, added;
 
 	snprintf(name, sizeof(name), "virtio:%s", port);
 	if (!*port)
 		return sink_error(err, errlen, name, "empty port name");
-	missing = find_port(port, dev, sizeof(dev));
-	if (missing) {
-		wis_settle_ports();
-		missing = find_port(port, dev, sizeof(dev));
-	}
-	if (missing) {
+	if (find_port(port, dev, sizeof(dev))) {
 		if (optional)
 			return 0;
 		return sink_error(err, errlen, name,
@@ -420,7 +414,6 @@ static int open_pmem(struct wis_sinks *s, const char *dev, int optional,
 	int fd, added;
 	off_t size;
 
-	wis_settle_nvdimm();
 	if (!*dev) {
 		if (find_pmem(found, sizeof(found))) {
 			if (optional)
