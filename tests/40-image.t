@@ -190,7 +190,7 @@ check "two image builds (exit $status_a and $status) are byte-identical" \
 # build.sh's table: the x86_64 entry comes first; SINKS:NAME[:PATH] a
 # module.
 wanted=$(perl -0777 -ne 'print "$1\n" if /WANTED_MODULES="([^"]*)"/' build.sh |
-	tr -s ' \t' '\n\n' | cut -s -d: -f2)
+	tr -s ' \t' '\n' | cut -s -d: -f2)
 default_release=$(sed -n 's/^kernel-release //p' "$tmp/a/MANIFEST")
 unresolved=""
 for name in $wanted; do
