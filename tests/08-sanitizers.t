@@ -26,7 +26,7 @@ for t in $tests; do
 	WIS=$ASAN_WIS prove "tests/$t.t" >"$tmp/$t.log" 2>&1 || rc=$?
 	check "$t passes under ASan+UBSan" test "$rc" = 0
 	check "... with no sanitizer report" clean "$tmp/$t.log"
-	[ "$rc" = 0 ] || diag "$(tail -n 20 "$tmp/$t.log")"
+	[ "$rc" = 0 ] || diag "$(tail -n 20 "$tmp/$t.log")" >&2
 done
 
 # The presets sit beside the image's binary, not beside this build.

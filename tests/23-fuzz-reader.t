@@ -24,7 +24,7 @@ if make -s -C bench/fuzz OUT="$tmp/out" >"$tmp/build.log" 2>&1; then
 	echo "ok 1 - the reader's fuzz target builds"
 else
 	echo "not ok 1 - the reader's fuzz target builds"
-	sed 's/^/# /' "$tmp/build.log"
+	sed 's/^/# /' "$tmp/build.log" >&2
 	echo "not ok 2 - the reader was fuzzed (no target to run)"
 	exit 1
 fi
@@ -38,10 +38,13 @@ if "$tmp/out/fuzz/reader" -max_total_time="$seconds" -timeout=10 \
 	echo "ok 2 - ${seconds}s of fuzzing the reader found nothing"
 else
 	echo "not ok 2 - ${seconds}s of fuzzing the reader found nothing"
-	grep -v '^#[0-9]' "$tmp/fuzz.log" | tail -n 40 | sed 's/^/# /'
-	for crash in "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-*; do
-		[ -f "$crash" ] || continue
-		echo "# $(basename "$crash"), base64:"
-		base64 "$crash" | sed 's/^/#   /'
-	done
+	# On stderr, which prove shows when not verbose: a CI log has it.
+	{
+		grep -v '^#[0-9]' "$tmp/fuzz.log" | tail -n 40 | sed 's/^/# /'
+		for crash in "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-*; do
+			[ -f "$crash" ] || continue
+			echo "# $(basename "$crash"), base64:"
+			base64 "$crash" | sed 's/^/#   /'
+		done
+	} >&2
 fi

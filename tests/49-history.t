@@ -85,7 +85,7 @@ plant 28 db2
 rc=0
 "$HOST" history --db db2 --by n --min-step "$min" lseek1 >out 2>&1 || rc=$?
 is "a step among the latest runs: exit 1" 1 "$rc"
-[ "$rc" = 1 ] || diag "$(tail -n 8 out)"
+[ "$rc" = 1 ] || diag "$(tail -n 8 out)" >&2
 
 rc=0
 "$HOST" history --db db n=1 n=2 n=3 >out 2>err || rc=$?

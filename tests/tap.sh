@@ -18,6 +18,8 @@ ok() {
 		echo "ok $tap_n - $2"
 	else
 		echo "not ok $tap_n - $2"
+		# prove shows stderr when not verbose: a CI log names the failure.
+		echo "# failed: $tap_n - $2" >&2
 		tap_failed=$((tap_failed + 1))
 	fi
 }
@@ -34,7 +36,7 @@ check() {
 	else
 		tap_rc=$?
 		ok 1 "$desc"
-		diag "exit status $tap_rc: $*"
+		diag "exit status $tap_rc: $*" >&2
 	fi
 }
 
@@ -45,7 +47,7 @@ is() {
 		ok 0 "$1"
 	else
 		ok 1 "$1"
-		diag "want: $2" "got:  $3"
+		diag "want: $2" "got:  $3" >&2
 	fi
 }
 
