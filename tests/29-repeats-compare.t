@@ -216,8 +216,8 @@ is(wis('compare', $wa, '--', $wb), 0, 'points moved by up to 2.5 %, tight repeat
 like($out, qr/^noise floor: .* run-to-run noise [12]\.\d % \(scatter of B\/A over 20 points\)$/m, '... the noise measured over the 20 points');
 is(scalar(grep { /no change \(within run-to-run noise\)$/ } split(/\n/, $out)) >= 6, 1,
    '... the moved points: no change, within run-to-run noise');
-my ($brk1) = grep { /^brk1 +processes +1 / } split(/\n/, $out);
-like($brk1, qr/-1[56]\.\d%.*regressed$/, '... brk1 at 1 task 15 % slower: still regressed');
+my ($brk1_row) = grep { /^brk1 +processes +1 / } split(/\n/, $out);
+like($brk1_row, qr/-1[56]\.\d%.*regressed$/, '... brk1 at 1 task 15 % slower: still regressed');
 wis('compare', '--noise-z', '0', $wa, '--', $wb);
 is(scalar(grep { /(?:improved|regressed)$/ } split(/\n/, $out)) > 6, 1,
    '--noise-z 0: LKP\'s rule alone calls the moved points changed');
