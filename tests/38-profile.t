@@ -8,7 +8,7 @@
 set -eu
 . tests/tap.sh
 
-plan 21
+plan 28
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -152,6 +152,21 @@ rc=0
 is "a table whose names and counts disagree is named, not half-read" \
 	"1: wis report: run b seq 0: profile: prof_self and prof_self_n do not agree" \
 	"$rc: $(grep profile: "$tmp/err")"
+
+# Every other shape of a disagreeing table: one name short or over, an
+# empty name, a blank at either end, names without counts.
+for bad in 'a|[1,2]' 'a b c|[1,2]' 'a  b|[1,2,3]' 'a |[1]' ' a|[1]' '|[1]' 'a|[]'; do
+	"$WIS" emit --out "file:$tmp/bad2.wis" --run b --seq 0 point \
+		test=lock2 mode=processes tasks:=1 status=ok average:=1 \
+		profile=cpu prof_samples:=10 "prof_self=${bad%|*}" \
+		"prof_self_n:=${bad#*|}"
+	rc=0
+	"$WIS" report "$tmp/bad2.wis" >/dev/null 2>"$tmp/err" || rc=$?
+	is "... and so is '${bad%|*}' against ${bad#*|}" \
+		"1: wis report: run b seq 0: profile: prof_self and prof_self_n do not agree" \
+		"$rc: $(grep profile: "$tmp/err")"
+	rm -f "$tmp/bad2.wis"
+done
 
 # lock_stat_point FILE WAITS: a point with two lock_stat classes.
 lock_stat_point() {

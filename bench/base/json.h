@@ -71,6 +71,11 @@ int wis_json_next(const char *obj, size_t n, size_t *pos,
 
 /* A string value unescaped into a malloc'd NUL-terminated copy, or NULL. */
 char *wis_jval_strdup(const struct wis_jval *v);
+/*
+ * A string value unescaped into out, NUL-terminated; out holds v->len
+ * bytes (escapes never grow: U+FFFD takes 3 bytes for 6).
+ */
+void wis_jval_unescape(const struct wis_jval *v, char *out);
 
 /* A number value, or NaN when v is anything else. */
 double wis_jval_num(const struct wis_jval *v);

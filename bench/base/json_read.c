@@ -375,16 +375,22 @@ static char unescape_short(char c)
 
 char *wis_jval_strdup(const struct wis_jval *v)
 {
-	const char *p = v->raw + 1, *end = v->raw + v->len - 1;
-	char *out, *o;
-	long cp;
+	char *out;
 
 	if (v->kind != WIS_J_STRING)
 		return NULL;
-	/* Escapes never grow: U+FFFD takes 3 bytes for 6. */
 	out = malloc(v->len);
-	if (!out)
-		return NULL;
+	if (out)
+		wis_jval_unescape(v, out);
+	return out;
+}
+
+void wis_jval_unescape(const struct wis_jval *v, char *out)
+{
+	const char *p = v->raw + 1, *end = v->raw + v->len - 1;
+	char *o;
+	long cp;
+
 	for (o = out; p < end; p++) {
 		if (*p != '\\') {
 			*o++ = *p;
@@ -404,7 +410,6 @@ char *wis_jval_strdup(const struct wis_jval *v)
 		p += 5;
 	}
 	*o = '\0';
-	return out;
 }
 
 double wis_jval_num(const struct wis_jval *v)

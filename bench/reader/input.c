@@ -139,9 +139,6 @@ static void record_free(struct rd_rec *rec)
 	if (!rec)
 		return;
 	members_forget(rec->payload);
-	free(rec->run);
-	free(rec->type);
-	free(rec->payload);
 	free(rec);
 }
 
@@ -195,28 +192,60 @@ static int seq_value(const struct rd_rec *rec, uint64_t *seq)
 	return 0;
 }
 
-static int parse_payload(struct rd_rec *rec, char *err, size_t errlen)
-{
-	static const char bad_str[] = "missing or not a non-empty string";
+/* What every record must have, read where the frame carried it. */
+struct rec_head {
+	struct wis_jval run, type;
+	uint64_t seq;
+};
 
-	if (wis_json_check(rec->payload, rec->len, err, errlen))
+static int string_field(const struct rd_rec *rec, const char *key,
+			struct wis_jval *v, char *err, size_t errlen)
+{
+	/* Two bytes are "": one escape at least makes it non-empty. */
+	if (!rd_rec_get(rec, key, v) && v->kind == WIS_J_STRING && v->len > 2)
+		return 0;
+	snprintf(err, errlen, "%s: missing or not a non-empty string", key);
+	return -1;
+}
+
+static int parse_head(const struct rd_rec *frame, struct rec_head *h,
+		      char *err, size_t errlen)
+{
+	if (wis_json_check(frame->payload, frame->len, err, errlen) ||
+	    string_field(frame, "run", &h->run, err, errlen) ||
+	    string_field(frame, "type", &h->type, err, errlen))
 		return -1;
-	rec->run = rd_rec_strdup(rec, "run");
-	rec->type = rd_rec_strdup(rec, "type");
-	if (!rec->run || !*rec->run) {
-		snprintf(err, errlen, "run: %s", bad_str);
-		return -1;
-	}
-	if (!rec->type || !*rec->type) {
-		snprintf(err, errlen, "type: %s", bad_str);
-		return -1;
-	}
-	if (seq_value(rec, &rec->seq)) {
+	if (seq_value(frame, &h->seq)) {
 		snprintf(err, errlen, "seq: %s",
 			 "missing or not a non-negative integer");
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The record, its payload, run and type in one allocation: a fleet's
+ * reader holds a million records.  NULL when out of memory.
+ */
+static struct rd_rec *record_new(const char *payload, size_t len,
+				 const struct rec_head *h)
+{
+	struct rd_rec *rec = malloc(sizeof(*rec) + len + 1 + h->run.len +
+				    h->type.len);
+
+	if (!rec)
+		return NULL;
+	memset(rec, 0, sizeof(*rec));
+	rec->payload = (char *)(rec + 1);
+	memcpy(rec->payload, payload, len);
+	rec->payload[len] = '\0';
+	rec->len = len;
+	rec->run = rec->payload + len + 1;
+	wis_jval_unescape(&h->run, rec->run);
+	rec->type = rec->run + h->run.len;
+	wis_jval_unescape(&h->type, rec->type);
+	rec->seq = h->seq;
+	return rec;
 }
 
 static int rec_push(struct rd_rec ***v, size_t *n, size_t *cap,
@@ -244,24 +273,22 @@ static struct rd_input *cur_input(struct rd_inputs *in)
 
 static void add_record(struct rd_inputs *in, const char *payload, size_t len)
 {
-	struct rd_rec *rec = calloc(1, sizeof(*rec));
+	const struct rd_rec frame = { .payload = (char *)payload, .len = len };
+	struct rec_head h;
+	struct rd_rec *rec;
 	char err[256];
 	int ret;
 
-	if (rec)
-		rec->payload = malloc(len + 1);
-	if (!rec || !rec->payload) {
-		free(rec);
-		in->oom = 1;
-		return;
+	ret = parse_head(&frame, &h, err, sizeof(err));
+	rec = ret ? NULL : record_new(payload, len, &h);
+	/* The line buffer is reused: its fields are not to be remembered. */
+	members_forget(payload);
+	if (!ret && rec && (!*rec->run || !*rec->type)) {
+		snprintf(err, sizeof(err), "%s: missing or not a non-empty string",
+			 *rec->run ? "type" : "run");
+		ret = -1;
 	}
-	memcpy(rec->payload, payload, len);
-	rec->payload[len] = '\0';
-	rec->len = len;
-	rec->input = in->nr - 1;
-	rec->line = in->line_no;
-	rec->order = in->nr_recs + in->nr_fulls;
-	if (parse_payload(rec, err, sizeof(err))) {
+	if (ret) {
 		rd_report_diag(in->diag, "%s:%zu: malformed record: %s",
 			    cur_input(in)->name, in->line_no, err);
 		cur_input(in)->malformed++;
@@ -269,6 +296,13 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len)
 		record_free(rec);
 		return;
 	}
+	if (!rec) {
+		in->oom = 1;
+		return;
+	}
+	rec->input = in->nr - 1;
+	rec->line = in->line_no;
+	rec->order = in->nr_recs + in->nr_fulls;
 	cur_input(in)->frames++;
 	if (!strcmp(rec->type, "full"))
 		ret = rec_push(&in->fulls, &in->nr_fulls, &in->cap_fulls, rec);

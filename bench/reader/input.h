@@ -16,7 +16,7 @@
 struct rd_rec {
 	char *payload;		/* a checked object, NUL-terminated */
 	size_t len;
-	char *run, *type;
+	char *run, *type;	/* after payload, in its allocation */
 	uint64_t seq;
 	size_t order;		/* arrival over all inputs */
 	size_t input, line;

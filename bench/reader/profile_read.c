@@ -9,28 +9,32 @@
 
 #define CALLERS_SHOWN 2
 
-static void table_free(struct rd_prof_table *t)
+/* A table's two fields as the record has them, before they are read. */
+struct table_src {
+	struct wis_jval names, nums;
+	size_t n;
+	int present;
+};
+
+static int table_find(struct table_src *src, const struct rd_rec *rec,
+		      const char *key, const char *nkey)
 {
-	free(t->text);
-	free(t->name);
-	free(t->count);
-	memset(t, 0, sizeof(*t));
+	int has_names = !rd_rec_get(rec, key, &src->names);
+	int has_nums = !rd_rec_get(rec, nkey, &src->nums);
+
+	src->present = has_names || has_nums;
+	if (!src->present)
+		return 0;
+	if (!has_names || !has_nums || src->names.kind != WIS_J_STRING ||
+	    src->nums.kind != WIS_J_ARRAY)
+		return -1;
+	src->n = wis_jval_nums(&src->nums, NULL, 0);
+	return 0;
 }
 
-/*
- * Names separated by one blank each, none empty, split in place: one
- * allocation a table, not one a name (a fleet's reader holds millions).
- * -1 otherwise.
- */
-static int split_names(struct rd_prof_table *t, char *s)
+/* Names separated by one blank each, none empty, src->n of them. */
+static int split_names(struct rd_prof_table *t, char *s, size_t n)
 {
-	size_t n = *s ? 1 : 0;
-
-	for (const char *c = s; *c; c++)
-		n += *c == ' ';
-	t->name = calloc(n ? n : 1, sizeof(*t->name));
-	if (!t->name)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strcspn(s, " ");
 
@@ -38,34 +42,40 @@ static int split_names(struct rd_prof_table *t, char *s)
 			return -1;
 		t->name[t->nr++] = s;
 		s += len;
-		if (*s)
-			*s++ = '\0';
+		if (i + 1 == n)
+			break;
+		if (*s != ' ')
+			return -1;
+		*s++ = '\0';
 	}
-	return 0;
+	return *s ? -1 : 0;
 }
 
-static int table_read(struct rd_prof_table *t, const struct rd_rec *rec,
-		      const char *key, const char *nkey)
+/* Counts, then names, then text, from mem on (table_bytes of them). */
+static int table_fill(struct rd_prof_table *t, const struct table_src *src,
+		      char *mem)
 {
-	struct wis_jval names, nums;
-	int has_names = !rd_rec_get(rec, key, &names);
-	int has_nums = !rd_rec_get(rec, nkey, &nums);
-
-	if (!has_names && !has_nums)
+	if (!src->present)
 		return 0;
-	if (!has_names || !has_nums || names.kind != WIS_J_STRING ||
-	    nums.kind != WIS_J_ARRAY)
-		return -1;
-	t->text = wis_jval_strdup(&names);
-	if (!t->text || split_names(t, t->text))
-		return -1;
-	t->count = calloc(t->nr ? t->nr : 1, sizeof(*t->count));
-	if (!t->count || wis_jval_nums(&nums, t->count, t->nr) != t->nr)
+	t->count = (double *)mem;
+	t->name = (char **)(t->count + src->n);
+	t->text = (char *)(t->name + src->n);
+	wis_jval_unescape(&src->names, t->text);
+	if (wis_jval_nums(&src->nums, t->count, src->n) != src->n ||
+	    split_names(t, t->text, src->n))
 		return -1;
 	for (size_t i = 0; i < t->nr; i++)
 		if (!(t->count[i] >= 0))
 			return -1;
 	return 0;
+}
+
+static size_t table_bytes(const struct table_src *src)
+{
+	size_t b = src->n * (sizeof(double) + sizeof(char *)) + src->names.len;
+
+	/* The next table's counts start aligned. */
+	return src->present ? (b + sizeof(double) - 1) & ~(sizeof(double) - 1) : 0;
 }
 
 /* lock_stat_wait_us: one non-negative figure a lock_stat class. */
@@ -88,10 +98,18 @@ static int lock_stat_waits(struct rd_point_prof *pp, const struct rd_rec *rec)
 	return 0;
 }
 
+#define NR_TABLES 6
+
+static int disagree(char *err, size_t errlen, const char *const *key)
+{
+	snprintf(err, errlen, "%s and %s do not agree", key[0], key[1]);
+	return -1;
+}
+
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[][2] = {
+	static const char *const keys[NR_TABLES][2] = {
 		{ "prof_self", "prof_self_n" },
 		{ "prof_children", "prof_children_n" },
 		{ "prof_chain", "prof_chain_n" },
@@ -106,10 +124,13 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		{ "profile_rate", offsetof(struct rd_point_prof, rate) },
 		{ "lock_per_op", offsetof(struct rd_point_prof, lock_per_op) },
 	};
-	struct rd_prof_table *tables[] = {
+	struct rd_prof_table *tables[NR_TABLES] = {
 		&pp->self, &pp->children, &pp->chain, &pp->lock_chain,
 		&pp->stat, &pp->lock_stat,
 	};
+	struct table_src src[NR_TABLES];
+	size_t bytes = 0;
+	char *mem;
 
 	memset(pp, 0, sizeof(*pp));
 	pp->kinds = rd_rec_strdup(rec, "profile");
@@ -118,12 +139,21 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 	pp->why = rd_rec_strdup(rec, "profile_why");
 	pp->event = rd_rec_strdup(rec, "prof_event");
 	rd_rec_nums(rec, pp, nums, sizeof(nums) / sizeof(nums[0]));
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (table_read(tables[i], rec, keys[i][0], keys[i][1])) {
-			snprintf(err, errlen, "%s and %s do not agree",
-				 keys[i][0], keys[i][1]);
-			return -1;
-		}
+	for (size_t i = 0; i < NR_TABLES; i++) {
+		if (table_find(&src[i], rec, keys[i][0], keys[i][1]))
+			return disagree(err, errlen, keys[i]);
+		bytes += table_bytes(&src[i]);
+	}
+	/* One allocation a point: a fleet's reader holds 100,000 of them. */
+	mem = pp->tables_mem = malloc(bytes ? bytes : 1);
+	if (!mem) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < NR_TABLES; i++) {
+		if (table_fill(tables[i], &src[i], mem))
+			return disagree(err, errlen, keys[i]);
+		mem += table_bytes(&src[i]);
 	}
 	if (lock_stat_waits(pp, rec)) {
 		snprintf(err, errlen, "lock_stat and lock_stat_wait_us do not agree");
@@ -137,12 +167,7 @@ void rd_point_prof_free(struct rd_point_prof *pp)
 	free(pp->kinds);
 	free(pp->why);
 	free(pp->event);
-	table_free(&pp->self);
-	table_free(&pp->children);
-	table_free(&pp->chain);
-	table_free(&pp->lock_chain);
-	table_free(&pp->stat);
-	table_free(&pp->lock_stat);
+	free(pp->tables_mem);
 	free(pp->lock_stat_wait_us);
 	memset(pp, 0, sizeof(*pp));
 }

@@ -17,7 +17,7 @@ struct rd_prof_table {
 	size_t nr;
 	char **name;	/* into text */
 	char *text;
-	double *count;
+	double *count;	/* all three in the point's tables_mem */
 };
 
 struct rd_point_prof {
@@ -29,6 +29,7 @@ struct rd_point_prof {
 	struct rd_prof_table self, children, chain, lock_chain, stat;
 	struct rd_prof_table lock_stat;	/* classes, contentions */
 	double *lock_stat_wait_us;	/* [lock_stat.nr], NULL without */
+	void *tables_mem;	/* the tables' one allocation */
 };
 
 /*
