@@ -55,7 +55,8 @@ static double rise(const struct rd_point_prof *pa, const struct rd_point_prof *p
  */
 static void growth(FILE *out, const struct rd_point *a, const struct rd_point *b)
 {
-	const struct rd_point_prof *pa = &a->prof, *pb = &b->prof;
+	const struct rd_point_prof *pa = rd_point_profile(a);
+	const struct rd_point_prof *pb = rd_point_profile(b);
 	const char *sym = NULL;
 	double best = 0;
 	char callers[256];

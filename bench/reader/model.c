@@ -291,6 +291,15 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 	run->nr_points++;
 }
 
+const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
+{
+	struct rd_point_prof *pp = (struct rd_point_prof *)&p->prof;
+
+	if (rd_point_prof_tables(pp, p->rec))
+		fputs("wis report: out of memory reading a profile\n", stderr);
+	return pp;
+}
+
 int rd_point_ok(const struct rd_point *p)
 {
 	return !strcmp(p->status, "ok") && isfinite(p->average);

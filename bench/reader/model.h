@@ -57,6 +57,13 @@ void rd_model_free(struct rd_model *m);
  */
 int rd_model_build(struct rd_model *m);
 
+/*
+ * A point's profile with its tables, read from its record on first use
+ * (rd_point_prof_read checked them).  On the views' const model: the
+ * point caches them.  Out of memory, the tables are empty.
+ */
+const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
+
 int rd_run_bad(const struct rd_run *run);
 int rd_point_ok(const struct rd_point *p);
 const char *rd_point_mode(const struct rd_point *p);

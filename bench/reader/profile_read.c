@@ -100,23 +100,68 @@ static int lock_stat_waits(struct rd_point_prof *pp, const struct rd_rec *rec)
 
 #define NR_TABLES 6
 
+static const char *const table_keys[NR_TABLES][2] = {
+	{ "prof_self", "prof_self_n" },
+	{ "prof_children", "prof_children_n" },
+	{ "prof_chain", "prof_chain_n" },
+	{ "lock_chain", "lock_chain_n" },
+	{ "stat", "stat_per_op" },
+	{ "lock_stat", "lock_stat_n" },
+};
+
+static struct rd_prof_table *table_of(struct rd_point_prof *pp, size_t i)
+{
+	struct rd_prof_table *tables[NR_TABLES] = {
+		&pp->self, &pp->children, &pp->chain, &pp->lock_chain,
+		&pp->stat, &pp->lock_stat,
+	};
+
+	return tables[i];
+}
+
 static int disagree(char *err, size_t errlen, const char *const *key)
 {
 	snprintf(err, errlen, "%s and %s do not agree", key[0], key[1]);
 	return -1;
 }
 
+/* Every table of rec into pp->tables_mem, one allocation. */
+static int tables_read(struct rd_point_prof *pp, const struct rd_rec *rec,
+		       char *err, size_t errlen)
+{
+	struct table_src src[NR_TABLES];
+	size_t bytes = 0;
+	char *mem;
+
+	for (size_t i = 0; i < NR_TABLES; i++) {
+		if (table_find(&src[i], rec, table_keys[i][0], table_keys[i][1]))
+			return disagree(err, errlen, table_keys[i]);
+		bytes += table_bytes(&src[i]);
+	}
+	mem = pp->tables_mem = malloc(bytes ? bytes : 1);
+	if (!mem) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < NR_TABLES; i++) {
+		if (table_fill(table_of(pp, i), &src[i], mem))
+			return disagree(err, errlen, table_keys[i]);
+		mem += table_bytes(&src[i]);
+	}
+	return 0;
+}
+
+static void tables_drop(struct rd_point_prof *pp)
+{
+	for (size_t i = 0; i < NR_TABLES; i++)
+		memset(table_of(pp, i), 0, sizeof(struct rd_prof_table));
+	free(pp->tables_mem);
+	pp->tables_mem = NULL;
+}
+
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		    char *err, size_t errlen)
 {
-	static const char *const keys[NR_TABLES][2] = {
-		{ "prof_self", "prof_self_n" },
-		{ "prof_children", "prof_children_n" },
-		{ "prof_chain", "prof_chain_n" },
-		{ "lock_chain", "lock_chain_n" },
-		{ "stat", "stat_per_op" },
-		{ "lock_stat", "lock_stat_n" },
-	};
 	static const struct rd_num_field nums[] = {
 		{ "prof_samples", offsetof(struct rd_point_prof, samples) },
 		{ "prof_lost", offsetof(struct rd_point_prof, lost) },
@@ -124,13 +169,6 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		{ "profile_rate", offsetof(struct rd_point_prof, rate) },
 		{ "lock_per_op", offsetof(struct rd_point_prof, lock_per_op) },
 	};
-	struct rd_prof_table *tables[NR_TABLES] = {
-		&pp->self, &pp->children, &pp->chain, &pp->lock_chain,
-		&pp->stat, &pp->lock_stat,
-	};
-	struct table_src src[NR_TABLES];
-	size_t bytes = 0;
-	char *mem;
 
 	memset(pp, 0, sizeof(*pp));
 	pp->kinds = rd_rec_strdup(rec, "profile");
@@ -139,27 +177,23 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 	pp->why = rd_rec_strdup(rec, "profile_why");
 	pp->event = rd_rec_strdup(rec, "prof_event");
 	rd_rec_nums(rec, pp, nums, sizeof(nums) / sizeof(nums[0]));
-	for (size_t i = 0; i < NR_TABLES; i++) {
-		if (table_find(&src[i], rec, keys[i][0], keys[i][1]))
-			return disagree(err, errlen, keys[i]);
-		bytes += table_bytes(&src[i]);
-	}
-	/* One allocation a point: a fleet's reader holds 100,000 of them. */
-	mem = pp->tables_mem = malloc(bytes ? bytes : 1);
-	if (!mem) {
-		snprintf(err, errlen, "out of memory");
+	if (tables_read(pp, rec, err, errlen))
 		return -1;
-	}
-	for (size_t i = 0; i < NR_TABLES; i++) {
-		if (table_fill(tables[i], &src[i], mem))
-			return disagree(err, errlen, keys[i]);
-		mem += table_bytes(&src[i]);
-	}
 	if (lock_stat_waits(pp, rec)) {
 		snprintf(err, errlen, "lock_stat and lock_stat_wait_us do not agree");
 		return -1;
 	}
+	tables_drop(pp);
 	return 0;
+}
+
+int rd_point_prof_tables(struct rd_point_prof *pp, const struct rd_rec *rec)
+{
+	char err[128];
+
+	if (!pp->kinds || pp->tables_mem)
+		return 0;
+	return tables_read(pp, rec, err, sizeof(err));
 }
 
 void rd_point_prof_free(struct rd_point_prof *pp)

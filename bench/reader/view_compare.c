@@ -95,8 +95,11 @@ const struct rd_point *rd_run_profiled(const struct rd_run *run,
 static double share_change(const struct rd_point *a, const struct rd_point *b,
 			   const char *sym)
 {
-	return rd_prof_share(&b->prof, rd_prof_count(&b->prof.self, sym)) -
-	       rd_prof_share(&a->prof, rd_prof_count(&a->prof.self, sym));
+	const struct rd_point_prof *pa = rd_point_profile(a);
+	const struct rd_point_prof *pb = rd_point_profile(b);
+
+	return rd_prof_share(pb, rd_prof_count(&pb->self, sym)) -
+	       rd_prof_share(pa, rd_prof_count(&pa->self, sym));
 }
 
 /* Of the symbols in either top table, the one that moved most, not in done. */
@@ -108,8 +111,10 @@ static const char *most_changed(const struct rd_point *a, const struct rd_point 
 	double most = 0;
 
 	for (int k = 0; k < 2; k++) {
-		for (size_t i = 0; i < side[k]->prof.self.nr; i++) {
-			const char *sym = side[k]->prof.self.name[i];
+		const struct rd_prof_table *self = &rd_point_profile(side[k])->self;
+
+		for (size_t i = 0; i < self->nr; i++) {
+			const char *sym = self->name[i];
 			double d = fabs(share_change(a, b, sym));
 			int seen = 0;
 
@@ -134,9 +139,9 @@ void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
 		fputs(n ? ", " : " ", out);
 		puts_clean(out, done[n]);
 		fputc(' ', out);
-		rd_put_prof_share(out, &a->prof, done[n], 1);
+		rd_put_prof_share(out, rd_point_profile(a), done[n], 1);
 		fputs(" -> ", out);
-		rd_put_prof_share(out, &b->prof, done[n], 1);
+		rd_put_prof_share(out, rd_point_profile(b), done[n], 1);
 		n++;
 	}
 }

@@ -114,7 +114,7 @@ static void lkp_profile(FILE *out, const struct rd_run *run, size_t from,
 	}
 	if (!best)
 		return;
-	pp = &best->prof;
+	pp = rd_point_profile(best);
 	for (size_t i = 0; i < pp->self.nr; i++)
 		profile_key(out, "self", pp->self.name[i],
 			    rd_prof_share(pp, pp->self.count[i]));

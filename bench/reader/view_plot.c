@@ -462,19 +462,20 @@ static void profile_data(FILE *dat, const struct rd_run *run, size_t from,
 			 size_t to, const struct rd_point *const *widest)
 {
 	for (int m = 0; m < 2; m++) {
-		const struct rd_point *w = widest[m];
+		const struct rd_prof_table *top = widest[m] ?
+			&rd_point_profile(widest[m])->self : NULL;
 
-		for (size_t i = from; w && i < to; i++) {
+		for (size_t i = from; top && i < to; i++) {
 			const struct rd_point *p = &run->points[i];
+			const struct rd_point_prof *pp;
 
 			if (p->threads != m || !(p->prof.samples > 0))
 				continue;
+			pp = rd_point_profile(p);
 			fprintf(dat, "%lu", p->tasks);
-			for (size_t k = 0; k < w->prof.self.nr && k < CURVE_SYMS;
-			     k++)
-				dat_num(dat, rd_prof_share(&p->prof,
-					rd_prof_count(&p->prof.self,
-						   w->prof.self.name[k])));
+			for (size_t k = 0; k < top->nr && k < CURVE_SYMS; k++)
+				dat_num(dat, rd_prof_share(pp,
+					rd_prof_count(&pp->self, top->name[k])));
 			fputc('\n', dat);
 		}
 		fputs("\n\n", dat);
@@ -509,14 +510,14 @@ static int profile_plot(struct plot *pl, const struct rd_run *run, size_t from,
 	make_outputs(pl, name);
 	gp_svg(pl->gp, name);
 	for (int m = 0; m < 2; m++) {
-		const struct rd_point *w = widest[m];
+		const struct rd_prof_table *top = widest[m] ?
+			&rd_point_profile(widest[m])->self : NULL;
 
-		for (size_t k = 0; w && k < w->prof.self.nr && k < CURVE_SYMS;
-		     k++) {
+		for (size_t k = 0; top && k < top->nr && k < CURVE_SYMS; k++) {
 			fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:%zu with "
 				"linespoints lw 2 pt 7 dt %d title ", sep, nr,
 				m, k + 2, m + 1);
-			gp_str(pl->gp, w->prof.self.name[k]);
+			gp_str(pl->gp, top->name[k]);
 			sep = ", \\\n  ";
 		}
 	}

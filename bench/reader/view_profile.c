@@ -67,7 +67,7 @@ static void print_lock_stat(FILE *out, const struct rd_point_prof *pp)
 
 static void print_point_profile(FILE *out, const struct rd_point *p)
 {
-	const struct rd_point_prof *pp = &p->prof;
+	const struct rd_point_prof *pp = rd_point_profile(p);
 
 	fputs("profile: ", out);
 	puts_clean(out, p->test);
@@ -125,6 +125,7 @@ static void put_folded(FILE *out, const char *chain, double count)
 static int write_folded(const struct rd_run *run, const struct rd_point *p,
 			int dirfd, const char *dir, FILE *diag)
 {
+	const struct rd_prof_table *chain = &rd_point_profile(p)->chain;
 	char raw[512], name[WIS_SAFE_NAME_MAX + 16], why[128];
 	FILE *f;
 	int fd;
@@ -143,8 +144,8 @@ static int write_folded(const struct rd_run *run, const struct rd_point *p,
 			close(fd);
 		return -1;
 	}
-	for (size_t i = 0; i < p->prof.chain.nr; i++)
-		put_folded(f, p->prof.chain.name[i], p->prof.chain.count[i]);
+	for (size_t i = 0; i < chain->nr; i++)
+		put_folded(f, chain->name[i], chain->count[i]);
 	if (fclose(f)) {
 		rd_report_diag(diag, "--folded: %s/%s: %s", dir, name,
 			    strerror(errno));
@@ -160,7 +161,7 @@ int rd_view_folded(const struct rd_model *m, int dirfd, const char *dir,
 
 	for (size_t i = 0; i < m->nr_runs; i++)
 		for (size_t k = 0; k < m->runs[i].nr_points; k++)
-			if (m->runs[i].points[k].prof.chain.nr &&
+			if (rd_point_profile(&m->runs[i].points[k])->chain.nr &&
 			    write_folded(&m->runs[i], &m->runs[i].points[k],
 					 dirfd, dir, diag))
 				ret = -1;
