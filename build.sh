@@ -18,7 +18,7 @@ libclang-rt-14-dev perl gnuplot-nox iproute2 libsqlite3-dev dpkg-dev bzip2"
 # tests/30-init.t's scratch root.
 TEST_PACKAGES="lava-dispatcher strace libxml2-utils sqlite3 busybox-static"
 # What ./build.sh kernel needs: Debian's kernel source and its build tools.
-KERNEL_PACKAGES="linux-source-6.1 xz-utils gcc bc flex bison libelf-dev lz4"
+KERNEL_PACKAGES="linux-source-6.1 xz-utils patch gcc bc flex bison libelf-dev lz4"
 # design.md's budget for the image of Debian's kernel, modules included.
 BUDGET_BYTES=$((3 * 1024 * 1024 / 2))
 # zstd, not gzip: the suite's libc.so.6 and loader do not fit the budget
@@ -98,6 +98,9 @@ KERNEL_SOURCE_TARBALL=/usr/src/linux-source-6.1.tar.xz
 KERNEL_ARCH=x86_64
 KERNEL_BASE=tinyconfig
 KERNEL_FRAGMENTS="kconfig/wis.config kconfig/appliance.config"
+# Applied to Debian's source only, never to a --kernel-src tree.  Each
+# adds a boot word and changes nothing without it; docs/kernel.md.
+KERNEL_PATCHES="kconfig/apic-calibrate-ms.patch"
 
 usage() {
 	cat <<'EOF'
@@ -542,16 +545,39 @@ kernel_cache() {
 	printf '%s\n' "${XDG_CACHE_HOME:-$HOME/.cache}/wis/kernel"
 }
 
-# Debian's kernel source, unpacked once per package version into the
-# cache (the work tree stays small); a half-unpacked tree is never used.
+# The patches' names (the words qemu/run looks for) and their hash.
+kernel_patch_names() {
+	local patch
+	for patch in $KERNEL_PATCHES; do
+		basename "$patch" .patch
+	done
+}
+
+kernel_patches_hash() {
+	# shellcheck disable=SC2086 # one path a word, no spaces
+	(cd "$ROOT" && cat $KERNEL_PATCHES) | sha256sum | cut -c1-12
+}
+
+apply_kernel_patches() {
+	local tree=$1 patch
+	for patch in $KERNEL_PATCHES; do
+		patch -d "$tree" -p1 --batch --forward --quiet \
+			<"$ROOT/$patch" >&2 || return 1
+	done
+}
+
+# Debian's kernel source with the patches, unpacked once per package
+# version and patch set into the cache (the work tree stays small); a
+# half-unpacked or half-patched tree is never used.
 debian_kernel_source() {
 	local version cache tmp
 	installed "$KERNEL_SOURCE_PACKAGE" ||
 		die "package $KERNEL_SOURCE_PACKAGE is missing: run ./build.sh kernel as root, or give --kernel-src DIR"
 	version=$(dpkg-query -W -f='${Version}' "$KERNEL_SOURCE_PACKAGE")
 	cache=$(kernel_cache)/src
-	KSRC=$cache/$KERNEL_SOURCE_PACKAGE-$version
-	KSRC_ID=$KERNEL_SOURCE_PACKAGE-$version
+	KSRC_ID=$KERNEL_SOURCE_PACKAGE-$version-patches-$(kernel_patches_hash)
+	KSRC=$cache/$KSRC_ID
+	KSRC_PATCHES=$(kernel_patch_names | paste -sd, -)
 	KSRC_EXACT=1
 	[ -f "$KSRC/Makefile" ] && return 0
 	[ -f "$KERNEL_SOURCE_TARBALL" ] ||
@@ -563,6 +589,8 @@ debian_kernel_source() {
 		{ rm -rf "$tmp"; die "cannot unpack $KERNEL_SOURCE_TARBALL"; }
 	[ -f "$tmp/$KERNEL_SOURCE_PACKAGE/Makefile" ] ||
 		{ rm -rf "$tmp"; die "$KERNEL_SOURCE_TARBALL holds no $KERNEL_SOURCE_PACKAGE/"; }
+	apply_kernel_patches "$tmp/$KERNEL_SOURCE_PACKAGE" ||
+		{ rm -rf "$tmp"; die "a patch of $KERNEL_PATCHES does not apply to $KERNEL_SOURCE_PACKAGE $version"; }
 	rm -rf "$KSRC"
 	mv "$tmp/$KERNEL_SOURCE_PACKAGE" "$KSRC"
 	rm -rf "$tmp"
@@ -579,6 +607,7 @@ given_kernel_source() {
 		die "--kernel-src $dir: not a kernel tree (no scripts/kconfig/merge_config.sh)"
 	KSRC=$(cd "$dir" && pwd -P)
 	KSRC_EXACT=
+	KSRC_PATCHES=
 	top=$(git -C "$KSRC" rev-parse --show-toplevel 2>/dev/null || true)
 	if [ "$top" = "$KSRC" ] &&
 		head=$(git -C "$KSRC" rev-parse --verify -q HEAD); then
@@ -694,9 +723,9 @@ publish_kernel() {
 	# The ELF image with its symbols, for kerf load and perf, stays in
 	# the cache.
 	ln -s "$dir/vmlinux" "$tmp/vmlinux"
-	printf 'kernel-build %s config %s %s%s base %s\n' "$KSRC_ID" "$hash" \
+	printf 'kernel-build %s config %s %s%s base %s%s\n' "$KSRC_ID" "$hash" \
 		"$KERNEL_ARCH" "${LOCKSTAT:+ lockstat}" "$KERNEL_BASE" \
-		>"$tmp/build"
+		"${KSRC_PATCHES:+ patches $KSRC_PATCHES}" >"$tmp/build"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"
 	note "kernel: $dest/bzImage $(stat -c %s "$dest/bzImage") bytes, release $(bzimage_release "$dest/bzImage"), built in $(cat "$dir/build-seconds") s"

@@ -442,16 +442,20 @@ tcg_words() {
 # 70 ms of TCG boot): lpj= gives the result, TSC cycles per jiffy, when
 # the kernel's HZ is known from the .config beside it (./build.sh kernel).
 # Without INIT's 10 ms wait, which no emulated CPU needs, the secondary
-# CPUs start sooner.
+# CPUs start sooner.  The own kernel (kconfig/apic-calibrate-ms.patch)
+# times its APIC timer over 20 ms of that known TSC instead of 100.
 tsc_words() {
-	local khz hz
+	local khz hz dir
 	[ "$opt_machine" = microvm ] && [ "$accel" = tcg ] || return 0
 	cc -O2 -Wall -Wextra -Werror -o "$scratch/tsc-khz" \
 		"$WIS_ROOT/qemu/tsc-khz.c" || die "cannot build qemu/tsc-khz.c"
 	khz=$("$scratch/tsc-khz")
 	CONSOLE_ARGS="$CONSOLE_ARGS tsc_early_khz=$khz tsc=reliable cpu_init_udelay=0"
-	hz=$(sed -n 's/^CONFIG_HZ=\([1-9][0-9]*\)$/\1/p' "$(dirname "$opt_kernel")/config" 2>/dev/null) || true
+	dir=$(dirname "$opt_kernel")
+	hz=$(sed -n 's/^CONFIG_HZ=\([1-9][0-9]*\)$/\1/p' "$dir/config" 2>/dev/null) || true
 	[ -z "$hz" ] || CONSOLE_ARGS="$CONSOLE_ARGS lpj=$((khz * 1000 / hz))"
+	! grep -qs '^kernel-build .* patches \(.*,\)\{0,1\}apic-calibrate-ms\(,\|$\)' "$dir/build" ||
+		CONSOLE_ARGS="$CONSOLE_ARGS apic_calibrate_ms=20"
 }
 
 # --- memory --------------------------------------------------------------

@@ -41,7 +41,7 @@ is($rc, 0, 'an image for it is made') or diag(slurp("$tmp/image.err"));
 my $manifest = slurp("$img/MANIFEST");
 like($manifest, qr/^input modules none$/m,
      '... without modules: its config says it has no module support');
-like($manifest, qr/^kernel-build \S+ config [0-9a-f]{12} x86_64 base tinyconfig$/m,
+like($manifest, qr/^kernel-build \S+ config [0-9a-f]{12} x86_64 base tinyconfig patches apic-calibrate-ms$/m,
      '... and the MANIFEST names its source and configuration');
 is(-s "$img/rootfs/etc/wis/modules", 0, '... and an empty module list');
 
@@ -84,6 +84,8 @@ is(join(' ', map { "$_->{test}/$_->{tasks}:$_->{status}" }
    'getppid1/1:ok getppid1/2:ok open1/1:ok open1/2:ok',
    '... every point ok through the virtio-mmio serial port');
 like($micro[0]{clocksource} // '', qr/^tsc/, '... on the TSC, not jiffies');
+like($micro[0]{cmdline} // '', qr/(^| )apic_calibrate_ms=20( |$)/,
+     '... told to time its APIC timer over 20 ms (the patch its build names)');
 is_deeply([records("$micro/console.log")], \@micro,
 	  '... and the console carries the same records');
 
