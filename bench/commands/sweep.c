@@ -44,6 +44,8 @@ struct sweep {
 	int sink_failed;	/* a sink lost records: the run failed */
 	uint64_t sweep_hash;		/* of the plan */
 	struct wis_barrier *barrier;
+	struct wis_json audit;	/* the run record's facts of the machine */
+	int audited;
 	sigset_t stop;		/* signals that end the sweep, kept blocked */
 	int interrupted;	/* the one that did */
 	/* wis run --profile: the records again, for the analysis after. */
@@ -183,12 +185,28 @@ static int plan(struct sweep *s, unsigned places, char *err, size_t len)
 	return wis_plan_make(&s->plan, s->cfg, &s->mask, 0, err, len);
 }
 
+/*
+ * The machine's facts and the sampler: what the run record says after
+ * the plan.  Before the sinks open: started by wis-init, their devices
+ * are still being probed meanwhile (wis_settle_devices waits for them).
+ */
+static void audit(struct sweep *s)
+{
+	wis_json_init(&s->audit);
+	wis_audit_json(&s->audit, &s->mask, s->opts->boot);
+	wis_json_str(&s->audit, "sampler",
+		     wis_sampler_name(wis_sampler_probe()));
+	s->audited = 1;
+}
+
 static int prepare(struct sweep *s, char *err, size_t len)
 {
 	if (plan(s, 0, err, len))
 		return -1;
 	s->sweep_hash = wis_plan_hash(&s->plan, s->cfg);
-	return open_barrier(s, err, len);
+	if (s->opts->records)
+		audit(s);
+	return 0;
 }
 
 static double point_seconds(const struct wis_sweep_cfg *c)
@@ -246,8 +264,9 @@ static void run_record(struct sweep *s)
 		wis_json_str(&j, "sweep", sweep);
 	wis_json_u64(&j, "nr_points", (uint64_t)s->plan.nr_points);
 	barrier_fields(s, &j);
-	wis_audit_json(&j, &s->mask, s->opts->boot);
-	wis_json_str(&j, "sampler", wis_sampler_name(wis_sampler_probe()));
+	if (!s->audited)
+		audit(s);
+	wis_json_append(&j, &s->audit);
 	emit(s, "run", &j);
 	wis_json_free(&j);
 }
@@ -474,6 +493,7 @@ int wis_sweep_fail(const struct wis_sweep_cfg *cfg,
 	wis_run_id(s.run, sizeof(s.run), cfg->id);
 	open_sinks(&s, sink_err, sizeof(sink_err));
 	fail_early(&s, err);
+	wis_json_free(&s.audit);
 	wis_sinks_close(s.sinks);
 	return 2;
 }
@@ -492,8 +512,8 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	struct sweep *s = calloc(1, sizeof(*s));
 	struct wis_result *r = malloc(sizeof(*r));
 	sigset_t old_mask;
-	char err[512];
-	int ret, stopped;
+	char err[512], plan_err[512];
+	int ret, stopped, planned;
 
 	if (!s || !r) {
 		fprintf(stderr, "wis: out of memory\n");
@@ -515,11 +535,14 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	if (opts->table && cfg->m.profile)
 		s->kept = open_memstream(&s->kept_buf, &s->kept_len);
 	/*
-	 * Sinks and the barrier first: their files are where the user asked,
-	 * not in the private tmpfs, where each instance would have its own.
+	 * Sinks and the barrier before the private tmpfs: their files are
+	 * where the user asked, not in it, where each instance would have
+	 * its own.  A plan that failed is said once the sinks are open.
 	 */
+	planned = prepare(s, plan_err, sizeof(plan_err));
 	if (open_sinks(s, err, sizeof(err)) ||
-	    prepare(s, err, sizeof(err)) ||
+	    (planned && (snprintf(err, sizeof(err), "%s", plan_err), 1)) ||
+	    open_barrier(s, err, sizeof(err)) ||
 	    (cfg->tmpfs == WIS_TMPFS_PRIVATE &&
 	     wis_private_tmpfs(err, sizeof(err)))) {
 		ret = fail_early(s, err);
@@ -554,6 +577,8 @@ out:
 		fclose(s->kept);
 	free(s->kept_buf);
 	wis_plan_free(&s->plan);
+	if (s->audited)
+		wis_json_free(&s->audit);
 	free(s->topo);
 	free(s);
 	free(r);
