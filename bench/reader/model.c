@@ -280,7 +280,8 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 		free(p->message);
 		return;
 	}
-	if (rd_point_prof_read(&p->prof, rec, why, sizeof(why))) {
+	if (rd_point_prof_read(&p->prof, rec, !m->profiles_on_demand,
+			       why, sizeof(why))) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
 			    run->id, rec->seq, why);
 		run->errors++;

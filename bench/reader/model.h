@@ -45,6 +45,12 @@ struct rd_model {
 	struct rd_inputs in;
 	struct rd_run *runs;	/* in order of first arrival */
 	size_t nr_runs;
+	/*
+	 * Set before rd_model_build: the points' profile tables are checked
+	 * but read again only when a view asks (rd_point_profile).  A
+	 * comparison shows a few of a fleet's 100,000; a report all.
+	 */
+	int profiles_on_demand;
 };
 
 int rd_model_init(struct rd_model *m, FILE *diag);

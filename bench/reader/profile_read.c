@@ -160,7 +160,7 @@ static void tables_drop(struct rd_point_prof *pp)
 }
 
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
-		    char *err, size_t errlen)
+		       int keep_tables, char *err, size_t errlen)
 {
 	static const struct rd_num_field nums[] = {
 		{ "prof_samples", offsetof(struct rd_point_prof, samples) },
@@ -183,7 +183,8 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		snprintf(err, errlen, "lock_stat and lock_stat_wait_us do not agree");
 		return -1;
 	}
-	tables_drop(pp);
+	if (!keep_tables)
+		tables_drop(pp);
 	return 0;
 }
 

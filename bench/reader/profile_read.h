@@ -33,14 +33,13 @@ struct rd_point_prof {
 };
 
 /*
- * Read the profile fields of rec and check its tables, without keeping
- * them: a compare of a fleet shows the tables of a few points of
- * 100,000.  Returns 0 (no profile is a profile with kinds NULL), or -1
- * with the bad field in err: a table whose names and counts disagree,
- * or a half of one without the other.
+ * Read the profile fields of rec and check its tables, keeping them
+ * when keep_tables is set.  Returns 0 (no profile is a profile with
+ * kinds NULL), or -1 with the bad field in err: a table whose names and
+ * counts disagree, or a half of one without the other.
  */
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
-		    char *err, size_t errlen);
+		       int keep_tables, char *err, size_t errlen);
 /* The tables of a profile read and checked before: 0, or -1 out of memory. */
 int rd_point_prof_tables(struct rd_point_prof *pp, const struct rd_rec *rec);
 void rd_point_prof_free(struct rd_point_prof *pp);

@@ -415,8 +415,10 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report_req *c,
 			  int files)
 {
-	int ret = rd_model_build(m), cmp;
+	int ret, cmp;
 
+	m->profiles_on_demand = c->repeats || c->base.label;
+	ret = rd_model_build(m);
 	if (ret == 2)
 		return c->bisect ? WIS_BISECT_ABORT : ret;
 	if (c->repeats)
