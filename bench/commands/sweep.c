@@ -15,6 +15,7 @@
 
 #include "audit.h"
 #include "barrier.h"
+#include "clock.h"
 #include "plan.h"
 #include "private_tmp.h"
 #include "record.h"
@@ -45,6 +46,8 @@ struct sweep {
 	uint64_t sweep_hash;		/* of the plan */
 	struct wis_barrier *barrier;
 	struct wis_json audit;	/* the run record's facts of the machine */
+	const char *sampler;	/* and how a point's sampler runs */
+	double audited_at;	/* uptime, s: boot_sweep */
 	int audited;
 	sigset_t stop;		/* signals that end the sweep, kept blocked */
 	int interrupted;	/* the one that did */
@@ -193,9 +196,9 @@ static int plan(struct sweep *s, unsigned places, char *err, size_t len)
 static void audit(struct sweep *s)
 {
 	wis_json_init(&s->audit);
-	wis_audit_json(&s->audit, &s->mask, s->opts->boot);
-	wis_json_str(&s->audit, "sampler",
-		     wis_sampler_name(wis_sampler_probe()));
+	wis_audit_json(&s->audit, &s->mask);
+	s->audited_at = wis_clock_s(CLOCK_BOOTTIME);
+	s->sampler = wis_sampler_name(wis_sampler_probe());
 	s->audited = 1;
 }
 
@@ -267,6 +270,8 @@ static void run_record(struct sweep *s)
 	if (!s->audited)
 		audit(s);
 	wis_json_append(&j, &s->audit);
+	wis_audit_start_json(&j, s->opts->boot, s->audited_at);
+	wis_json_str(&j, "sampler", s->sampler);
 	emit(s, "run", &j);
 	wis_json_free(&j);
 }

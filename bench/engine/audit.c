@@ -361,7 +361,7 @@ void wis_audit_env(struct wis_env *e)
  * Boot phases: wis-init's ("init=S mounts=S modules=S", uptimes in
  * seconds, from wis sweep --boot), then our own start.
  */
-static void audit_boot(struct wis_json *j, const char *boot)
+static void audit_boot(struct wis_json *j, const char *boot, double sweep)
 {
 	char key[80], word[64];
 
@@ -378,11 +378,10 @@ static void audit_boot(struct wis_json *j, const char *boot)
 		snprintf(key, sizeof(key), "boot_%s", word);
 		wis_json_f64(j, key, strtod(eq + 1, NULL));
 	}
-	wis_json_f64(j, "boot_sweep", wis_clock_s(CLOCK_BOOTTIME));
+	wis_json_f64(j, "boot_sweep", sweep);
 }
 
-void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask,
-		    const char *boot)
+void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 {
 	audit_kernel(j);
 	audit_libc(j);
@@ -400,6 +399,11 @@ void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask,
 	json_file(j, "numa_balancing", NUMA_BALANCING_PATH, "none");
 	json_file(j, "overcommit", "/proc/sys/vm/overcommit_memory", "unknown");
 	wis_json_i64(j, "committed_as_batch_pages", wis_committed_as_batch());
+}
+
+void wis_audit_start_json(struct wis_json *j, const char *boot,
+			  double boot_sweep)
+{
 	audit_tmp(j);
-	audit_boot(j, boot);
+	audit_boot(j, boot, boot_sweep);
 }
