@@ -134,7 +134,7 @@ void rd_rec_nums(const struct rd_rec *rec, void *obj,
 			rd_rec_num(rec, fields[i].key);
 }
 
-static void record_free(struct rd_rec *rec)
+void rd_rec_free(struct rd_rec *rec)
 {
 	if (!rec)
 		return;
@@ -156,9 +156,9 @@ void rd_inputs_free(struct rd_inputs *in)
 	size_t i;
 
 	for (i = 0; i < in->nr_recs; i++)
-		record_free(in->recs[i]);
+		rd_rec_free(in->recs[i]);
 	for (i = 0; i < in->nr_fulls; i++)
-		record_free(in->fulls[i]);
+		rd_rec_free(in->fulls[i]);
 	for (i = 0; i < in->nr_labels; i++) {
 		free(in->labels[i].run);
 		free(in->labels[i].key);
@@ -271,7 +271,53 @@ static struct rd_input *cur_input(struct rd_inputs *in)
 	return &in->v[in->nr - 1];
 }
 
-static void add_record(struct rd_inputs *in, const char *payload, size_t len)
+/*
+ * rec without the members in->dropped names, remembering where its frame
+ * is; rec itself when it cannot be (out of memory: it stays whole).
+ */
+static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
+			      const struct rec_head *h, uint64_t off,
+			      size_t frame_len)
+{
+	struct wis_jval k, v;
+	struct rd_rec *t;
+	size_t pos = 0, n = 1;
+	char *text = malloc(rec->len + 1);
+
+	if (!text)
+		return rec;
+	text[0] = '{';
+	while (!wis_json_next(rec->payload, rec->len, &pos, &k, &v)) {
+		if (in->dropped(k.raw + 1, k.len - 2))
+			continue;
+		if (n > 1)
+			text[n++] = ',';
+		memcpy(text + n, k.raw, k.len);
+		n += k.len;
+		text[n++] = ':';
+		memcpy(text + n, v.raw, v.len);
+		n += v.len;
+	}
+	text[n++] = '}';
+	t = record_new(text, n, h);
+	free(text);
+	if (!t)
+		return rec;
+	t->src = in->src;
+	t->frame_off = off;
+	t->frame_len = frame_len;
+	rd_rec_free(rec);
+	return t;
+}
+
+/* Where a frame found in the line being scanned is in its file. */
+struct frame_at {
+	uint64_t off;
+	size_t len;
+};
+
+static void add_record(struct rd_inputs *in, const char *payload, size_t len,
+		       const struct frame_at *at)
 {
 	const struct rd_rec frame = { .payload = (char *)payload, .len = len };
 	struct rec_head h;
@@ -281,6 +327,8 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len)
 
 	ret = parse_head(&frame, &h, err, sizeof(err));
 	rec = ret ? NULL : record_new(payload, len, &h);
+	if (rec && at && in->src && in->trimmable && in->trimmable(rec))
+		rec = trimmed(in, rec, &h, at->off, at->len);
 	/* The line buffer is reused: its fields are not to be remembered. */
 	members_forget(payload);
 	if (!ret && rec && (!*rec->run || !*rec->type)) {
@@ -293,7 +341,7 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len)
 			    cur_input(in)->name, in->line_no, err);
 		cur_input(in)->malformed++;
 		in->malformed++;
-		record_free(rec);
+		rd_rec_free(rec);
 		return;
 	}
 	if (!rec) {
@@ -309,7 +357,7 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len)
 	else
 		ret = rec_push(&in->recs, &in->nr_recs, &in->cap_recs, rec);
 	if (ret) {
-		record_free(rec);
+		rd_rec_free(rec);
 		in->oom = 1;
 	}
 }
@@ -319,17 +367,21 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len)
  * kernel messages; a torn frame followed by a whole one shares its line.
  * Returns 0 when a valid frame was found (and added).
  */
-static int find_frame(struct rd_inputs *in, const char *line, size_t len)
+static int find_frame(struct rd_inputs *in, const char *line, size_t len,
+		      int verbatim)
 {
 	const char *p, *payload;
 	size_t plen;
+	struct frame_at at;
 
 	p = memmem(line, len, frame_magic, MAGIC_LEN);
 	for (; p; p = memmem(p + 1, (size_t)(line + len - p - 1),
 			     frame_magic, MAGIC_LEN)) {
 		if (!wis_frame_check(p, (size_t)(line + len - p), &payload,
 				     &plen)) {
-			add_record(in, payload, plen);
+			at.off = in->line_off + (uint64_t)(p - line);
+			at.len = (size_t)(line + len - p);
+			add_record(in, payload, plen, verbatim ? &at : NULL);
 			return 0;
 		}
 	}
@@ -347,16 +399,17 @@ static int find_console_frame(struct rd_inputs *in, const char *line,
 			      size_t len, long n)
 {
 	if (n < 0) {
-		if (!find_frame(in, line, len))
+		if (!find_frame(in, line, len, in->line_verbatim))
 			return 0;
 		if (!memchr(line, '\\', len))
 			return -1;
 		memcpy(in->text, line, len);
 		n = (long)len;
-	} else if (!find_frame(in, in->text, (size_t)n)) {
+	} else if (!find_frame(in, in->text, (size_t)n, 0)) {
 		return 0;
 	}
-	return find_frame(in, in->text, wis_lava_unquote(in->text, (size_t)n));
+	return find_frame(in, in->text, wis_lava_unquote(in->text, (size_t)n),
+			  0);
 }
 
 static void scan_line(struct rd_inputs *in, const char *line, size_t len)
@@ -386,6 +439,7 @@ static void line_append(struct rd_inputs *in, const char *s, size_t n)
 	size_t drop;
 
 	if (n > LINE_KEEP) {
+		in->line_verbatim = 0;
 		line_drop(in, in->line, in->line_len);
 		line_drop(in, s, n - LINE_KEEP);
 		memcpy(in->line, s + n - LINE_KEEP, LINE_KEEP);
@@ -393,6 +447,7 @@ static void line_append(struct rd_inputs *in, const char *s, size_t n)
 		return;
 	}
 	if (in->line_len + n > LINE_CAP) {
+		in->line_verbatim = 0;
 		drop = in->line_len + n - LINE_KEEP;
 		line_drop(in, in->line, drop);
 		memmove(in->line, in->line + drop, in->line_len - drop);
@@ -425,6 +480,8 @@ int rd_inputs_begin(struct rd_inputs *in, const char *name)
 	v = &in->v[in->nr++];
 	memset(v, 0, sizeof(*v));
 	v->name = name;
+	in->src = NULL;
+	in->feed_off = 0;
 	in->line_len = 0;
 	in->line_no = 1;
 	in->line_bad_magic = 0;
@@ -440,6 +497,10 @@ static void input_feed(struct rd_inputs *in, const char *buf, size_t n)
 		start = i;
 		while (i < n && buf[i] != '\n' && buf[i])
 			i++;
+		if (!in->line_len) {
+			in->line_off = in->feed_off + start;
+			in->line_verbatim = 1;
+		}
 		line_append(in, buf + start, i - start);
 		if (i == n)
 			break;
@@ -454,7 +515,7 @@ static void input_feed(struct rd_inputs *in, const char *buf, size_t n)
 
 void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len)
 {
-	add_record(in, payload, len);
+	add_record(in, payload, len, NULL);
 	in->line_no++;
 }
 
@@ -511,12 +572,14 @@ int rd_inputs_read(struct rd_inputs *in, const char *name)
 			close(fd);
 		return -1;
 	}
+	in->src = is_stdin ? NULL : name;
 	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			break;
 		input_feed(in, buf, (size_t)n);
+		in->feed_off += (uint64_t)n;
 	}
 	if (n < 0)
 		rd_report_diag(in->diag, "cannot read %s: %s", name,
@@ -549,4 +612,37 @@ void rd_inputs_summary(const struct rd_inputs *in)
 			    "; later records are only in other sinks",
 			    in->v[rec->input].name, rec->run, rec->seq);
 	}
+}
+
+struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
+{
+	struct rd_rec frame = { 0 }, *whole = NULL;
+	struct rec_head h;
+	char *buf = malloc(rec->frame_len), err[256] = "";
+	int fd = open(rec->src, O_RDONLY | O_CLOEXEC);
+	const char *payload;
+	size_t plen;
+
+	if (buf && fd >= 0 &&
+	    pread(fd, buf, rec->frame_len, (off_t)rec->frame_off) ==
+		    (ssize_t)rec->frame_len &&
+	    !wis_frame_check(buf, rec->frame_len, &payload, &plen)) {
+		frame.payload = (char *)payload;
+		frame.len = plen;
+		if (!parse_head(&frame, &h, err, sizeof(err)))
+			whole = record_new(payload, plen, &h);
+		members_forget(payload);
+	}
+	if (whole && (whole->seq != rec->seq || strcmp(whole->run, rec->run) ||
+		      strcmp(whole->type, rec->type))) {
+		rd_rec_free(whole);
+		whole = NULL;
+	}
+	if (!whole)
+		rd_report_diag(diag, "%s: changed since it was read: run %s seq %" PRIu64 " is no longer at byte %" PRIu64,
+			       rec->src, rec->run, rec->seq, rec->frame_off);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return whole;
 }

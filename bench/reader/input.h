@@ -21,6 +21,13 @@ struct rd_rec {
 	size_t order;		/* arrival over all inputs */
 	size_t input, line;
 	size_t run_idx;		/* set by the merge */
+	/*
+	 * A record kept without some of its members (rd_inputs.trimmable):
+	 * the file and place of its frame, for rd_rec_reread.  NULL: whole.
+	 */
+	const char *src;
+	uint64_t frame_off;
+	size_t frame_len;
 };
 
 /* A run's label from the store (wis import --label KEY=VALUE). */
@@ -43,6 +50,16 @@ struct rd_inputs {
 	struct rd_label *labels;	/* each run's together */
 	size_t nr_labels, cap_labels;
 	int oom;
+	/*
+	 * Set before reading: a record for which trimmable() is true is kept
+	 * without the members for which dropped() is true, when it was read
+	 * as it stands from a named file (it can be read again from there).
+	 */
+	int (*trimmable)(const struct rd_rec *rec);
+	int (*dropped)(const char *key, size_t len);
+	const char *src;	/* the file being read; NULL: not again */
+	uint64_t feed_off, line_off;	/* where the chunk and the line start */
+	int line_verbatim;	/* the line is the file's bytes from line_off */
 	/* The line being scanned, and the console text of a LAVA log's. */
 	char *line, *text;
 	size_t line_len, line_no;
@@ -67,6 +84,14 @@ int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
  */
 int rd_inputs_begin(struct rd_inputs *in, const char *name);
 void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len);
+
+/*
+ * The whole record of a trimmed one (rec->src set), read again from its
+ * frame in its file and checked against rec; NULL, said on diag, when
+ * the file changed.  Freed with rd_rec_free.
+ */
+struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag);
+void rd_rec_free(struct rd_rec *rec);
 
 /* A label of run; a run's labels are added one after another. */
 void rd_inputs_label(struct rd_inputs *in, const char *run, const char *key,

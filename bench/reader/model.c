@@ -292,12 +292,46 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 	run->nr_points++;
 }
 
+/* A point with a whole profile: it may leave its tables in its file. */
+static int profile_checked(const struct rd_rec *rec)
+{
+	struct rd_point_prof pp;
+	char err[8];
+	int ok;
+
+	if (strcmp(rec->type, "point"))
+		return 0;
+	ok = !rd_point_prof_read(&pp, rec, 0, err, sizeof(err)) && pp.kinds;
+	rd_point_prof_free(&pp);
+	return ok;
+}
+
+void rd_model_profiles_from_files(struct rd_model *m)
+{
+	m->profiles_on_demand = 1;
+	m->in.trimmable = profile_checked;
+	m->in.dropped = rd_prof_table_member;
+}
+
 const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
 {
 	struct rd_point_prof *pp = (struct rd_point_prof *)&p->prof;
+	struct rd_rec *whole;
 
-	if (rd_point_prof_tables(pp, p->rec))
+	if (!pp->kinds || pp->tables_mem)
+		return pp;
+	if (!p->rec->src) {
+		if (rd_point_prof_tables(pp, p->rec))
+			fputs("wis report: out of memory reading a profile\n", stderr);
+		return pp;
+	}
+	whole = rd_rec_reread(p->rec, stderr);
+	if (whole && rd_point_prof_tables(pp, whole))
 		fputs("wis report: out of memory reading a profile\n", stderr);
+	/* Said once: a file that changed leaves the tables empty. */
+	if (!pp->tables_mem)
+		pp->tables_mem = calloc(1, 1);
+	rd_rec_free(whole);
 	return pp;
 }
 

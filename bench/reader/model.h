@@ -53,6 +53,14 @@ struct rd_model {
 	int profiles_on_demand;
 };
 
+/*
+ * profiles_on_demand, and set before reading: a point read from a named
+ * file, its profile checked, keeps its tables' text in the file only,
+ * read again from there when shown.  For views that print no record
+ * whole (not --json, not wis import).
+ */
+void rd_model_profiles_from_files(struct rd_model *m);
+
 int rd_model_init(struct rd_model *m, FILE *diag);
 void rd_model_free(struct rd_model *m);
 

@@ -109,6 +109,17 @@ static const char *const table_keys[NR_TABLES][2] = {
 	{ "lock_stat", "lock_stat_n" },
 };
 
+int rd_prof_table_member(const char *key, size_t len)
+{
+	/* The last row, lock_stat's, stays with its lock_stat_wait_us. */
+	for (size_t i = 0; i + 1 < NR_TABLES; i++)
+		for (size_t k = 0; k < 2; k++)
+			if (strlen(table_keys[i][k]) == len &&
+			    !memcmp(table_keys[i][k], key, len))
+				return 1;
+	return 0;
+}
+
 static struct rd_prof_table *table_of(struct rd_point_prof *pp, size_t i)
 {
 	struct rd_prof_table *tables[NR_TABLES] = {

@@ -40,6 +40,13 @@ struct rd_point_prof {
  */
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		       int keep_tables, char *err, size_t errlen);
+/*
+ * Whether key (len bytes, not NUL-terminated) is a member of a table a
+ * reader that shows few profiles may leave out of memory, read again
+ * with the record (all but lock_stat's, which is read with the point).
+ */
+int rd_prof_table_member(const char *key, size_t len);
+
 /* The tables of a profile read and checked before: 0, or -1 out of memory. */
 int rd_point_prof_tables(struct rd_point_prof *pp, const struct rd_rec *rec);
 void rd_point_prof_free(struct rd_point_prof *pp);

@@ -452,6 +452,8 @@ int wis_report_run(struct wis_report_req *c)
 		perror("wis report");
 		return ret;
 	}
+	if (c->repeats || c->base.label)
+		rd_model_profiles_from_files(&m);
 	if (!read_all(&m, c))
 		ret = report_outputs(stdout, &m, c, 1);
 	rd_model_free(&m);
