@@ -45,10 +45,10 @@ struct sweep {
 	int sink_failed;	/* a sink lost records: the run failed */
 	uint64_t sweep_hash;		/* of the plan */
 	struct wis_barrier *barrier;
-	struct wis_json audit;	/* the run record's facts of the machine */
-	const char *sampler;	/* and how a point's sampler runs */
+	/* The run record's facts of the machine; sampler NULL until then. */
+	struct wis_json audit;
+	const char *sampler;	/* how a point's sampler runs */
 	double audited_at;	/* uptime, s: boot_sweep */
-	int audited;
 	sigset_t stop;		/* signals that end the sweep, kept blocked */
 	int interrupted;	/* the one that did */
 	/* wis run --profile: the records again, for the analysis after. */
@@ -199,7 +199,6 @@ static void audit(struct sweep *s)
 	wis_audit_json(&s->audit, &s->mask);
 	s->audited_at = wis_clock_s(CLOCK_BOOTTIME);
 	s->sampler = wis_sampler_name(wis_sampler_probe());
-	s->audited = 1;
 }
 
 static int prepare(struct sweep *s, char *err, size_t len)
@@ -267,7 +266,7 @@ static void run_record(struct sweep *s)
 		wis_json_str(&j, "sweep", sweep);
 	wis_json_u64(&j, "nr_points", (uint64_t)s->plan.nr_points);
 	barrier_fields(s, &j);
-	if (!s->audited)
+	if (!s->sampler)
 		audit(s);
 	wis_json_append(&j, &s->audit);
 	wis_audit_start_json(&j, s->opts->boot, s->audited_at);
@@ -582,7 +581,7 @@ out:
 		fclose(s->kept);
 	free(s->kept_buf);
 	wis_plan_free(&s->plan);
-	if (s->audited)
+	if (s->sampler)
 		wis_json_free(&s->audit);
 	free(s->topo);
 	free(s);

@@ -198,14 +198,19 @@ struct rec_head {
 	uint64_t seq;
 };
 
+static int not_a_string(const char *key, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: missing or not a non-empty string", key);
+	return -1;
+}
+
+/* Not "": empty unescaped (a \u0000) is found once it is unescaped. */
 static int string_field(const struct rd_rec *rec, const char *key,
 			struct wis_jval *v, char *err, size_t errlen)
 {
-	/* Two bytes are "": one escape at least makes it non-empty. */
 	if (!rd_rec_get(rec, key, v) && v->kind == WIS_J_STRING && v->len > 2)
 		return 0;
-	snprintf(err, errlen, "%s: missing or not a non-empty string", key);
-	return -1;
+	return not_a_string(key, err, errlen);
 }
 
 static int parse_head(const struct rd_rec *frame, struct rec_head *h,
@@ -327,15 +332,12 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 
 	ret = parse_head(&frame, &h, err, sizeof(err));
 	rec = ret ? NULL : record_new(payload, len, &h);
-	if (rec && at && in->src && in->trimmable && in->trimmable(rec))
+	if (rec && (!*rec->run || !*rec->type))
+		ret = not_a_string(*rec->run ? "type" : "run", err, sizeof(err));
+	if (!ret && rec && at && in->src && in->trimmable && in->trimmable(rec))
 		rec = trimmed(in, rec, &h, at->off, at->len);
 	/* The line buffer is reused: its fields are not to be remembered. */
 	members_forget(payload);
-	if (!ret && rec && (!*rec->run || !*rec->type)) {
-		snprintf(err, sizeof(err), "%s: missing or not a non-empty string",
-			 *rec->run ? "type" : "run");
-		ret = -1;
-	}
 	if (ret) {
 		rd_report_diag(in->diag, "%s:%zu: malformed record: %s",
 			    cur_input(in)->name, in->line_no, err);

@@ -316,17 +316,14 @@ void rd_model_profiles_from_files(struct rd_model *m)
 const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
 {
 	struct rd_point_prof *pp = (struct rd_point_prof *)&p->prof;
-	struct rd_rec *whole;
+	struct rd_rec *whole = NULL;
+	const struct rd_rec *from = p->rec;
 
 	if (!pp->kinds || pp->tables_mem)
 		return pp;
-	if (!p->rec->src) {
-		if (rd_point_prof_tables(pp, p->rec))
-			fputs("wis report: out of memory reading a profile\n", stderr);
-		return pp;
-	}
-	whole = rd_rec_reread(p->rec, stderr);
-	if (whole && rd_point_prof_tables(pp, whole))
+	if (p->rec->src)
+		from = whole = rd_rec_reread(p->rec, stderr);
+	if (from && rd_point_prof_tables(pp, from))
 		fputs("wis report: out of memory reading a profile\n", stderr);
 	/* Said once: a file that changed leaves the tables empty. */
 	if (!pp->tables_mem)
