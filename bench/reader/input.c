@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -163,6 +164,12 @@ void rd_inputs_free(struct rd_inputs *in)
 		free(in->labels[i].run);
 		free(in->labels[i].key);
 		free(in->labels[i].value);
+	}
+	while (in->srcs) {
+		struct rd_src *next = in->srcs->next;
+
+		free(in->srcs);
+		in->srcs = next;
 	}
 	free(in->labels);
 	free(in->recs);
@@ -554,6 +561,22 @@ int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
 	return 0;
 }
 
+/* A regular file, to be read again (stdin, a device or a pipe: NULL). */
+static struct rd_src *src_of(struct rd_inputs *in, int fd, const char *name)
+{
+	struct rd_src *src;
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	src = malloc(sizeof(*src));
+	if (!src)
+		return NULL;
+	*src = (struct rd_src){ name, st.st_dev, st.st_ino, in->srcs };
+	in->srcs = src;
+	return src;
+}
+
 int rd_inputs_read(struct rd_inputs *in, const char *name)
 {
 	int is_stdin = !strcmp(name, "-"), fd;
@@ -574,7 +597,7 @@ int rd_inputs_read(struct rd_inputs *in, const char *name)
 			close(fd);
 		return -1;
 	}
-	in->src = is_stdin ? NULL : name;
+	in->src = is_stdin ? NULL : src_of(in, fd, name);
 	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -621,11 +644,14 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 	struct rd_rec frame = { 0 }, *whole = NULL;
 	struct rec_head h;
 	char *buf = malloc(rec->frame_len), err[256] = "";
-	int fd = open(rec->src, O_RDONLY | O_CLOEXEC);
+	/* The name may now be a FIFO or another file: neither is read. */
+	int fd = open(rec->src->name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	const char *payload;
+	struct stat st;
 	size_t plen;
 
-	if (buf && fd >= 0 &&
+	if (buf && fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_dev == rec->src->dev && st.st_ino == rec->src->ino &&
 	    pread(fd, buf, rec->frame_len, (off_t)rec->frame_off) ==
 		    (ssize_t)rec->frame_len &&
 	    !wis_frame_check(buf, rec->frame_len, &payload, &plen)) {
@@ -642,7 +668,7 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 	}
 	if (!whole)
 		rd_report_diag(diag, "%s: changed since it was read: run %s seq %" PRIu64 " is no longer at byte %" PRIu64,
-			       rec->src, rec->run, rec->seq, rec->frame_off);
+			       rec->src->name, rec->run, rec->seq, rec->frame_off);
 	if (fd >= 0)
 		close(fd);
 	free(buf);

@@ -10,8 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "json.h"
+
+/*
+ * A regular file read by name, which a trimmed record is read from
+ * again: that very file only (its device and inode).
+ */
+struct rd_src {
+	const char *name;
+	dev_t dev;
+	ino_t ino;
+	struct rd_src *next;
+};
 
 struct rd_rec {
 	char *payload;		/* a checked object, NUL-terminated */
@@ -25,7 +37,7 @@ struct rd_rec {
 	 * A record kept without some of its members (rd_inputs.trimmable):
 	 * the file and place of its frame, for rd_rec_reread.  NULL: whole.
 	 */
-	const char *src;
+	const struct rd_src *src;
 	uint64_t frame_off;
 	size_t frame_len;
 };
@@ -57,7 +69,8 @@ struct rd_inputs {
 	 */
 	int (*trimmable)(const struct rd_rec *rec);
 	int (*dropped)(const char *key, size_t len);
-	const char *src;	/* the file being read; NULL: not again */
+	const struct rd_src *src;	/* the file being read; NULL: not again */
+	struct rd_src *srcs;	/* every one, freed with the inputs */
 	uint64_t feed_off, line_off;	/* where the chunk and the line start */
 	int line_verbatim;	/* the line is the file's bytes from line_off */
 	/* The line being scanned, and the console text of a LAVA log's. */
