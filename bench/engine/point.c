@@ -65,6 +65,13 @@ static void *task_thread(void *p)
 	void *volatile arena_probe = malloc(1);
 
 	free(arena_probe);
+	/*
+	 * Upstream's task threads are asynchronously cancellable, so glibc's
+	 * cancellation points (open, close, read, fcntl F_SETLKW...) skip two
+	 * atomic exchanges a call: open1 and lock1 at one thread measured
+	 * 0.92-0.93 of upstream without it.  Nothing cancels them here.
+	 */
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
 	run_task(p);
 	return NULL;
 }
