@@ -8,7 +8,7 @@
 set -eu
 . tests/tap.sh
 
-plan 28
+plan 29
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -215,6 +215,30 @@ if command -v gnuplot >/dev/null; then
 	is "--plot: the widest point's top symbols' shares against tasks" \
 		"1 0 0 0
 2 41 3 0.04" "$(grep . "$tmp/plot/${dat:-none}")"
+
+	# More profiled points than a view holds at once, each of its own
+	# symbols but x: every row against the widest point's (6 tasks).
+	"$WIS" emit --out "file:$tmp/wide.wis" --run w --seq 0 run id=w
+	for t in 1 2 3 4 5 6; do
+		"$WIS" emit --out "file:$tmp/wide.wis" --run w --seq $t point \
+			test=lock2 mode=processes tasks:=$t status=ok \
+			average:=100 per_task:=100 profile=cpu \
+			prof_samples:=10000 "prof_self=x a$t b$t" \
+			"prof_self_n:=[$((t * 1000)),500,100]"
+	done
+	"$WIS" emit --out "file:$tmp/wide.wis" --run w --seq 7 end status=ok
+	"$WIS" report --plot "$tmp/wplot" "$tmp/wide.wis" >/dev/null
+	dat=$(awk '/kernel symbols/ { f = 1 }
+		f && match($0, /d[0-9]+\.dat/) { print substr($0, RSTART, RLENGTH); exit }' \
+		"$tmp/wplot/plots.gp")
+	is "... with more points than a view holds profiles of" \
+		"1 10 0 0
+2 20 0 0
+3 30 0 0
+4 40 0 0
+5 50 0 0
+6 60 5 1" "$(grep . "$tmp/wplot/${dat:-none}")"
 else
+	ok 0 "# SKIP no gnuplot"
 	ok 0 "# SKIP no gnuplot"
 fi

@@ -381,7 +381,6 @@ static int analyse(struct history *h)
 
 static int load(struct history *h)
 {
-	h->m.profiles_on_demand = 1;
 	if (wis_store_select(&h->m.in, h->db, h->words, h->nr_words, h->db) ||
 	    rd_model_build(&h->m) == 2)
 		return 2;

@@ -88,8 +88,6 @@ static int import_one(struct wis_store *s, const char *file,
 	}
 	if (rd_inputs_read(&m.in, file))
 		goto out;
-	/* The store keeps the records; of the profiles only their check. */
-	m.profiles_on_demand = 1;
 	built = rd_model_build(&m);
 	if (built == 2 || !m.nr_runs)
 		goto out;

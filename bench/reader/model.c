@@ -35,6 +35,13 @@ static void points_free(struct rd_run *run)
 	free(run->points);
 }
 
+/* Only the tables are the cache's; the rest of prof is the point's. */
+static void drop_held(struct rd_prof_held *h)
+{
+	free(h->prof.tables_mem);
+	memset(h, 0, sizeof(*h));
+}
+
 void rd_model_free(struct rd_model *m)
 {
 	size_t i;
@@ -44,6 +51,8 @@ void rd_model_free(struct rd_model *m)
 		points_free(&m->runs[i]);
 	}
 	free(m->runs);
+	for (i = 0; i < RD_PROFILES_HELD; i++)
+		drop_held(&m->profiles.held[i]);
 	rd_inputs_free(&m->in);
 }
 
@@ -253,6 +262,7 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 
 	memset(p, 0, sizeof(*p));
 	p->rec = rec;
+	p->profiles = &m->profiles;
 	p->test = rd_rec_strdup(rec, "test");
 	p->status = rd_rec_strdup(rec, "status");
 	if (!valid_point(p, rec, mode)) {
@@ -280,8 +290,7 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 		free(p->message);
 		return;
 	}
-	if (rd_point_prof_read(&p->prof, rec, !m->profiles_on_demand,
-			       why, sizeof(why))) {
+	if (rd_point_prof_read(&p->prof, rec, why, sizeof(why))) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
 			    run->id, rec->seq, why);
 		run->errors++;
@@ -301,35 +310,58 @@ static int profile_checked(const struct rd_rec *rec)
 
 	if (strcmp(rec->type, "point"))
 		return 0;
-	ok = !rd_point_prof_read(&pp, rec, 0, err, sizeof(err)) && pp.kinds;
+	ok = !rd_point_prof_read(&pp, rec, err, sizeof(err)) && pp.kinds;
 	rd_point_prof_free(&pp);
 	return ok;
 }
 
 void rd_model_profiles_from_files(struct rd_model *m)
 {
-	m->profiles_on_demand = 1;
 	m->in.trimmable = profile_checked;
 	m->in.dropped = rd_prof_table_member;
 }
 
+/* The held profile of rec, or the least recently used slot, emptied. */
+static struct rd_prof_held *held_slot(struct rd_prof_cache *c,
+				      const struct rd_rec *rec, int *hit)
+{
+	struct rd_prof_held *lru = &c->held[0];
+
+	for (size_t i = 0; i < RD_PROFILES_HELD; i++) {
+		if (c->held[i].rec == rec) {
+			*hit = 1;
+			return &c->held[i];
+		}
+		if (c->held[i].used < lru->used)
+			lru = &c->held[i];
+	}
+	*hit = 0;
+	drop_held(lru);
+	return lru;
+}
+
 const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
 {
-	struct rd_point_prof *pp = (struct rd_point_prof *)&p->prof;
+	struct rd_prof_held *h;
 	struct rd_rec *whole = NULL;
 	const struct rd_rec *from = p->rec;
+	int hit;
 
-	if (!pp->kinds || pp->tables_mem)
-		return pp;
+	if (!p->prof.kinds)
+		return &p->prof;
+	h = held_slot(p->profiles, p->rec, &hit);
+	h->used = ++p->profiles->clock;
+	if (hit)
+		return &h->prof;
+	h->rec = p->rec;
+	h->prof = p->prof;
 	if (p->rec->src)
 		from = whole = rd_rec_reread(p->rec, stderr);
-	if (from && rd_point_prof_tables(pp, from))
+	p->profiles->unread += !from;
+	if (from && rd_point_prof_tables(&h->prof, from))
 		fputs("wis report: out of memory reading a profile\n", stderr);
-	/* Said once: a file that changed leaves the tables empty. */
-	if (!pp->tables_mem)
-		pp->tables_mem = calloc(1, 1);
 	rd_rec_free(whole);
-	return pp;
+	return &h->prof;
 }
 
 int rd_point_ok(const struct rd_point *p)

@@ -13,6 +13,23 @@
 #include "input.h"
 #include "profile_read.h"
 
+/*
+ * The points whose profile tables views hold at once: a comparison's two
+ * sides and a plot's two widest points with the one it draws.  Each is
+ * read again from its record, or its file, once it has been evicted.
+ */
+#define RD_PROFILES_HELD 4
+
+struct rd_prof_cache {
+	struct rd_prof_held {
+		const struct rd_rec *rec;	/* NULL: free */
+		unsigned long used;
+		struct rd_point_prof prof;	/* its tables its own */
+	} held[RD_PROFILES_HELD];
+	unsigned long clock;
+	size_t unread;	/* read again from a file that had changed */
+};
+
 struct rd_point {
 	const struct rd_rec *rec;
 	char *test, *status, *message;
@@ -24,7 +41,9 @@ struct rd_point {
 	double min, max;	/* per task, mean over the samples */
 	double scaling;		/* against the same test and mode at 1 task */
 	double wrapped;
-	struct rd_point_prof prof;	/* wis.profile's tables, if profiled */
+	/* wis.profile's figures, its tables checked; rd_point_profile */
+	struct rd_point_prof prof;
+	struct rd_prof_cache *profiles;	/* the model's */
 };
 
 struct rd_run {
@@ -45,19 +64,14 @@ struct rd_model {
 	struct rd_inputs in;
 	struct rd_run *runs;	/* in order of first arrival */
 	size_t nr_runs;
-	/*
-	 * Set before rd_model_build: the points' profile tables are checked
-	 * but read again only when a view asks (rd_point_profile).  A
-	 * comparison shows a few of a fleet's 100,000; a report all.
-	 */
-	int profiles_on_demand;
+	struct rd_prof_cache profiles;
 };
 
 /*
- * profiles_on_demand, and set before reading: a point read from a named
- * file, its profile checked, keeps its tables' text in the file only,
- * read again from there when shown.  For views that print no record
- * whole (not --json, not wis import).
+ * Set before reading: a point read from a named file, its profile
+ * checked, keeps its tables' text in the file only, read again from
+ * there when shown (rd_point_profile, rd_rec_reread).  Not for wis
+ * import, which stores every record whole.
  */
 void rd_model_profiles_from_files(struct rd_model *m);
 
@@ -72,9 +86,12 @@ void rd_model_free(struct rd_model *m);
 int rd_model_build(struct rd_model *m);
 
 /*
- * A point's profile with its tables, read from its record on first use
- * (rd_point_prof_read checked them).  On the views' const model: the
- * point caches them.  Out of memory, the tables are empty.
+ * A point's profile with its tables, read again from its record (whose
+ * tables rd_model_build checked), or from the record's file when it was
+ * trimmed.  The model holds the last RD_PROFILES_HELD read: a pointer
+ * returned stays valid until that many other points' profiles are read.
+ * So a report of a fleet holds a few profiles, never all of them.  Out
+ * of memory, or from a file that changed, the tables are empty.
  */
 const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
 

@@ -171,7 +171,7 @@ static void tables_drop(struct rd_point_prof *pp)
 }
 
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
-		       int keep_tables, char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
 	static const struct rd_num_field nums[] = {
 		{ "prof_samples", offsetof(struct rd_point_prof, samples) },
@@ -194,8 +194,7 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		snprintf(err, errlen, "lock_stat and lock_stat_wait_us do not agree");
 		return -1;
 	}
-	if (!keep_tables)
-		tables_drop(pp);
+	tables_drop(pp);
 	return 0;
 }
 

@@ -33,13 +33,13 @@ struct rd_point_prof {
 };
 
 /*
- * Read the profile fields of rec and check its tables, keeping them
- * when keep_tables is set.  Returns 0 (no profile is a profile with
- * kinds NULL), or -1 with the bad field in err: a table whose names and
- * counts disagree, or a half of one without the other.
+ * Read the profile fields of rec and check its tables, without keeping
+ * them (rd_point_prof_tables reads them).  Returns 0 (no profile is a
+ * profile with kinds NULL), or -1 with the bad field in err: a table
+ * whose names and counts disagree, or a half of one without the other.
  */
 int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
-		       int keep_tables, char *err, size_t errlen);
+		       char *err, size_t errlen);
 /*
  * Whether key (len bytes, not NUL-terminated) is a member of a table a
  * reader that shows few profiles may leave out of memory, read again

@@ -336,19 +336,21 @@ static int write_folded(const struct rd_model *m, const char *path, FILE *diag)
 	return ret;
 }
 
-static void print_stdout(FILE *out, const struct rd_model *m,
-			 const struct wis_report_opts *o)
+/* 1 when a record could not be read again from its file, else 0. */
+static int print_stdout(FILE *out, const struct rd_model *m,
+			const struct wis_report_opts *o)
 {
+	if (o->format == WIS_REPORT_JSON)
+		return rd_view_json(out, m);
 	if (o->format == WIS_REPORT_CSV)
 		rd_view_csv(out, m);
-	else if (o->format == WIS_REPORT_JSON)
-		rd_view_json(out, m);
 	else if (o->format == WIS_REPORT_LKP)
 		rd_view_lkp(out, m);
 	else if (o->format == WIS_REPORT_KCIDB)
 		rd_view_kcidb(out, m, o->origin ? o->origin : "wis", o->describe);
 	else
 		rd_view_text(out, m, o->family);
+	return m->profiles.unread > 0;
 }
 
 static int compare_and_print(FILE *out, const struct rd_model *m,
@@ -417,7 +419,6 @@ static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report
 {
 	int ret, cmp;
 
-	m->profiles_on_demand = c->repeats || c->base.label;
 	ret = rd_model_build(m);
 	if (ret == 2)
 		return c->bisect ? WIS_BISECT_ABORT : ret;
@@ -428,8 +429,8 @@ static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report
 		return cmp ? cmp : ret;
 	}
 	/* runtest.py's files are the output asked for: no table besides. */
-	if (!c->o.runtest)
-		print_stdout(out, m, &c->o);
+	if (!c->o.runtest && print_stdout(out, m, &c->o) && !ret)
+		ret = 1;
 	if (!files)
 		return ret;
 	if (c->o.runtest && write_runtest(m, c->o.out_dir ? c->o.out_dir :
@@ -452,8 +453,7 @@ int wis_report_run(struct wis_report_req *c)
 		perror("wis report");
 		return ret;
 	}
-	if (c->repeats || c->base.label)
-		rd_model_profiles_from_files(&m);
+	rd_model_profiles_from_files(&m);
 	if (!read_all(&m, c))
 		ret = report_outputs(stdout, &m, c, 1);
 	rd_model_free(&m);

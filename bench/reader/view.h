@@ -48,7 +48,8 @@ struct wis_report_opts {
 void rd_view_text(FILE *out, const struct rd_model *m,
 	       const char *(*family)(const char *test));
 void rd_view_csv(FILE *out, const struct rd_model *m);
-void rd_view_json(FILE *out, const struct rd_model *m);
+/* 1 when a trimmed record could not be read again (said on diag). */
+int rd_view_json(FILE *out, const struct rd_model *m);
 void rd_view_lkp(FILE *out, const struct rd_model *m);
 /* A KCIDB I/O v5 document; describe gives a test's comment (may be NULL). */
 void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,

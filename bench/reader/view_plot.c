@@ -462,16 +462,16 @@ static void profile_data(FILE *dat, const struct rd_run *run, size_t from,
 			 size_t to, const struct rd_point *const *widest)
 {
 	for (int m = 0; m < 2; m++) {
-		const struct rd_prof_table *top = widest[m] ?
-			&rd_point_profile(widest[m])->self : NULL;
-
-		for (size_t i = from; top && i < to; i++) {
+		for (size_t i = from; widest[m] && i < to; i++) {
 			const struct rd_point *p = &run->points[i];
 			const struct rd_point_prof *pp;
+			const struct rd_prof_table *top;
 
 			if (p->threads != m || !(p->prof.samples > 0))
 				continue;
+			/* The widest's after p's: a few profiles are held. */
 			pp = rd_point_profile(p);
+			top = &rd_point_profile(widest[m])->self;
 			fprintf(dat, "%lu", p->tasks);
 			for (size_t k = 0; k < top->nr && k < CURVE_SYMS; k++)
 				dat_num(dat, rd_prof_share(pp,
