@@ -4,11 +4,13 @@
 # reservation sits below the thread stacks so that the test's mappings
 # land where upstream's land; and asynchronously cancellable, which spares
 # glibc's cancellation points (open, close, read, fcntl F_SETLKW...) two
-# atomic exchanges a call (tests/cancel_probe.c reports the type).
+# atomic exchanges a call (tests/cancel_probe.c reports the type).  And
+# pthread_mutex3's mutex and counter, shared by the threads, lie in cache
+# lines of their own, as in upstream's binary.
 set -eu
 . tests/tap.sh
 
-plan 4
+plan 5
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -49,4 +51,16 @@ is "... and no thread that closes a file is deferred" 0 "$deferred"
 # Processes mode has no second thread: the probe must stay silent there.
 is "processes: no task is a second thread" 0 \
 	"$(grep -c canceltype "$tmp/processes.err" || true)"
+# line SYMBOL: the 64-byte line of SYMBOL in the binary, and its size.
+line() {
+	nm -nS "$WIS" | while read -r addr size _ name; do
+		if [ "$name" = "$1" ]; then
+			echo "$((0x$addr / 64)) $((0x$size))"
+		fi
+	done
+}
+lock=$(line pthread_mutex3_lock)
+val=$(line pthread_mutex3_val)
+check "pthread_mutex3: the mutex fills a line ($lock), the counter is in another ($val)" \
+	test -n "$val" -a "${lock#* }" = 64 -a "${lock% *}" != "${val% *}"
 done_testing
