@@ -207,14 +207,18 @@ is "wis compare: the symbols whose share moved most, '<' below a table" \
 	"$("$WIS" compare "$tmp/a.wis" "$tmp/b.wis" | grep '^symbols')"
 
 if command -v gnuplot >/dev/null; then
-	"$WIS" report --plot "$tmp/plot" "$tmp/lkp.wis" >/dev/null
-	# Data files are numbered: the one the symbols' plot reads.
-	dat=$(awk '/kernel symbols/ { f = 1 }
-		f && match($0, /d[0-9]+\.dat/) { print substr($0, RSTART, RLENGTH); exit }' \
-		"$tmp/plot/plots.gp")
+	# symbols_data RECORDS DIR: the data the symbols' plot of a report's
+	# --plot DIR reads (data files are numbered).
+	symbols_data() {
+		"$WIS" report --plot "$2" "$1" >/dev/null
+		dat=$(awk '/kernel symbols/ { f = 1 }
+			f && match($0, /d[0-9]+\.dat/) { print substr($0, RSTART, RLENGTH); exit }' \
+			"$2/plots.gp")
+		grep . "$2/${dat:-none}"
+	}
 	is "--plot: the widest point's top symbols' shares against tasks" \
 		"1 0 0 0
-2 41 3 0.04" "$(grep . "$tmp/plot/${dat:-none}")"
+2 41 3 0.04" "$(symbols_data "$tmp/lkp.wis" "$tmp/plot")"
 
 	# More profiled points than a view holds at once, each of its own
 	# symbols but x: every row against the widest point's (6 tasks).
@@ -227,17 +231,13 @@ if command -v gnuplot >/dev/null; then
 			"prof_self_n:=[$((t * 1000)),500,100]"
 	done
 	"$WIS" emit --out "file:$tmp/wide.wis" --run w --seq 7 end status=ok
-	"$WIS" report --plot "$tmp/wplot" "$tmp/wide.wis" >/dev/null
-	dat=$(awk '/kernel symbols/ { f = 1 }
-		f && match($0, /d[0-9]+\.dat/) { print substr($0, RSTART, RLENGTH); exit }' \
-		"$tmp/wplot/plots.gp")
 	is "... with more points than a view holds profiles of" \
 		"1 10 0 0
 2 20 0 0
 3 30 0 0
 4 40 0 0
 5 50 0 0
-6 60 5 1" "$(grep . "$tmp/wplot/${dat:-none}")"
+6 60 5 1" "$(symbols_data "$tmp/wide.wis" "$tmp/wplot")"
 else
 	ok 0 "# SKIP no gnuplot"
 	ok 0 "# SKIP no gnuplot"
