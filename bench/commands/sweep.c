@@ -460,6 +460,13 @@ static void end_record(struct sweep *s, const char *status)
  * A configuration error: run (so the reader knows where and what), error
  * and end, wherever records can go.
  */
+/* why into err, for a failure found before err was at hand: -1. */
+static int said(char *err, size_t len, const char *why)
+{
+	snprintf(err, len, "%s", why);
+	return -1;
+}
+
 static int fail_early(struct sweep *s, const char *err)
 {
 	fprintf(stderr, "wis: %s\n", err);
@@ -545,7 +552,7 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	 */
 	planned = prepare(s, plan_err, sizeof(plan_err));
 	if (open_sinks(s, err, sizeof(err)) ||
-	    (planned && (snprintf(err, sizeof(err), "%s", plan_err), 1)) ||
+	    (planned && said(err, sizeof(err), plan_err)) ||
 	    open_barrier(s, err, sizeof(err)) ||
 	    (cfg->tmpfs == WIS_TMPFS_PRIVATE &&
 	     wis_private_tmpfs(err, sizeof(err)))) {

@@ -19,6 +19,7 @@
 int rd_model_init(struct rd_model *m, FILE *diag)
 {
 	memset(m, 0, sizeof(*m));
+	m->profiles.diag = diag;
 	return rd_inputs_init(&m->in, diag);
 }
 
@@ -356,10 +357,10 @@ const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
 	h->rec = p->rec;
 	h->prof = p->prof;
 	if (p->rec->src)
-		from = whole = rd_rec_reread(p->rec, stderr);
+		from = whole = rd_rec_reread(p->rec, p->profiles->diag);
 	p->profiles->unread += !from;
 	if (from && rd_point_prof_tables(&h->prof, from))
-		fputs("wis report: out of memory reading a profile\n", stderr);
+		rd_report_diag(p->profiles->diag, "out of memory reading a profile");
 	rd_rec_free(whole);
 	return &h->prof;
 }

@@ -28,6 +28,7 @@ struct rd_prof_cache {
 	} held[RD_PROFILES_HELD];
 	unsigned long clock;
 	size_t unread;	/* read again from a file that had changed */
+	FILE *diag;	/* the model's */
 };
 
 struct rd_point {

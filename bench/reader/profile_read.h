@@ -42,8 +42,8 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		       char *err, size_t errlen);
 /*
  * Whether key (len bytes, not NUL-terminated) is a member of a table a
- * reader that shows few profiles may leave out of memory, read again
- * with the record (all but lock_stat's, which is read with the point).
+ * reader of files may leave in the file, read again with the record when
+ * shown (all but lock_stat's, which is read with the point).
  */
 int rd_prof_table_member(const char *key, size_t len);
 
