@@ -9,7 +9,11 @@
 #   records  the WIS1 frame, sinks, the recorder
 #   engine   the harness, the barrier, the environment audit, the test
 #            contract (wis.h) and its helpers
-#   reader   records read back, the model, analysis and the views
+#   analysis statistics on numbers: medians, the bootstrap, verdicts,
+#            E-divisive means, steps (beside engine: neither uses the other)
+#   reader   records read back, the model, the series of a history, the
+#            views
+#   sweep    the sweep of a plan's points, their records, lab signals
 #   commands the subcommands of the wis binary (linked as objects)
 #
 # The includer sets CC, CFLAGS, OUT, LIBC (glibc, musl, asan, fuzz) and

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Dependencies point one way.  The folders of bench/ are layers, lowest
-# first: base, grammar, records, engine, reader, store, commands.  A file uses
-# only its own folder and lower layers; the tests (bench/tests) use the
-# engine and below, init/ the records and below.  And no file uses,
+# first: base, grammar, records, engine and analysis (side by side),
+# reader, store and sweep (side by side), commands.  A file uses only its
+# own folder and lower layers; the tests (bench/tests) use the engine and
+# below, init/ the records and below.  And no file uses,
 # directly or through others, a file that uses it back.  A file is its .c
 # and .h; it uses another when it includes its header or calls (or reads)
 # a symbol only that one defines, as nm sees the built objects.
@@ -20,8 +21,8 @@ plan 8
 rank() {
 	case $1 in
 	base) echo 1 ;; grammar) echo 2 ;; records) echo 3 ;;
-	engine | init) echo 4 ;; reader | tests) echo 5 ;; store) echo 6 ;;
-	commands) echo 7 ;;
+	engine | init | analysis) echo 4 ;; reader | tests) echo 5 ;;
+	store | sweep) echo 6 ;; commands) echo 7 ;;
 	*) echo "Bail out! unknown folder $1"; exit 1 ;;
 	esac
 }

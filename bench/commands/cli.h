@@ -31,15 +31,4 @@ int wis_compat_main(const char *self, int argc, char **argv);
 int cmd_import(int argc, char **argv) __attribute__((weak));
 int cmd_history(int argc, char **argv) __attribute__((weak));
 
-/* The point record's fields, as documented in docs/records.md. */
-void wis_point_json(struct wis_json *j, const struct wis_point *p,
-		    const struct wis_result *r);
-
-/* A point's row of the table (table.h), scaled against base_rate. */
-void wis_point_row(FILE *f, const struct wis_point *p,
-		   const struct wis_result *r, double base_rate);
-
-/* Mean of the measured totals, ops/s. */
-double wis_result_average(const struct wis_result *r);
-
 #endif

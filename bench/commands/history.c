@@ -13,13 +13,25 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "history_steps.h"
 #include "json.h"
 #include "options.h"
-#include "report.h"
+#include "request.h"
+#include "series.h"
 #include "store.h"
 #include "table.h"
 #include "view.h"
+
+#define HISTORY_EXIT_STEP 1
+#define HISTORY_EXIT_FEW 125
+
+/* The command's options around the history it reads and prints. */
+struct history_cmd {
+	struct rd_history h;
+	const char *db, *plot_dir;
+	const char **words;	/* the store's selectors */
+	size_t nr_words;
+	int json, csv;
+};
 
 static const char history_usage[] =
 	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
@@ -43,13 +55,13 @@ static const char history_usage[] =
 
 /* ---- Output ---- */
 
-static const char *mode_of(const struct series *s)
+static const char *mode_of(const struct rd_series *s)
 {
 	return s->threads ? "threads" : "processes";
 }
 
 /* The last run before at that measured the series. */
-static size_t run_before(const struct series *s, size_t at)
+static size_t run_before(const struct rd_series *s, size_t at)
 {
 	while (at > 0 && !isfinite(s->v[at - 1]))
 		at--;
@@ -64,16 +76,16 @@ static void put_pct(FILE *out, double ratio)
 		fputs("-", out);
 }
 
-static void print_step(FILE *out, const struct history *h,
-		       const struct step *st)
+static void print_step(FILE *out, const struct rd_history *h,
+		       const struct rd_step *st)
 {
-	const struct hrun *r = &h->runs[st->run];
+	const struct rd_hist_run *r = &h->runs[st->at.run];
 	const struct rd_point *a, *b;
 
-	fputs(st->control_off ? "undecided: " : "step: ", out);
+	fputs(st->at.control_off ? "undecided: " : "step: ", out);
 	puts_clean(out, st->s->test);
 	fprintf(out, " %s %lu tasks at run %zu ", mode_of(st->s), st->s->tasks,
-		st->run + 1);
+		st->at.run + 1);
 	puts_clean(out, r->run->id);
 	if (r->labels) {
 		fputs(" (", out);
@@ -81,24 +93,24 @@ static void print_step(FILE *out, const struct history *h,
 		fputc(')', out);
 	}
 	fputs(": ", out);
-	put_pct(out, st->ratio);
+	put_pct(out, st->at.ratio);
 	fputs(" [", out);
-	put_pct(out, st->lo);
+	put_pct(out, st->at.lo);
 	fputs(", ", out);
-	put_pct(out, st->hi);
+	put_pct(out, st->at.hi);
 	fprintf(out, "], p %.3f, %zu runs before, %zu from it; control ",
-		st->p, st->before, st->after);
+		st->at.p, st->at.before, st->at.after);
 	if (st->control_test) {
 		puts_clean(out, st->control_test);
 		fputc(' ', out);
-		put_pct(out, st->control);
+		put_pct(out, st->at.control);
 	} else {
 		fputs(strcmp(st->s->test, "getppid1") ? "none measured" :
 		      "none (it is one)", out);
 	}
-	if (st->control_off)
+	if (st->at.control_off)
 		fputs(", which moved with it: the machine moved", out);
-	a = rd_run_profiled(h->runs[run_before(st->s, st->run)].run,
+	a = rd_run_profiled(h->runs[run_before(st->s, st->at.run)].run,
 			    st->s->test, st->s->threads, st->s->tasks);
 	b = rd_run_profiled(r->run, st->s->test, st->s->threads, st->s->tasks);
 	fputs("; symbols:", out);
@@ -110,16 +122,16 @@ static void print_step(FILE *out, const struct history *h,
 }
 
 /* What starts at run r of s: 0 nothing, 1 a step, 2 an undecided one. */
-static int step_at(const struct history *h, const struct series *s, size_t r)
+static int step_at(const struct rd_history *h, const struct rd_series *s, size_t r)
 {
 	for (size_t k = 0; k < h->nr_steps; k++)
-		if (h->steps[k].s == s && h->steps[k].run == r)
-			return h->steps[k].control_off ? 2 : 1;
+		if (h->steps[k].s == s && h->steps[k].at.run == r)
+			return h->steps[k].at.control_off ? 2 : 1;
 	return 0;
 }
 
 /* One table per test: a row per run, a column per mode and tasks. */
-static void print_test(FILE *out, const struct history *h, size_t from,
+static void print_test(FILE *out, const struct rd_history *h, size_t from,
 		       size_t to)
 {
 	char col[64];
@@ -154,10 +166,10 @@ static void print_test(FILE *out, const struct history *h, size_t from,
 	}
 }
 
-static void print_gaps(FILE *out, const struct history *h)
+static void print_gaps(FILE *out, const struct rd_history *h)
 {
 	for (size_t i = 0; i < h->nr_series; i++) {
-		const struct series *s = &h->series[i];
+		const struct rd_series *s = &h->series[i];
 
 		if (s->have == h->nr)
 			continue;
@@ -168,16 +180,16 @@ static void print_gaps(FILE *out, const struct history *h)
 	}
 }
 
-static int exit_status(const struct history *h);
+static int exit_status(const struct rd_history *h);
 
-static void print_text(FILE *out, const struct history *h)
+static void print_text(FILE *out, const struct rd_history *h, const char *db)
 {
 	size_t i, end;
 
 	fprintf(out, "history: %zu runs of %s by %s; %zu series\n", h->nr,
-		h->db, h->by, h->nr_series);
+		db, h->by, h->nr_series);
 	fprintf(out, "steps: E-divisive means (permutation p <= %g, %d permutations), kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%\n",
-		h->alpha, PERMUTATIONS, 100 * h->min_step);
+		h->rule.alpha, AN_STEP_PERMUTATIONS, 100 * h->rule.min_step);
 	fputs("* marks where a new level starts, ? where the control moved with it\n", out);
 	for (i = 0; i < h->nr_series; i = end) {
 		for (end = i + 1; end < h->nr_series &&
@@ -193,14 +205,14 @@ static void print_text(FILE *out, const struct history *h)
 		fprintf(out, "no step in %zu series over %zu runs\n",
 			h->nr_series, h->nr);
 	else if (exit_status(h))
-		fprintf(out, "a step among the latest %d runs\n", MIN_SIDE);
+		fprintf(out, "a step among the latest %d runs\n", AN_STEP_MIN_SIDE);
 }
 
-static void print_csv(FILE *out, const struct history *h)
+static void print_csv(FILE *out, const struct rd_history *h)
 {
 	fprintf(out, "order,run,%s,test,mode,tasks,rate,step\n", "by");
 	for (size_t i = 0; i < h->nr_series; i++) {
-		const struct series *s = &h->series[i];
+		const struct rd_series *s = &h->series[i];
 
 		for (size_t r = 0; r < h->nr; r++) {
 			fprintf(out, "%zu,", r + 1);
@@ -217,11 +229,11 @@ static void print_csv(FILE *out, const struct history *h)
 	}
 }
 
-static void print_json(FILE *out, const struct history *h)
+static void print_json(FILE *out, const struct rd_history *h)
 {
 	for (size_t i = 0; i < h->nr_steps; i++) {
-		const struct step *st = &h->steps[i];
-		const struct hrun *r = &h->runs[st->run];
+		const struct rd_step *st = &h->steps[i];
+		const struct rd_hist_run *r = &h->runs[st->at.run];
 		struct wis_json j;
 		char *labels = NULL;
 
@@ -230,24 +242,24 @@ static void print_json(FILE *out, const struct history *h)
 		wis_json_str(&j, "mode", mode_of(st->s));
 		wis_json_u64(&j, "tasks", st->s->tasks);
 		wis_json_str(&j, "run", r->run->id);
-		wis_json_u64(&j, "order", st->run + 1);
+		wis_json_u64(&j, "order", st->at.run + 1);
 		if (r->by)
 			wis_json_str(&j, "by", r->by);
 		if (asprintf(&labels, "{%s}", r->label_json.buf ?
 			     r->label_json.buf : "") >= 0)
 			wis_json_raw(&j, "labels", labels);
 		free(labels);
-		wis_json_f64(&j, "size", st->ratio - 1);
-		wis_json_f64(&j, "lo", st->lo - 1);
-		wis_json_f64(&j, "hi", st->hi - 1);
-		wis_json_f64(&j, "p", st->p);
-		wis_json_u64(&j, "before", st->before);
-		wis_json_u64(&j, "after", st->after);
+		wis_json_f64(&j, "size", st->at.ratio - 1);
+		wis_json_f64(&j, "lo", st->at.lo - 1);
+		wis_json_f64(&j, "hi", st->at.hi - 1);
+		wis_json_f64(&j, "p", st->at.p);
+		wis_json_u64(&j, "before", st->at.before);
+		wis_json_u64(&j, "after", st->at.after);
 		if (st->control_test) {
 			wis_json_str(&j, "control", st->control_test);
-			wis_json_f64(&j, "control_size", st->control - 1);
+			wis_json_f64(&j, "control_size", st->at.control - 1);
 		}
-		wis_json_str(&j, "verdict", st->control_off ? "undecided" : "step");
+		wis_json_str(&j, "verdict", st->at.control_off ? "undecided" : "step");
 		if (!j.oom)
 			fprintf(out, "{%s}\n", j.buf);
 		wis_json_free(&j);
@@ -255,7 +267,7 @@ static void print_json(FILE *out, const struct history *h)
 }
 
 /* --plot DIR: a curve per series, the steps marked. */
-static int write_plots(const struct history *h)
+static int write_plots(const struct rd_history *h, const char *plot_dir)
 {
 	struct rd_plot_curve *c = calloc(h->nr_series + 1, sizeof(*c));
 	char **titles = calloc(h->nr_series + 1, sizeof(*titles));
@@ -265,7 +277,7 @@ static int write_plots(const struct history *h)
 	size_t i;
 
 	for (i = 0; c && titles && steps && i < h->nr_series; i++) {
-		const struct series *s = &h->series[i];
+		const struct rd_series *s = &h->series[i];
 
 		steps[i] = calloc(h->nr + 1, sizeof(**steps));
 		if (!steps[i] || asprintf(&titles[i], "%s/%lu", mode_of(s),
@@ -278,9 +290,9 @@ static int write_plots(const struct history *h)
 	if (i < h->nr_series || asprintf(&xlabel, "runs by %s", h->by) < 0) {
 		xlabel = NULL;
 		fprintf(stderr, "wis history: out of memory\n");
-	} else if ((dirfd = rd_out_dir(h->plot_dir, stderr)) >= 0) {
+	} else if ((dirfd = rd_out_dir(plot_dir, stderr)) >= 0) {
 		ret = rd_view_plot_series(c, h->nr_series, h->nr, xlabel, dirfd,
-					  h->plot_dir, stderr);
+					  plot_dir, stderr);
 	}
 	if (dirfd >= 0)
 		close(dirfd);
@@ -298,11 +310,11 @@ static int write_plots(const struct history *h)
 /* ---- The command ---- */
 
 /* What a CI reads: a step among the latest runs, where it first shows. */
-static int exit_status(const struct history *h)
+static int exit_status(const struct rd_history *h)
 {
 	for (size_t i = 0; i < h->nr_steps; i++)
-		if (h->steps[i].run + MIN_SIDE >= h->nr && !h->steps[i].control_off)
-			return EXIT_STEP;
+		if (h->steps[i].at.run + AN_STEP_MIN_SIDE >= h->nr && !h->steps[i].at.control_off)
+			return HISTORY_EXIT_STEP;
 	return 0;
 }
 
@@ -315,7 +327,7 @@ static char *sweep_of(const struct rd_run *run)
 }
 
 /* Runs of several sweeps compare only where their series meet. */
-static void note_sweeps(const struct history *h)
+static void note_sweeps(const struct rd_history *h)
 {
 	size_t kinds = 0;
 
@@ -337,7 +349,7 @@ static void note_sweeps(const struct history *h)
 			kinds);
 }
 
-static void missing_tests(const struct history *h)
+static void missing_tests(const struct rd_history *h)
 {
 	for (size_t t = 0; t < h->nr_tests; t++) {
 		size_t i;
@@ -351,14 +363,16 @@ static void missing_tests(const struct history *h)
 	}
 }
 
-static int analyse(struct history *h)
+static int analyse(struct history_cmd *c)
 {
-	if (h->nr < MIN_SIDE + MIN_LAST) {
+	struct rd_history *h = &c->h;
+
+	if (h->nr < AN_STEP_MIN_SIDE + AN_STEP_MIN_LAST) {
 		fprintf(stderr, "wis history: %zu run%s selected: a step needs %d runs before it and %d from it; nothing compared\n",
-			h->nr, h->nr == 1 ? "" : "s", MIN_SIDE, MIN_LAST);
-		return EXIT_FEW;
+			h->nr, h->nr == 1 ? "" : "s", AN_STEP_MIN_SIDE, AN_STEP_MIN_LAST);
+		return HISTORY_EXIT_FEW;
 	}
-	if (collect_series(h) || fill_series(h) || all_steps(h)) {
+	if (rd_collect_series(h) || rd_fill_series(h) || rd_find_steps(h)) {
 		fprintf(stderr, "wis history: out of memory\n");
 		return 2;
 	}
@@ -368,20 +382,22 @@ static int analyse(struct history *h)
 		fprintf(stderr, "wis history: no test to follow in these runs\n");
 		return 2;
 	}
-	if (h->json)
+	if (c->json)
 		print_json(stdout, h);
-	else if (h->csv)
+	else if (c->csv)
 		print_csv(stdout, h);
 	else
-		print_text(stdout, h);
-	if (h->plot_dir && write_plots(h))
+		print_text(stdout, h, c->db);
+	if (c->plot_dir && write_plots(h, c->plot_dir))
 		return 2;
 	return exit_status(h);
 }
 
-static int load(struct history *h)
+static int load(struct history_cmd *c)
 {
-	if (wis_store_select(&h->m.in, h->db, h->words, h->nr_words, h->db) ||
+	struct rd_history *h = &c->h;
+
+	if (wis_store_select(&h->m.in, c->db, c->words, c->nr_words, c->db) ||
 	    rd_model_build(&h->m) == 2)
 		return 2;
 	h->nr = h->m.nr_runs;
@@ -389,8 +405,8 @@ static int load(struct history *h)
 	if (!h->runs)
 		return 2;
 	for (size_t i = 0; i < h->nr; i++)
-		h->runs[i] = (struct hrun){ .run = &h->m.runs[i], .order = i };
-	order_runs(h);
+		h->runs[i] = (struct rd_hist_run){ .run = &h->m.runs[i], .order = i };
+	rd_order_runs(h);
 	return 0;
 }
 
@@ -418,40 +434,41 @@ static int number_in(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-static int take(struct history *h, const struct wis_opts *o, int opt)
+static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 {
+	struct rd_history *h = &c->h;
 	double pct;
 
 	switch (opt) {
 	case WIS_OPT_OPERAND:
 		if (strchr(optarg, '='))
-			h->words[h->nr_words++] = optarg;
+			c->words[c->nr_words++] = optarg;
 		else
 			h->tests[h->nr_tests++] = optarg;
 		return 0;
 	case 'd':
-		h->db = optarg;
+		c->db = optarg;
 		return 0;
 	case 'b':
 		h->by = optarg;
 		h->by_label = strcmp(optarg, "kernel") && strcmp(optarg, "date");
 		return 0;
 	case 'j':
-		h->json = 1;
+		c->json = 1;
 		return 0;
 	case 'c':
-		h->csv = 1;
+		c->csv = 1;
 		return 0;
 	case 'p':
-		h->plot_dir = optarg;
+		c->plot_dir = optarg;
 		return 0;
 	case 'a':
-		if (!number_in(optarg, 0, 1, &h->alpha))
+		if (!number_in(optarg, 0, 1, &h->rule.alpha))
 			return 0;
 		break;
 	case 'm':
 		if (!number_in(optarg, -1e-300, 1000, &pct)) {
-			h->min_step = pct / 100;
+			h->rule.min_step = pct / 100;
 			return 0;
 		}
 		break;
@@ -462,7 +479,7 @@ static int take(struct history *h, const struct wis_opts *o, int opt)
 	return -1;
 }
 
-static int parse_history(struct history *h, int argc, char **argv)
+static int parse_history(struct history_cmd *c, int argc, char **argv)
 {
 	struct wis_opts o = { "history", history_options, "-h", 0 };
 	int opt;
@@ -472,19 +489,21 @@ static int parse_history(struct history *h, int argc, char **argv)
 			fputs(history_usage, stdout);
 			return 0;
 		}
-		if (take(h, &o, opt))
+		if (take(c, &o, opt))
 			return 2;
 	}
 	for (; optind < argc; optind++)
-		take(h, &o, (optarg = argv[optind], WIS_OPT_OPERAND));
-	if (h->db && !(h->json && h->csv))
+		take(c, &o, (optarg = argv[optind], WIS_OPT_OPERAND));
+	if (c->db && !(c->json && c->csv))
 		return -1;
 	fputs(history_usage, stderr);
 	return 2;
 }
 
-static void history_free(struct history *h)
+static void history_free(struct history_cmd *c)
 {
+	struct rd_history *h = &c->h;
+
 	for (size_t i = 0; i < h->nr; i++) {
 		free(h->runs[i].by);
 		free(h->runs[i].labels);
@@ -496,27 +515,28 @@ static void history_free(struct history *h)
 	free(h->series);
 	free(h->steps);
 	free(h->runs);
-	free(h->words);
+	free(c->words);
 	free(h->tests);
 	rd_model_free(&h->m);
 }
 
 int cmd_history(int argc, char **argv)
 {
-	struct history h = { .by = "kernel", .alpha = 0.01, .min_step = 0.01 };
+	struct history_cmd c = { .h = { .by = "kernel",
+					.rule = { .alpha = 0.01, .min_step = 0.01 } } };
 	int ret;
 
-	h.words = calloc((size_t)argc + 1, sizeof(*h.words));
-	h.tests = calloc((size_t)argc + 1, sizeof(*h.tests));
-	if (!h.words || !h.tests || rd_model_init(&h.m, stderr)) {
+	c.words = calloc((size_t)argc + 1, sizeof(*c.words));
+	c.h.tests = calloc((size_t)argc + 1, sizeof(*c.h.tests));
+	if (!c.words || !c.h.tests || rd_model_init(&c.h.m, stderr)) {
 		perror("wis history");
 		return 2;
 	}
-	ret = parse_history(&h, argc, argv);
+	ret = parse_history(&c, argc, argv);
 	if (ret < 0)
-		ret = load(&h);
-	if (!ret && h.nr)
-		ret = analyse(&h);
-	history_free(&h);
+		ret = load(&c);
+	if (!ret && c.h.nr)
+		ret = analyse(&c);
+	history_free(&c);
 	return ret;
 }

@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "file.h"
 #include "options.h"
 #include "plan.h"
-#include "sweep.h"
+#include "sweep_run.h"
 
 static int run_usage(FILE *f)
 {

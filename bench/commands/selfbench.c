@@ -24,9 +24,11 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cli.h"
 #include "file.h"
 #include "options.h"
-#include "sweep.h"
+#include "result.h"
+#include "sweep_run.h"
 
 #define MAX_RUNS 99
 

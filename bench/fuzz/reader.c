@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "record.h"
-#include "report.h"
+#include "request.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

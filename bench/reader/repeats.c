@@ -55,9 +55,9 @@ static int judge(struct rd_rep_table *t, struct rd_rep_row *row)
 
 	snprintf(key, sizeof(key), "%s/%s/%lu", row->test,
 		 row->threads ? "threads" : "processes", row->tasks);
-	return rd_verdict_judge(&t->rule, row->rates[0], row->n[0],
+	return an_verdict_judge(&t->rule, row->rates[0], row->n[0],
 			     row->rates[1], row->n[1], row->failed, 0,
-			     bootstrap_seed(key), &row->v);
+			     an_seed(key), &row->v);
 }
 
 /*
@@ -74,20 +74,20 @@ static int apply_noise(struct rd_rep_table *t)
 	if (!changes)
 		return -1;
 	for (i = 0; i < t->nr; i++)
-		if (t->rows[i].v.why == WHY_NONE && t->rows[i].v.ratio > 0 &&
+		if (t->rows[i].v.why == AN_WHY_NONE && t->rows[i].v.ratio > 0 &&
 		    isfinite(t->rows[i].v.ratio))
-			changes[n++] = rd_symmetric_change(t->rows[i].v.ratio);
-	t->noise = rd_verdict_run_noise(changes, n);
+			changes[n++] = an_symmetric_change(t->rows[i].v.ratio);
+	t->noise = an_verdict_run_noise(changes, n);
 	t->noise_points = n;
 	free(changes);
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
-		rd_verdict_apply_noise(&t->rule, t->noise, &row->v);
+		an_verdict_apply_noise(&t->rule, t->noise, &row->v);
 		row->control_off = rd_cmp_control_rank(row->test) < 3 &&
 				   fabs(row->v.ratio - 1) >
 				   CMP_CONTROL_TOLERANCE + 1e-9 &&
-				   (row->v.verdict == VERDICT_IMPROVED ||
-				    row->v.verdict == VERDICT_REGRESSED);
+				   (row->v.verdict == AN_VERDICT_IMPROVED ||
+				    row->v.verdict == AN_VERDICT_REGRESSED);
 		t->controls_off += row->control_off;
 	}
 	return 0;
@@ -110,10 +110,10 @@ static void controls_first(struct rd_rep_table *t)
 	size_t i;
 
 	for (i = 0; t->controls_off && i < t->nr; i++) {
-		t->rows[i].v.verdict = VERDICT_UNDECIDED;
-		if (t->rows[i].v.why == WHY_NONE ||
-		    t->rows[i].v.why == WHY_WITHIN_NOISE)
-			t->rows[i].v.why = WHY_CONTROL_OFF;
+		t->rows[i].v.verdict = AN_VERDICT_UNDECIDED;
+		if (t->rows[i].v.why == AN_WHY_NONE ||
+		    t->rows[i].v.why == AN_WHY_WITHIN_NOISE)
+			t->rows[i].v.why = AN_WHY_CONTROL_OFF;
 	}
 }
 
@@ -149,7 +149,7 @@ out:
 int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 		  const struct rd_cmp_label *a, size_t na,
 		  const struct rd_cmp_label *b, size_t nb,
-		  const struct rd_verdict_rule *rule, FILE *diag)
+		  const struct an_verdict_rule *rule, FILE *diag)
 {
 	int ret;
 
@@ -198,8 +198,8 @@ int rd_repeats_bisect(const struct rd_rep_table *t, const char *spec)
 		if (!m)
 			continue;
 		matched = 1;
-		regressed |= t->rows[i].v.verdict == VERDICT_REGRESSED;
-		undecided |= t->rows[i].v.verdict == VERDICT_UNDECIDED;
+		regressed |= t->rows[i].v.verdict == AN_VERDICT_REGRESSED;
+		undecided |= t->rows[i].v.verdict == AN_VERDICT_UNDECIDED;
 	}
 	if (!matched)
 		return -1;

@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "verdict.h"
 
 struct rd_rep_row {
@@ -24,7 +24,7 @@ struct rd_rep_row {
 	size_t n[2];
 	int failed;		/* a repeat of either side was not ok */
 	int control_off;	/* this row is a control that moved */
-	struct rd_point_verdict v;
+	struct an_point_verdict v;
 	size_t rank;		/* controls first, then tests as they came */
 };
 
@@ -34,7 +34,7 @@ struct rd_rep_table {
 	size_t nr;
 	double *store;		/* backing of every rates[] */
 	size_t controls_off;
-	struct rd_verdict_rule rule;
+	struct an_verdict_rule rule;
 	double noise;		/* run-to-run, of log(B/A); 0: too few points */
 	size_t noise_points;	/* the points it came from */
 };
@@ -46,7 +46,7 @@ struct rd_rep_table {
 int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 		  const struct rd_cmp_label *a, size_t na,
 		  const struct rd_cmp_label *b, size_t nb,
-		  const struct rd_verdict_rule *rule, FILE *diag);
+		  const struct an_verdict_rule *rule, FILE *diag);
 void rd_repeats_free(struct rd_rep_table *t);
 
 /*

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "json.h"
 #include "table.h"
 #include "view.h"

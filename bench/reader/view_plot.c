@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cpuset.h"
-#include "compare.h"
+#include "comparison.h"
 #include "file.h"
 #include "repeats.h"
 #include "safename.h"

@@ -181,7 +181,7 @@ static void range(char *buf, size_t len, double lo, double hi,
 	snprintf(buf, len, "%s-%s", a, b);
 }
 
-static void side_cells(FILE *out, const struct rd_side_summary *s)
+static void side_cells(FILE *out, const struct an_side_summary *s)
 {
 	char med[32], sd[32], mm[72];
 
@@ -194,7 +194,7 @@ static void side_cells(FILE *out, const struct rd_side_summary *s)
 static void print_row(FILE *out, const struct rd_rep_row *row)
 {
 	char test[32], change[32], ci[48];
-	const char *why = rd_verdict_why_name(row->v.why);
+	const char *why = an_verdict_why_name(row->v.why);
 	size_t n;
 
 	snprintf(test, sizeof(test), "%s", row->test);
@@ -207,7 +207,7 @@ static void print_row(FILE *out, const struct rd_rep_row *row)
 	side_cells(out, &row->v.a);
 	side_cells(out, &row->v.b);
 	fprintf(out, " %8s %13s  %s%s%s%s\n", change, ci,
-		rd_verdict_name(row->v.verdict), *why ? " (" : "", why,
+		an_verdict_name(row->v.verdict), *why ? " (" : "", why,
 		*why ? ")" : "");
 }
 
@@ -217,9 +217,9 @@ static void print_noise(FILE *out, const struct rd_rep_table *t)
 		return;
 	fprintf(out, "noise floor: and the change is above %.3g x sqrt(noise^2 "
 		"+ 2 x the wider +-^2); run-to-run noise ", t->rule.noise_z);
-	if (t->noise_points < RD_NOISE_MIN_POINTS)
+	if (t->noise_points < AN_NOISE_MIN_POINTS)
 		fprintf(out, "not estimated (%zu points, %d needed)\n",
-			t->noise_points, RD_NOISE_MIN_POINTS);
+			t->noise_points, AN_NOISE_MIN_POINTS);
 	else
 		fprintf(out, "%.1f %% (scatter of B/A over %zu points)\n",
 			100 * t->noise, t->noise_points);
@@ -246,7 +246,7 @@ static void print_table(FILE *out, const struct rd_rep_table *t)
 		print_row(out, &t->rows[i]);
 }
 
-static void csv_side(FILE *out, const struct rd_side_summary *s)
+static void csv_side(FILE *out, const struct an_side_summary *s)
 {
 	fprintf(out, ",%zu", s->n);
 	rd_csv_num(out, s->median);
@@ -273,13 +273,13 @@ static void print_csv(FILE *out, const struct rd_rep_table *t)
 		rd_csv_num(out, row->v.lo);
 		rd_csv_num(out, row->v.hi);
 		rd_csv_num(out, row->v.floor_pct);
-		fprintf(out, ",%s,%s\n", rd_verdict_name(row->v.verdict),
-			rd_verdict_why_name(row->v.why));
+		fprintf(out, ",%s,%s\n", an_verdict_name(row->v.verdict),
+			an_verdict_why_name(row->v.why));
 	}
 }
 
 static void json_side(struct wis_json *j, const char *pfx,
-		      const struct rd_side_summary *s)
+		      const struct an_side_summary *s)
 {
 	static const char *const names[] = {
 		"n", "median", "stddev_pct", "min", "max",
@@ -311,8 +311,8 @@ static void print_json(FILE *out, const struct rd_rep_table *t)
 		wis_json_f64(&j, "ratio_lo", row->v.lo);
 		wis_json_f64(&j, "ratio_hi", row->v.hi);
 		wis_json_f64(&j, "floor_pct", row->v.floor_pct);
-		wis_json_str(&j, "verdict", rd_verdict_name(row->v.verdict));
-		wis_json_str(&j, "why", rd_verdict_why_name(row->v.why));
+		wis_json_str(&j, "verdict", an_verdict_name(row->v.verdict));
+		wis_json_str(&j, "why", an_verdict_why_name(row->v.why));
 		rd_json_row_end(out, &j);
 	}
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "table.h"
 #include "verdict.h"
 #include "view.h"
@@ -87,7 +87,7 @@ static void print_point(FILE *out, const struct rd_point *p)
 /* One test, mode and task count over its repeats. */
 struct spread {
 	struct rd_point median;	/* the median repeat's point */
-	struct rd_side_summary s;
+	struct an_side_summary s;
 	int failed;		/* a repeat did not measure */
 };
 
@@ -111,7 +111,7 @@ static void spread_of(const struct rd_point *pts, size_t from, size_t to,
 		else
 			sp->failed = 1;
 	}
-	rd_side_summarise(rates, n, &sp->s);
+	an_side_summarise(rates, n, &sp->s);
 	for (i = from; i < to; i++)
 		if (rd_point_ok(&pts[i]) && pts[i].average == sp->s.median)
 			sp->median = pts[i];

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "comparison.h"
 
 static const char *const controls[] = { "getppid1", "futex4", "poll2" };
 #define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))

@@ -14,10 +14,10 @@
  * Sort v[0..n) and return LKP's median, the value at n / 2 (the upper
  * middle one when n is even); NaN when n is 0.
  */
-double rd_median_of(double *v, size_t n);
+double an_median(double *v, size_t n);
 
 /* A seed for the generator from a text, e.g. the point's test/mode/tasks. */
-uint64_t bootstrap_seed(const char *text);
+uint64_t an_seed(const char *text);
 
 /*
  * The central level (0.95) interval of median(b*) / median(a*) over
@@ -25,7 +25,7 @@ uint64_t bootstrap_seed(const char *text);
  * size; a resample whose A median is 0 counts as an infinite ratio.
  * Returns 0, or -1 (out of memory, an empty side) with *lo and *hi NaN.
  */
-int rd_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+int an_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 		    unsigned rounds, double level, uint64_t seed,
 		    double *lo, double *hi);
 

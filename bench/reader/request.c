@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "file.h"
 #include "model.h"
 #include "repeats.h"
-#include "report.h"
+#include "request.h"
 #include "safename.h"
 #include "view.h"
 

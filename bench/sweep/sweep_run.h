@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef WIS_SWEEP_H
-#define WIS_SWEEP_H
+#ifndef WIS_SWEEP_RUN_H
+#define WIS_SWEEP_RUN_H
 
-#include "cli.h"
 #include "cmdline.h"
 #include "topology.h"
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The reading side of result records, behind `wis report` and `wis compare`. */
-#ifndef WIS_REPORT_H
-#define WIS_REPORT_H
+#ifndef WIS_REQUEST_H
+#define WIS_REQUEST_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "compare.h"
+#include "comparison.h"
 #include "verdict.h"
 #include "view.h"
 
@@ -32,7 +32,7 @@ struct wis_report_req {
 	struct rd_cmp_label *side[2];
 	size_t nr_side[2];
 	const char *bisect;	/* only git bisect run's exit status */
-	struct rd_verdict_rule rule;
+	struct an_verdict_rule rule;
 };
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wis report and wis compare: their command lines, read into one
- * request for the reader (bench/reader/report.h).
+ * request for the reader (bench/reader/request.h).
  */
 #include <math.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "file.h"
 #include "options.h"
-#include "report.h"
+#include "request.h"
 #include "store.h"
 
 /* Defined in the host's wis only, like the commands on the store. */
@@ -146,14 +146,14 @@ static const struct {
 	unsigned long long max;
 	int zero;
 } rule_uints[] = {
-	{ OPT_MIN_REPEATS, offsetof(struct rd_verdict_rule, min_repeats), 1000000, 0 },
-	{ OPT_TRIM_SHIFT, offsetof(struct rd_verdict_rule, margin_shift), 63, 0 },
-	{ OPT_TRIM_MAX, offsetof(struct rd_verdict_rule, max_margin), 1000000, 1 },
-	{ OPT_ROUNDS, offsetof(struct rd_verdict_rule, rounds), 10000000, 0 },
+	{ OPT_MIN_REPEATS, offsetof(struct an_verdict_rule, min_repeats), 1000000, 0 },
+	{ OPT_TRIM_SHIFT, offsetof(struct an_verdict_rule, margin_shift), 63, 0 },
+	{ OPT_TRIM_MAX, offsetof(struct an_verdict_rule, max_margin), 1000000, 1 },
+	{ OPT_ROUNDS, offsetof(struct an_verdict_rule, rounds), 10000000, 0 },
 };
 
 /* A rule option's value: 0 taken, -1 bad. */
-static int rule_option(struct rd_verdict_rule *r, int opt, const char *v)
+static int rule_option(struct an_verdict_rule *r, int opt, const char *v)
 {
 	unsigned long long n;
 	char *end;
@@ -324,7 +324,7 @@ static int compare_args(struct wis_report_req *c, int argc, char **argv)
 	int ret;
 
 	c->o.sum = 1;
-	rd_verdict_rule_defaults(&c->rule);
+	an_verdict_rule_defaults(&c->rule);
 	for (int i = 1; i < argc; i++)
 		c->repeats |= !strcmp(argv[i], "--");
 	ret = parse_args(c, argc, argv, compare_options, "compare",

@@ -5,8 +5,8 @@
  * task count.  The controls (getppid1, futex4, poll2) must stay within
  * 1.00 +/- 0.03, and summed points must come from overlapping windows.
  */
-#ifndef WIS_COMPARE_H
-#define WIS_COMPARE_H
+#ifndef WIS_COMPARISON_H
+#define WIS_COMPARISON_H
 
 #include <stddef.h>
 #include <stdio.h>

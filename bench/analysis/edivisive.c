@@ -12,7 +12,7 @@
 #include "edivisive.h"
 
 struct edm {
-	const struct edm_opts *o;
+	const struct an_edm_opts *o;
 	size_t n;
 	double *work;		/* a segment's values, permuted in place */
 	double *pre;		/* (len + 1)^2 prefix sums of |x_i - x_j| */
@@ -102,7 +102,7 @@ static double permutation_p(struct edm *e, const double *x, size_t n,
 	return (1.0 + as_good) / (1.0 + e->o->permutations);
 }
 
-static void insert_cut(struct edm_cut *cuts, size_t *nr, struct edm_cut c)
+static void insert_cut(struct an_edm_cut *cuts, size_t *nr, struct an_edm_cut c)
 {
 	size_t k = *nr;
 
@@ -116,7 +116,7 @@ static void insert_cut(struct edm_cut *cuts, size_t *nr, struct edm_cut c)
 
 /* The segment [a, b) with the best split; 0 when none may be split. */
 static int best_segment(struct edm *e, const double *x,
-			const struct edm_cut *cuts, size_t nr,
+			const struct an_edm_cut *cuts, size_t nr,
 			size_t *a, size_t *b, size_t *at, double *q)
 {
 	size_t from = 0, to, t = 0;
@@ -138,8 +138,8 @@ static int best_segment(struct edm *e, const double *x,
 	return found;
 }
 
-long edm_find(const double *x, size_t n, const struct edm_opts *o,
-	      struct edm_cut *cuts, size_t max)
+long an_edm_find(const double *x, size_t n, const struct an_edm_opts *o,
+	      struct an_edm_cut *cuts, size_t max)
 {
 	struct edm e = { .o = o, .n = n, .rng = o->seed | 1 };
 	size_t nr = 0, a = 0, b = 0, at = 0;
@@ -157,7 +157,7 @@ long edm_find(const double *x, size_t n, const struct edm_opts *o,
 				  b == n ? o->min_last : o->min_size, q);
 		if (p > o->alpha)
 			break;
-		insert_cut(cuts, &nr, (struct edm_cut){ at, p });
+		insert_cut(cuts, &nr, (struct an_edm_cut){ at, p });
 	}
 	free(e.work);
 	free(e.pre);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "result.h"
 #include "table.h"
 
 double wis_result_average(const struct wis_result *r)

@@ -12,14 +12,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double rd_median_of(double *v, size_t n)
+double an_median(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n ? v[n / 2] : NAN;
 }
 
 /* FNV-1a, 64 bits. */
-uint64_t bootstrap_seed(const char *text)
+uint64_t an_seed(const char *text)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -140,7 +140,7 @@ static double quantile(const double *v, size_t n, double q)
 	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
 }
 
-int rd_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+int an_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 		    unsigned rounds, double level, uint64_t seed,
 		    double *lo, double *hi)
 {

@@ -25,18 +25,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum verdict {
-	VERDICT_UNDECIDED, VERDICT_NO_CHANGE, VERDICT_IMPROVED,
-	VERDICT_REGRESSED,
+enum an_verdict {
+	AN_VERDICT_UNDECIDED, AN_VERDICT_NO_CHANGE, AN_VERDICT_IMPROVED,
+	AN_VERDICT_REGRESSED,
 };
 
 /* Why a verdict is undecided. */
-enum verdict_why {
-	WHY_NONE, WHY_FEW_REPEATS, WHY_FAILED, WHY_CONTROL_OFF,
-	WHY_WITHIN_NOISE,	/* a no change the noise floor made */
+enum an_verdict_why {
+	AN_WHY_NONE, AN_WHY_FEW_REPEATS, AN_WHY_FAILED, AN_WHY_CONTROL_OFF,
+	AN_WHY_WITHIN_NOISE,	/* a no change the noise floor made */
 };
 
-struct rd_verdict_rule {
+struct an_verdict_rule {
 	unsigned min_repeats;	/* 3 */
 	unsigned margin_shift;	/* 5: trim size >> 5 from each end */
 	unsigned max_margin;	/* 3 */
@@ -47,29 +47,29 @@ struct rd_verdict_rule {
 };
 
 /* Points a run-to-run noise estimate needs; below, noise is 0. */
-#define RD_NOISE_MIN_POINTS 8
+#define AN_NOISE_MIN_POINTS 8
 
 /* One side after trimming: what the rule and the table use. */
-struct rd_side_summary {
+struct an_side_summary {
 	size_t n;		/* repeats kept */
 	double median, min, max;
 	double stddev_pct;	/* of the kept repeats, % of their mean */
 };
 
-struct rd_point_verdict {
-	struct rd_side_summary a, b;
+struct an_point_verdict {
+	struct an_side_summary a, b;
 	double ratio;		/* median_b / median_a */
 	double lo, hi;		/* bootstrap interval of the ratio */
 	int separated;		/* LKP's range rule holds */
 	double floor_pct;	/* the change the noise asks, NAN: none */
-	enum verdict verdict;
-	enum verdict_why why;
+	enum an_verdict verdict;
+	enum an_verdict_why why;
 };
 
-void rd_verdict_rule_defaults(struct rd_verdict_rule *r);
+void an_verdict_rule_defaults(struct an_verdict_rule *r);
 
 /* Sort v[0..n) and summarise it whole (no trimming). */
-void rd_side_summarise(double *v, size_t n, struct rd_side_summary *s);
+void an_side_summarise(double *v, size_t n, struct an_side_summary *s);
 
 /*
  * Judge rates a[0..na) against b[0..nb) (both sorted in place); failed
@@ -77,24 +77,24 @@ void rd_side_summarise(double *v, size_t n, struct rd_side_summary *s);
  * seed makes the bootstrap reproducible.  Returns 0, or -1 out of
  * memory.
  */
-int rd_verdict_judge(const struct rd_verdict_rule *rule, double *a, size_t na,
+int an_verdict_judge(const struct an_verdict_rule *rule, double *a, size_t na,
 		  double *b, size_t nb, int failed, int control_off,
-		  uint64_t seed, struct rd_point_verdict *v);
+		  uint64_t seed, struct an_point_verdict *v);
 
 /* The symmetric change of a ratio r = B/A: 2 (r - 1) / (r + 1). */
-double rd_symmetric_change(double ratio);
+double an_symmetric_change(double ratio);
 
 /*
  * The run-to-run noise of a comparison: the scatter of the symmetric
- * changes c[0..n) (reordered), 0 below RD_NOISE_MIN_POINTS.
+ * changes c[0..n) (reordered), 0 below AN_NOISE_MIN_POINTS.
  */
-double rd_verdict_run_noise(double *c, size_t n);
+double an_verdict_run_noise(double *c, size_t n);
 
 /* A change within the noise floor becomes no change. */
-void rd_verdict_apply_noise(const struct rd_verdict_rule *r, double noise,
-			    struct rd_point_verdict *v);
+void an_verdict_apply_noise(const struct an_verdict_rule *r, double noise,
+			    struct an_point_verdict *v);
 
-const char *rd_verdict_name(enum verdict v);
-const char *rd_verdict_why_name(enum verdict_why why);
+const char *an_verdict_name(enum an_verdict v);
+const char *an_verdict_why_name(enum an_verdict_why why);
 
 #endif

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct edm_opts {
+struct an_edm_opts {
 	size_t min_size;	/* values on each side of a split, at least */
 	size_t min_last;	/* ... of the series' last segment (the latest runs) */
 	unsigned permutations;	/* of the permutation test */
@@ -22,7 +22,7 @@ struct edm_opts {
 	uint64_t seed;		/* the permutations' generator: same input, same output */
 };
 
-struct edm_cut {
+struct an_edm_cut {
 	size_t at;		/* the first value of the new level */
 	double p;		/* the permutation test's p-value */
 };
@@ -31,7 +31,7 @@ struct edm_cut {
  * The change points of x[0..n), in ascending order, into cuts (at most
  * max).  Returns how many, or -1 out of memory.
  */
-long edm_find(const double *x, size_t n, const struct edm_opts *o,
-	      struct edm_cut *cuts, size_t max);
+long an_edm_find(const double *x, size_t n, const struct an_edm_opts *o,
+	      struct an_edm_cut *cuts, size_t max);
 
 #endif

@@ -11,7 +11,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "result.h"
 #include "signals.h"
 
 void wis_signals_plan(FILE *f, enum wis_signals kind, int n)
