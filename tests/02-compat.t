@@ -44,7 +44,7 @@ check "... and its point files are gone from /tmp" \
 	sh -c "! ls -d /tmp/wis.$pid.* 2>/dev/null"
 
 err=$("$BIN/getppid1_processes" -x 2>&1 >/dev/null) && rc=0 || rc=$?
-check "an unknown flag fails, naming it" contains "rc=$rc $err" "unknown flag -x"
+check "an unknown flag fails, naming it" contains "rc=$rc $err" "unknown option '-x'"
 check "... with exit status 1" test "$rc" -eq 1
 
 err=$("$BIN/getppid1_threads" -t zero 2>&1 >/dev/null) && rc=0 || rc=$?

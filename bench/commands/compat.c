@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "file.h"
+#include "options.h"
 #include "topology.h"
 
 #define COMPAT_WARMUP 6
@@ -56,23 +57,31 @@ static void compat_sample(const struct wis_point *p, int measured,
 	fflush(stdout);
 }
 
-static int compat_help(const char *self, const char *bad)
+#define STRING(x) #x
+#define DEFAULT(x) "(" STRING(x) ")"
+
+/* Upstream's flags, and two of wis's own. */
+static const struct wis_opt compat_opts[] = {
+	{ NULL, 's', required_argument, 's', "iterations",
+	  "samples to measure, 0: until killed " DEFAULT(0) },
+	{ NULL, 't', required_argument, 't', "tasks",
+	  "threads or processes " DEFAULT(1) },
+	{ NULL, 'm', no_argument, 'm', NULL,
+	  "one task a hardware thread (default: a core)" },
+	{ NULL, 'n', no_argument, 'n', NULL, "tasks unpinned" },
+	{ NULL, 'v', no_argument, 'v', NULL, "each task's CPU on stderr" },
+	{ NULL, 'i', required_argument, 'i', "ms",
+	  "sample length, wis's own " DEFAULT(1000) },
+	{ NULL, 'w', required_argument, 'w', "n",
+	  "warmup samples, wis's own " DEFAULT(COMPAT_WARMUP) },
+	{ 0 },
+};
+
+/* Upstream exits 1 on a bad flag. */
+static int compat_fails(const char *self, const char *why)
 {
-	if (bad) {
-		fprintf(stderr, "%s: %s (-h for help)\n", self, bad);
-		return 1;
-	}
-	printf(
-		"Usage: %s [options]\n\n"
-		"\t-s iterations\tNumber of iterations to run (0: forever)\n"
-		"\t-t tasks\tNumber of threads or processes to run\n"
-		"\t-m\t\tAffinitize tasks on SMT threads (default cores)\n"
-		"\t-n\t\tNo affinity\n"
-		"\t-v\t\tVerbose: task placement on stderr\n"
-		"\t-i ms\t\tSample interval (wis extension, default 1000)\n"
-		"\t-w n\t\tWarmup samples (wis extension, default %d)\n",
-		self, COMPAT_WARMUP);
-	return 0;
+	fprintf(stderr, "%s: %s (-h for help)\n", self, why);
+	return 1;
 }
 
 /*
@@ -94,7 +103,7 @@ static int compat_usage(const char *self, const char *flag, const char *val,
 
 	snprintf(msg, sizeof(msg), "%s: bad value '%s': want %s from %llu to %llu",
 		 flag, val, unit, lo, hi);
-	return compat_help(self, msg);
+	return compat_fails(self, msg);
 }
 
 /* NAME from "NAME_processes"; 1 for threads, 0 for processes, -1 neither. */
@@ -124,8 +133,11 @@ int wis_compat_main(const char *self, int argc, char **argv)
 		.nr_tasks = 1, .m = &m, .mask = &mask,
 		.on_sample = compat_sample, .on_start = compat_start,
 	};
+	struct wis_opt_spec spec = { .cmd = self, .opts = compat_opts,
+				     .width = 15, .order = WIS_OPT_PERMUTE };
+	struct wis_opts o = { .spec = &spec };
 	struct wis_result *r;
-	char name[64], msg[160];
+	char name[64], msg[160], usage[128];
 	unsigned long long v = 0;
 	int opt, ret;
 
@@ -135,7 +147,9 @@ int wis_compat_main(const char *self, int argc, char **argv)
 		fprintf(stderr, "wis: no test behind the name '%s'\n", self);
 		return 2;
 	}
-	while ((opt = getopt(argc, argv, ":t:s:mnvhi:w:")) != -1) {
+	snprintf(usage, sizeof(usage), "usage: %s [OPTIONS]\n", self);
+	spec.usage = usage;
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		switch (opt) {
 		case 't':
 			if (compat_number(optarg, 1, WIS_MAX_TASKS, &v))
@@ -174,19 +188,13 @@ int wis_compat_main(const char *self, int argc, char **argv)
 		case 'v':
 			cs.verbose = 1;
 			break;
-		case 'h':
-			return compat_help(self, NULL);
-		case ':':
-			snprintf(msg, sizeof(msg), "-%c needs a value", optopt);
-			return compat_help(self, msg);
 		default:
-			snprintf(msg, sizeof(msg), "unknown flag -%c", optopt);
-			return compat_help(self, msg);
+			return 1;
 		}
 	}
 	if (optind < argc) {
 		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
-		return compat_help(self, msg);
+		return compat_fails(self, msg);
 	}
 	if (wis_cpuset_inherited(&mask)) {
 		perror("sched_getaffinity");

@@ -15,13 +15,6 @@
 #include "options.h"
 #include "recorder.h"
 
-static const char emit_usage[] =
-	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
-	"                [KEY=STRING | KEY:=JSON]...\n"
-	"Writes one result record to the sinks of SPEC (as wis.out).  The seq\n"
-	"is N, else the next one of ID in the state file (\"RUN NEXTSEQ\", which\n"
-	"is then updated), else 0.\n";
-
 static int field_has_key(const char *arg, const char *key, size_t klen)
 {
 	return !strncmp(arg, key, klen) &&
@@ -96,6 +89,7 @@ static int state_seq(const char *path, const char *run, uint64_t *seq)
 	return 0;
 }
 
+/* 0, or -1 when the record or the state was not written whole (said). */
 static int emit_write(const char *spec, const char *state, const char *run,
 		      uint64_t seq, const char *type, const struct wis_json *j)
 {
@@ -107,26 +101,39 @@ static int emit_write(const char *spec, const char *state, const char *run,
 	if (!s) {
 		fprintf(stderr, "wis emit: %s\n", err);
 		s = partial;
-		ret = 1;
+		ret = -1;
 	}
 	if (s && wis_record(s, run, &seq, type, j))
-		ret = 1;
+		ret = -1;
 	wis_sinks_close(s);
 	if (state && wis_state_write(state, run, seq)) {
 		fprintf(stderr, "wis emit: --state %s: %s\n", state,
 			strerror(errno));
-		ret = 1;
+		ret = -1;
 	}
 	return ret;
 }
 
-static const struct option emit_options[] = {
-	{ "out", required_argument, NULL, 'o' },
-	{ "run", required_argument, NULL, 'r' },
-	{ "seq", required_argument, NULL, 'q' },
-	{ "state", required_argument, NULL, 's' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct wis_opt emit_opts[] = {
+	{ "out", 0, required_argument, 'o', "SPEC", "the sinks (as wis.out)" },
+	{ "run", 0, required_argument, 'r', "ID", "the record's run" },
+	{ "seq", 0, required_argument, 'q', "N", "its seq" },
+	{ "state", 0, required_argument, 's', "FILE",
+	  "else the next seq of ID in FILE (\"RUN NEXTSEQ\", which\n"
+	  "is then updated), else 0" },
+	{ 0 },
+};
+
+/* "+": the record's KEY=VALUE words after TYPE are not options. */
+static const struct wis_opt_spec emit_spec = {
+	.cmd = "wis emit",
+	.usage = "usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
+		 "                [KEY=STRING | KEY:=JSON]...\n"
+		 "Writes one result record of TYPE, its fields KEY=STRING or\n"
+		 "KEY:=JSON, to the sinks of SPEC.\n",
+	.opts = emit_opts,
+	.width = 14,
+	.order = WIS_OPT_STOP,
 };
 
 int wis_emit_main(int argc, char **argv)
@@ -137,8 +144,7 @@ int wis_emit_main(int argc, char **argv)
 	struct wis_json j;
 	uint64_t seq;
 	int i, first, opt, ret = 2;
-	/* "+": the record's KEY=VALUE words after TYPE are not options. */
-	struct wis_opts o = { "emit", emit_options, "+h", 0 };
+	struct wis_opts o = { .spec = &emit_spec };
 
 	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		switch (opt) {
@@ -154,11 +160,8 @@ int wis_emit_main(int argc, char **argv)
 		case 's':
 			state = optarg;
 			break;
-		case 'h':
-			fputs(emit_usage, stdout);
-			return 0;
 		default:
-			fputs(emit_usage, stderr);
+			wis_opt_usage(&emit_spec, stderr);
 			return 2;
 		}
 	}
@@ -166,7 +169,7 @@ int wis_emit_main(int argc, char **argv)
 	if (i < argc)
 		type = argv[i++];
 	if (!out || !run || !*run || !type || !*type || type[0] == '-') {
-		fputs(emit_usage, stderr);
+		wis_opt_usage(&emit_spec, stderr);
 		return 2;
 	}
 	if (seq_arg && wis_parse_uint(seq_arg, UINT64_MAX, &n)) {
@@ -181,7 +184,7 @@ int wis_emit_main(int argc, char **argv)
 	for (first = i; i < argc; i++)
 		if (emit_field(&j, argv, first, i))
 			goto out;
-	ret = emit_write(out, state, run, seq, type, &j);
+	ret = emit_write(out, state, run, seq, type, &j) ? 1 : 0;
 out:
 	wis_json_free(&j);
 	return ret;

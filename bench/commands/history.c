@@ -33,26 +33,6 @@ struct history_cmd {
 	int json, csv;
 };
 
-static const char history_usage[] =
-	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
-	"                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
-	"The selected runs of the store DB (wis import) in order (--by: kernel\n"
-	"release, the default; date; or a label, numerically when every value is\n"
-	"a number), and per test, mode and task count the rate along them.  A\n"
-	"step is where E-divisive means splits the series (a permutation test,\n"
-	"p <= --alpha, 0.01) and the 95 % bootstrap interval of the ratio of the\n"
-	"two levels' medians excludes 1 and the step is at least --min-step %\n"
-	"(1).  Each step names the run where the new level starts, the size and\n"
-	"interval, the test's control over the same runs (undecided when it\n"
-	"moved the same way by half as much), and the profile symbols whose\n"
-	"share moved most.\n"
-	"  --json  one line per step     --csv  one row per run and series\n"
-	"  --plot DIR  per test an SVG and a PNG (gnuplot), a curve per mode and\n"
-	"              task count along the runs, and index.html\n"
-	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
-	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
-	"2 from it); 2: bad usage or store.\n";
-
 /* ---- Output ---- */
 
 static const char *mode_of(const struct rd_series *s)
@@ -363,6 +343,7 @@ static void missing_tests(const struct rd_history *h)
 	}
 }
 
+/* The series, their steps, the output: the exit status. */
 static int analyse(struct history_cmd *c)
 {
 	struct rd_history *h = &c->h;
@@ -393,34 +374,25 @@ static int analyse(struct history_cmd *c)
 	return exit_status(h);
 }
 
+/* The selected runs, in order: 0, or -1 (said). */
 static int load(struct history_cmd *c)
 {
 	struct rd_history *h = &c->h;
 
 	if (wis_store_select(&h->m.in, c->db, c->words, c->nr_words, c->db) ||
 	    rd_model_build(&h->m) == 2)
-		return 2;
+		return -1;
 	h->nr = h->m.nr_runs;
 	h->runs = calloc(h->nr + 1, sizeof(*h->runs));
-	if (!h->runs)
-		return 2;
+	if (!h->runs) {
+		perror("wis history");
+		return -1;
+	}
 	for (size_t i = 0; i < h->nr; i++)
 		h->runs[i] = (struct rd_hist_run){ .run = &h->m.runs[i], .order = i };
 	rd_order_runs(h);
 	return 0;
 }
-
-static const struct option history_options[] = {
-	{ "db", required_argument, NULL, 'd' },
-	{ "by", required_argument, NULL, 'b' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "csv", no_argument, NULL, 'c' },
-	{ "plot", required_argument, NULL, 'p' },
-	{ "alpha", required_argument, NULL, 'a' },
-	{ "min-step", required_argument, NULL, 'm' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* A number in (lo, hi]; -1 when it is not. */
 static int number_in(const char *s, double lo, double hi, double *out)
@@ -433,6 +405,44 @@ static int number_in(const char *s, double lo, double hi, double *out)
 	*out = v;
 	return 0;
 }
+
+static const struct wis_opt history_opts[] = {
+	{ "db", 0, required_argument, 'd', "DB", "the store (wis import)" },
+	{ "by", 0, required_argument, 'b', "KEY",
+	  "the order: kernel (the default), date or a label" },
+	{ "json", 0, no_argument, 'j', NULL, "one line per step" },
+	{ "csv", 0, no_argument, 'c', NULL, "one row per run and series" },
+	{ "plot", 0, required_argument, 'p', "DIR",
+	  "per test an SVG and a PNG (gnuplot), a curve per mode\n"
+	  "and task count along the runs, and index.html" },
+	{ "alpha", 0, required_argument, 'a', "P",
+	  "the permutation test's level (0.01)" },
+	{ "min-step", 0, required_argument, 'm', "PCT",
+	  "the smallest step (1)" },
+	{ 0 },
+};
+
+static const struct wis_opt_spec history_spec = {
+	.cmd = "wis history",
+	.usage = "usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
+		 "                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
+		 "The selected runs of the store DB (wis import) in order (--by: kernel\n"
+		 "release, the default; date; or a label, numerically when every value is\n"
+		 "a number), and per test, mode and task count the rate along them.  A\n"
+		 "step is where E-divisive means splits the series (a permutation test,\n"
+		 "p <= --alpha, 0.01) and the 95 % bootstrap interval of the ratio of the\n"
+		 "two levels' medians excludes 1 and the step is at least --min-step %\n"
+		 "(1).  Each step names the run where the new level starts, the size and\n"
+		 "interval, the test's control over the same runs (undecided when it\n"
+		 "moved the same way by half as much), and the profile symbols whose\n"
+		 "share moved most.\n",
+	.opts = history_opts,
+	.notes = "Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
+		 "once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
+		 "2 from it); 2: bad usage or store.\n",
+	.width = 16,
+	.order = WIS_OPT_IN_ORDER,
+};
 
 static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 {
@@ -479,25 +489,21 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 	return -1;
 }
 
+/* 0, or -1 for a usage error (said). */
 static int parse_history(struct history_cmd *c, int argc, char **argv)
 {
-	struct wis_opts o = { "history", history_options, "-h", 0 };
+	struct wis_opts o = { .spec = &history_spec };
 	int opt;
 
-	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
-		if (opt == 'h') {
-			fputs(history_usage, stdout);
-			return 0;
-		}
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END)
 		if (take(c, &o, opt))
-			return 2;
-	}
+			return -1;
 	for (; optind < argc; optind++)
 		take(c, &o, (optarg = argv[optind], WIS_OPT_OPERAND));
 	if (c->db && !(c->json && c->csv))
-		return -1;
-	fputs(history_usage, stderr);
-	return 2;
+		return 0;
+	wis_opt_usage(&history_spec, stderr);
+	return -1;
 }
 
 static void history_free(struct history_cmd *c)
@@ -532,11 +538,10 @@ int cmd_history(int argc, char **argv)
 		perror("wis history");
 		return 2;
 	}
-	ret = parse_history(&c, argc, argv);
-	if (ret < 0)
-		ret = load(&c);
-	if (!ret && c.h.nr)
-		ret = analyse(&c);
+	if (parse_history(&c, argc, argv) || load(&c))
+		ret = 2;
+	else
+		ret = c.h.nr ? analyse(&c) : 0;
 	history_free(&c);
 	return ret;
 }

@@ -13,16 +13,6 @@
 #include "options.h"
 #include "store.h"
 
-static const char import_usage[] =
-	"usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...\n"
-	"Stores the runs of each FILE (console logs, virtio captures, pmem\n"
-	"images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
-	"made when missing.  A run already stored is skipped; each FILE is one\n"
-	"transaction: all its runs are stored, or none.\n"
-	"  --label KEY=VALUE  on every run of this import (board=rk3588); a\n"
-	"                     selector of wis report --db and wis history\n"
-	"  --wait SECONDS     how long to wait for another writer (30)\n";
-
 #define MAX_WAIT_S 86400
 
 /* The selectors' own keys cannot be labels. */
@@ -73,18 +63,18 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	return 0;
 }
 
-/* One input: 0 stored (or nothing to store), 1 a problem, said. */
+/* One input: 0 stored (or nothing to store), -1 a problem, said. */
 static int import_one(struct wis_store *s, const char *file,
 		      const struct wis_label *labels, size_t nr_labels,
 		      struct wis_import_counts *c)
 {
 	struct wis_import_counts before = *c;
 	struct rd_model m;
-	int ret = 1, built;
+	int ret = -1, built;
 
 	if (rd_model_init(&m, stderr)) {
 		fprintf(stderr, "wis import: out of memory\n");
-		return 1;
+		return -1;
 	}
 	if (rd_inputs_read(&m.in, file))
 		goto out;
@@ -105,11 +95,25 @@ out:
 	return ret;
 }
 
-static const struct option import_options[] = {
-	{ "label", required_argument, NULL, 'l' },
-	{ "wait", required_argument, NULL, 'w' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct wis_opt import_opts[] = {
+	{ "label", 0, required_argument, 'l', "KEY=VALUE",
+	  "on every run of this import (board=rk3588); a\n"
+	  "selector of wis report --db and wis history" },
+	{ "wait", 0, required_argument, 'w', "SECONDS",
+	  "how long to wait for another writer (30)" },
+	{ 0 },
+};
+
+static const struct wis_opt_spec import_spec = {
+	.cmd = "wis import",
+	.usage = "usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...\n"
+		 "Stores the runs of each FILE (console logs, virtio captures, pmem\n"
+		 "images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
+		 "made when missing.  A run already stored is skipped; each FILE is one\n"
+		 "transaction: all its runs are stored, or none.\n",
+	.opts = import_opts,
+	.width = 19,
+	.order = WIS_OPT_IN_ORDER,
 };
 
 struct import_args {
@@ -120,10 +124,10 @@ struct import_args {
 	size_t nr_operands;
 };
 
-/* -1 to go on, else the exit status. */
+/* 0, or -1 for a usage error (said). */
 static int parse_import(int argc, char **argv, struct import_args *a)
 {
-	struct wis_opts o = { "import", import_options, "-h", 0 };
+	struct wis_opts o = { .spec = &import_spec };
 	int opt;
 
 	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
@@ -131,30 +135,27 @@ static int parse_import(int argc, char **argv, struct import_args *a)
 		case WIS_OPT_OPERAND:
 			a->operands[a->nr_operands++] = optarg;
 			break;
-		case 'h':
-			fputs(import_usage, stdout);
-			return 0;
 		case 'l':
 			if (add_label(a->labels, &a->nr_labels, optarg))
-				return 2;
+				return -1;
 			break;
 		case 'w':
 			if (wis_parse_uint(optarg, MAX_WAIT_S, &a->wait_s)) {
 				fprintf(stderr, "wis import: --wait %s: not a number of seconds up to %d\n",
 					optarg, MAX_WAIT_S);
-				return 2;
+				return -1;
 			}
 			break;
 		default:
-			return 2;
+			return -1;
 		}
 	}
 	for (; optind < argc; optind++)
 		a->operands[a->nr_operands++] = argv[optind];
 	if (a->nr_operands >= 2)
-		return -1;
-	fputs(import_usage, stderr);
-	return 2;
+		return 0;
+	wis_opt_usage(&import_spec, stderr);
+	return -1;
 }
 
 int cmd_import(int argc, char **argv)
@@ -162,26 +163,22 @@ int cmd_import(int argc, char **argv)
 	struct import_args a = { .wait_s = 30 };
 	struct wis_import_counts c = { 0 };
 	struct wis_store *s;
-	int ret, bad = 0;
+	int ret = 2, bad = 0;
 
 	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
 	a.operands = calloc((size_t)argc + 1, sizeof(*a.operands));
 	if (!a.labels || !a.operands) {
 		perror("wis import");
-		ret = 2;
 		goto out;
 	}
-	ret = parse_import(argc, argv, &a);
-	if (ret >= 0)
+	if (parse_import(argc, argv, &a))
 		goto out;
 	s = wis_store_open(a.operands[0], WIS_STORE_WRITE,
 			   (int)a.wait_s * 1000, stderr);
-	if (!s) {
-		ret = 2;
+	if (!s)
 		goto out;
-	}
 	for (size_t i = 1; i < a.nr_operands; i++)
-		bad |= import_one(s, a.operands[i], a.labels, a.nr_labels, &c);
+		bad |= import_one(s, a.operands[i], a.labels, a.nr_labels, &c) != 0;
 	wis_store_close(s);
 	printf("%s: %zu added, %zu extended, %zu skipped (already stored)",
 	       a.operands[0], c.added, c.extended, c.skipped);

@@ -1,21 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `wis list`: the tests of the registry, in its order. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
+#include "options.h"
+
+static const struct wis_opt list_opts[] = {
+	{ "names", 0, no_argument, 'n', NULL, "only the names, one a line" },
+	{ 0 },
+};
+
+static const struct wis_opt_spec list_spec = {
+	.cmd = "wis list",
+	.usage = "usage: wis list [--names]\n",
+	.opts = list_opts,
+	.width = 9,
+	.order = WIS_OPT_PERMUTE,
+};
 
 int wis_list_main(int argc, char **argv)
 {
-	int names = argc > 1 && !strcmp(argv[1], "--names");
+	struct wis_opts o = { .spec = &list_spec };
+	int opt, names = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: wis list [--names]\n"
-		       "  --names  only the names, one a line\n");
-		return 0;
+	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
+		if (opt != 'n')
+			return 2;
+		names = 1;
 	}
-	if (argc > 1 && !names) {
-		fprintf(stderr, "wis list: unknown argument '%s'\n", argv[1]);
+	if (optind < argc) {
+		fprintf(stderr, "wis list: unknown argument '%s'\n", argv[optind]);
 		return 2;
 	}
 	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++) {

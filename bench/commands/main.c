@@ -4,7 +4,6 @@
  * from argv[1], looked up in the one table below, or from argv[0] for
  * the upstream-compatible NAME_processes / NAME_threads links.
  */
-#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "cli.h"
 #include "cmdline.h"
+#include "options.h"
 #include "topology.h"
 
 static int help_main(int argc, char **argv);
@@ -63,14 +63,20 @@ static int usage(FILE *f)
 	return f == stderr ? 2 : 0;
 }
 
-/* The commands on the store are linked into the host's wis only. */
+/*
+ * The commands on the store are linked into the host's wis only; in the
+ * image's, that is all their --help can say.
+ */
 static int host_only(int (*cmd)(int, char **), int argc, char **argv)
 {
+	int help = argc == 2 && (!strcmp(argv[1], "--help") ||
+				 !strcmp(argv[1], "-h"));
+
 	if (cmd)
 		return cmd(argc, argv);
-	fprintf(stderr, "wis %s: this wis has no store (SQLite); the host's wis has: ./build.sh install\n",
+	fprintf(help ? stdout : stderr, "wis %s: this wis has no store (SQLite); the host's wis has: ./build.sh install\n",
 		argv[0]);
-	return 2;
+	return help ? 0 : 2;
 }
 
 static int import_main(int argc, char **argv)
@@ -122,20 +128,8 @@ static int run_command(const char *self, int argc, char **argv)
 	return 2;
 }
 
-/* Output that did not reach stdout fails the command, whatever it was. */
-static int check_stdout(int ret)
-{
-	int flushed = fflush(stdout);
-
-	if (!flushed && !ferror(stdout))
-		return ret;
-	fprintf(stderr, "wis: writing to stdout: %s\n",
-		flushed ? strerror(errno) : "write error");
-	return ret ? ret : 1;
-}
-
 int main(int argc, char **argv)
 {
 	test_hooks();
-	return check_stdout(run_command(basename(argv[0]), argc, argv));
+	return wis_cmd_exit_status(run_command(basename(argv[0]), argc, argv));
 }

@@ -122,26 +122,29 @@ static int bench_usage(const char *flag, const char *bad)
 	return -1;
 }
 
-static const struct option bench_options[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "runs", required_argument, NULL, 'r' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ NULL, 0, NULL, 0 },
+static const struct wis_opt bench_opts[] = {
+	{ "runs", 0, required_argument, 'r', "N",
+	  "rounds of the three rates (5)" },
+	{ "interval", 0, required_argument, 'i', "MS", "sample length (1000)" },
+	{ 0 },
 };
 
+static const struct wis_opt_spec bench_spec = {
+	.cmd = "wis bench",
+	.usage = "usage: wis bench [--runs N] [--interval MS]\n",
+	.opts = bench_opts,
+	.width = 15,
+	.order = WIS_OPT_PERMUTE,
+};
+
+/* 0, or -1 for a usage error (said). */
 static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 {
-	struct wis_opts o = { "bench", bench_options, "", 0 };
+	struct wis_opts o = { .spec = &bench_spec };
 	unsigned long long v;
 	int opt;
 
 	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
-		if (opt == 'h') {
-			printf("usage: wis bench [--runs N] [--interval MS]\n"
-			       "  --runs N       rounds of the three rates (5)\n"
-			       "  --interval MS  sample length (1000)\n");
-			return 1;
-		}
 		if (opt == 'r' && !wis_parse_uint(optarg, MAX_RUNS, &v) && v)
 			*runs = v;
 		else if (opt == 'i' &&
@@ -238,13 +241,10 @@ int wis_bench_main(int argc, char **argv)
 	};
 	struct wis_result *r;
 	uint64_t *counter;
-	int runs = 5, status = 2, bad;
+	int runs = 5, status = 2;
 
-	if (!p.test)
+	if (!p.test || parse_args(argc, argv, &runs, &m.interval_ms))
 		return 2;
-	bad = parse_args(argc, argv, &runs, &m.interval_ms);
-	if (bad)
-		return bad > 0 ? 0 : 2;
 	if (wis_cpuset_inherited(&mask))
 		return 2;
 	/* The bare loop's counter on a shared page, as the tasks' are. */
