@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The environment audit of the run record: everything the seed's
- * fairness checklist compares between two configurations.
+ * The environment audit of the run record: everything the fairness
+ * checklist of "The Fastest Lock Is One You Don't Share: Linux's Scaling
+ * Wall" (docs/reproducing.md [A]) compares between two configurations.
  */
 #include <dirent.h>
 #include <math.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Environment warnings (env_warn.h): the seed articles' fairness
- * checklist, each item with its remedy.
+ * Environment warnings (env_warn.h): the fairness checklist of "The
+ * Fastest Lock Is One You Don't Share: Linux's Scaling Wall"
+ * (docs/reproducing.md [A]), each item with its remedy.
  */
 #include <math.h>
 #include <string.h>

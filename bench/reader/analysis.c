@@ -2,7 +2,7 @@
 /*
  * Reading a curve and its environment: where scaling bends (the knee),
  * where it turns down (a wall), and the facts of the run record that are
- * known to change readings (the seed articles' fairness checklist).
+ * known to change readings (env_warn.h: a published fairness checklist).
  */
 #include <math.h>
 #include <stdlib.h>

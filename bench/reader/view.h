@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The outputs of wis report, each from the model (model.h), one file per
- * family: text (rd_view_text.c, with analysis.c), CSV and runtest.py's CSV
- * (rd_view_csv.c), JSON lines (rd_view_json.c), LKP's keys (rd_view_lkp.c),
- * KernelCI's KCIDB (view_kcidb.c), plots (rd_view_plot.c) and comparisons
- * (compare.c).
+ * family: text (view_text.c, with analysis.c), CSV and runtest.py's CSV
+ * (view_csv.c), JSON lines (view_json.c), LKP's keys (view_lkp.c),
+ * KernelCI's KCIDB (view_kcidb.c), plots (view_plot.c), profiles
+ * (view_profile.c) and comparisons (view_compare.c, view_repeats.c).
  */
 #ifndef WIS_VIEW_H
 #define WIS_VIEW_H

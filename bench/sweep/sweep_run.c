@@ -458,10 +458,6 @@ static void end_record(struct sweep *s, const char *status)
 	wis_json_free(&j);
 }
 
-/*
- * A configuration error: run (so the reader knows where and what), error
- * and end, wherever records can go.
- */
 /* why into err, for a failure found before err was at hand: -1. */
 static int said(char *err, size_t len, const char *why)
 {
@@ -469,6 +465,10 @@ static int said(char *err, size_t len, const char *why)
 	return -1;
 }
 
+/*
+ * A configuration error: run (so the reader knows where and what), error
+ * and end, wherever records can go; exit status 2.
+ */
 static int fail_early(struct sweep *s, const char *err)
 {
 	fprintf(stderr, "wis: %s\n", err);
