@@ -54,7 +54,7 @@ find out/rootfs/bin -maxdepth 1 -type l -lname wis \
 	-exec cp -P -t "$tmp/built/bin/" {} +
 cp out/rootfs/sbin/wis-init "$tmp/built/sbin/"
 
-plan 25
+plan 26
 
 is "rootfs holds only files, directories and symlinks" "" \
 	"$(find out/rootfs ! -type f ! -type d ! -type l)"
@@ -234,6 +234,17 @@ env -u KERNEL -u MODULES BUSYBOX="$PWD/out/busybox/busybox" OUT="$tmp/nobin" \
 	./build.sh image >"$tmp/nobin.log" 2>&1 || status=$?
 expect_failure "missing wis binary" "bin/wis is missing" "$tmp/nobin" \
 	"$tmp/nobin.log"
+
+# A fresh OUT, as the own kernel's image in docs/qemu.md, has no busybox
+# of its own: the image step takes the one built for it in the cache.
+mkdir -p "$tmp/fresh"
+cp -a "$tmp/built" "$tmp/fresh/rootfs"
+status=0
+env -u KERNEL -u MODULES -u BUSYBOX OUT="$tmp/fresh" ./build.sh image \
+	>"$tmp/fresh.log" 2>&1 || status=$?
+check "a fresh OUT's image takes the busybox built in the cache (exit $status)" \
+	sh -c "[ $status -eq 0 ] && [ -f '$tmp/fresh/initramfs.cpio.zst' ] &&
+		cmp out/busybox/busybox '$tmp/fresh/busybox/busybox'"
 
 image_into "$tmp/nobusybox" BUSYBOX="$tmp/no-such-busybox"
 expect_failure "missing busybox" "no-such-busybox: not found (run ./build.sh busybox)" \
