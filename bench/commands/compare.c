@@ -9,75 +9,69 @@
 
 #include "cli.h"
 #include "report_options.h"
-#include "store.h"
 
-/* Defined in the host's wis only, like the commands on the store. */
-extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
+static const char compare_usage[] =
+	"usage: wis compare [OPTIONS] A... -- B...\n"
+	"       wis compare [--csv | --json] [--force] [--plot DIR] [--in FILE]... BASE NEW...\n"
+	"A and B (each a file or a run id found in an --in FILE) are runs of\n"
+	"two kernels; every run of a side and every repeat of a run (wis.repeat)\n"
+	"is one repeat of that side.  Per test, mode and task count: each side's\n"
+	"median rate, its spread (+-% stddev, min-max), %change of the medians,\n"
+	"a bootstrap interval of B/A (fixed seed: the same runs give the same\n"
+	"output) and a verdict.  The rule (LKP's, lkp-tests lib/changed_stat.rb,\n"
+	"and the interval): each side sorted and trimmed by n >> SHIFT repeats\n"
+	"(at most MAX) from each end; changed when each side keeps >= N repeats,\n"
+	"min_b > median_a and median_b > max_a (or the mirror), B/A is beyond\n"
+	"RATIO (or below 1/RATIO), the interval excludes 1.00, and the change\n"
+	"(B - A over the mean of A and B) is above Z x sqrt(noise^2 + 2 x the\n"
+	"wider side's +-^2), noise being the scatter of the changes over all\n"
+	"points compared (1.4826 x their MAD; 0 below 8 points): repeats within\n"
+	"a run miss how far a whole run moves.  Improved when B is faster,\n"
+	"regressed when slower, else no change.  A failed point or too few\n"
+	"repeats is undecided.  A control (getppid1, futex4,\n"
+	"poll2) is off when its medians differ by more than 3 % and the rule\n"
+	"calls it changed; then every verdict is undecided, said on the first\n"
+	"line.  Samples within a repeat are never taken as repeats.\n";
 
-static const struct wis_opt compare_opts[] = {
-	{ "csv", 0, no_argument, OPT_CSV, NULL, NULL },
-	{ "json", 0, no_argument, OPT_JSON, NULL, NULL },
-	{ "plot", 0, required_argument, OPT_PLOT, "DIR", NULL },
-	{ "force", 0, no_argument, OPT_FORCE, NULL, NULL },
-	{ "in", 0, required_argument, OPT_IN, "FILE", NULL },
-	{ "min-repeats", 0, required_argument, OPT_MIN_REPEATS, "N",
-	  "repeats each side needs (3)" },
-	{ "min-ratio", 0, required_argument, OPT_MIN_RATIO, "RATIO",
-	  "the smallest change of the medians (1.01)" },
-	{ "trim-shift", 0, required_argument, OPT_TRIM_SHIFT, "SHIFT",
-	  "trim n >> SHIFT repeats from each end (5)" },
-	{ "trim-max", 0, required_argument, OPT_TRIM_MAX, "MAX",
-	  "... at most MAX (3)" },
-	{ "level", 0, required_argument, OPT_LEVEL, "L",
-	  "the bootstrap interval's level (0.95)" },
-	{ "rounds", 0, required_argument, OPT_ROUNDS, "R",
-	  "bootstrap resamples (10000)" },
-	{ "noise-z", 0, required_argument, OPT_NOISE_Z, "Z",
-	  "the noise floor's multiple, 0 for none (2)" },
-	{ "db", 0, required_argument, OPT_DB, "DB",
-	  "each side is a selection of runs in the store DB\n"
-	  "(wis import): KEY=VALUE words, as wis report --db" },
-	{ "bisect", 0, required_argument, OPT_BISECT, "TEST[/MODE[/TASKS]]",
-	  "exit for git bisect run: 0 when no point of TEST\n"
-	  "(MODE, TASKS) regressed, 1 when one did, 125 when\n"
-	  "one is undecided, 128 when the comparison cannot\n"
-	  "be made" },
-	{ 0 },
-};
+static const char compare_notes[] =
+	"Exit 3 when a control is off.\n"
+	"The second form (no --) is the split experiment: the runs of NEW,\n"
+	"instances that ran at once, are added up against BASE, B/A per test,\n"
+	"mode and total task count; controls must stay within 1.00 +/- 0.03 and\n"
+	"summed points must come from overlapping barrier windows (else left\n"
+	"out, unless --force).  Exit 3 when a control is off or windows did not\n"
+	"overlap.\n";
 
 static const struct wis_opt_spec compare_spec = {
-	.cmd = "wis compare",
-	.usage = "usage: wis compare [OPTIONS] A... -- B...\n"
-		 "       wis compare [--csv | --json] [--force] [--plot DIR] [--in FILE]... BASE NEW...\n"
-		 "A and B (each a file or a run id found in an --in FILE) are runs of\n"
-		 "two kernels; every run of a side and every repeat of a run (wis.repeat)\n"
-		 "is one repeat of that side.  Per test, mode and task count: each side's\n"
-		 "median rate, its spread (+-% stddev, min-max), %change of the medians,\n"
-		 "a bootstrap interval of B/A (fixed seed: the same runs give the same\n"
-		 "output) and a verdict.  The rule (LKP's, lkp-tests lib/changed_stat.rb,\n"
-		 "and the interval): each side sorted and trimmed by n >> SHIFT repeats\n"
-		 "(at most MAX) from each end; changed when each side keeps >= N repeats,\n"
-		 "min_b > median_a and median_b > max_a (or the mirror), B/A is beyond\n"
-		 "RATIO (or below 1/RATIO), the interval excludes 1.00, and the change\n"
-		 "(B - A over the mean of A and B) is above Z x sqrt(noise^2 + 2 x the\n"
-		 "wider side's +-^2), noise being the scatter of the changes over all\n"
-		 "points compared (1.4826 x their MAD; 0 below 8 points): repeats within\n"
-		 "a run miss how far a whole run moves.  Improved when B is faster,\n"
-		 "regressed when slower, else no change.  A failed point or too few\n"
-		 "repeats is undecided.  A control (getppid1, futex4,\n"
-		 "poll2) is off when its medians differ by more than 3 % and the rule\n"
-		 "calls it changed; then every verdict is undecided, said on the first\n"
-		 "line.  Samples within a repeat are never taken as repeats.\n",
-	.opts = compare_opts,
-	.notes = "Exit 3 when a control is off.\n"
-		 "The second form (no --) is the split experiment: the runs of NEW,\n"
-		 "instances that ran at once, are added up against BASE, B/A per test,\n"
-		 "mode and total task count; controls must stay within 1.00 +/- 0.03 and\n"
-		 "summed points must come from overlapping barrier windows (else left\n"
-		 "out, unless --force).  Exit 3 when a control is off or windows did not\n"
-		 "overlap.\n",
-	.width = 21,
-	.order = WIS_OPT_IN_ORDER,
+	.cmd = "wis compare", .usage = compare_usage, .notes = compare_notes,
+	.width = 21, .order = WIS_OPT_IN_ORDER, .opts = (const struct wis_opt[]){
+		WIS_OPT_FLAG("csv", OPT_CSV, NULL),
+		WIS_OPT_FLAG("json", OPT_JSON, NULL),
+		WIS_OPT_VALUE("plot", OPT_PLOT, "DIR", NULL),
+		WIS_OPT_FLAG("force", OPT_FORCE, NULL),
+		WIS_OPT_VALUE("in", OPT_IN, "FILE", NULL),
+		WIS_OPT_VALUE("min-repeats", OPT_MIN_REPEATS, "N",
+			"repeats each side needs (3)"),
+		WIS_OPT_VALUE("min-ratio", OPT_MIN_RATIO, "RATIO",
+			"the smallest change of the medians (1.01)"),
+		WIS_OPT_VALUE("trim-shift", OPT_TRIM_SHIFT, "SHIFT",
+			"trim n >> SHIFT repeats from each end (5)"),
+		WIS_OPT_VALUE("trim-max", OPT_TRIM_MAX, "MAX", "... at most MAX (3)"),
+		WIS_OPT_VALUE("level", OPT_LEVEL, "L",
+			"the bootstrap interval's level (0.95)"),
+		WIS_OPT_VALUE("rounds", OPT_ROUNDS, "R", "bootstrap resamples (10000)"),
+		WIS_OPT_VALUE("noise-z", OPT_NOISE_Z, "Z",
+			"the noise floor's multiple, 0 for none (2)"),
+		WIS_OPT_VALUE("db", OPT_DB, "DB",
+			"each side is a selection of runs in the store DB\n"
+			"(wis import): KEY=VALUE words, as wis report --db"),
+		WIS_OPT_VALUE("bisect", OPT_BISECT, "TEST[/MODE[/TASKS]]",
+			"exit for git bisect run: 0 when no point of TEST\n"
+			"(MODE, TASKS) regressed, 1 when one did, 125 when\n"
+			"one is undecided, 128 when the comparison cannot\n"
+			"be made"),
+		{ 0 },
+	},
 };
 
 /* A label of either form: BASE, NEW..., or a side of A... -- B.... */
@@ -111,6 +105,5 @@ int wis_compare_main(int argc, char **argv)
 	struct wis_report_req c;
 
 	memset(&c, 0, sizeof(c));
-	c.o.select = wis_store_select;
 	return wis_req_run(&c, argc, argv, compare_args);
 }

@@ -114,26 +114,24 @@ static int emit_write(const char *spec, const char *state, const char *run,
 	return ret;
 }
 
-static const struct wis_opt emit_opts[] = {
-	{ "out", 0, required_argument, 'o', "SPEC", "the sinks (as wis.out)" },
-	{ "run", 0, required_argument, 'r', "ID", "the record's run" },
-	{ "seq", 0, required_argument, 'q', "N", "its seq" },
-	{ "state", 0, required_argument, 's', "FILE",
-	  "else the next seq of ID in FILE (\"RUN NEXTSEQ\", which\n"
-	  "is then updated), else 0" },
-	{ 0 },
-};
+static const char emit_usage[] =
+	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
+	"                [KEY=STRING | KEY:=JSON]...\n"
+	"Writes one result record of TYPE, its fields KEY=STRING or\n"
+	"KEY:=JSON, to the sinks of SPEC.\n";
 
 /* "+": the record's KEY=VALUE words after TYPE are not options. */
 static const struct wis_opt_spec emit_spec = {
-	.cmd = "wis emit",
-	.usage = "usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
-		 "                [KEY=STRING | KEY:=JSON]...\n"
-		 "Writes one result record of TYPE, its fields KEY=STRING or\n"
-		 "KEY:=JSON, to the sinks of SPEC.\n",
-	.opts = emit_opts,
-	.width = 14,
-	.order = WIS_OPT_STOP,
+	.cmd = "wis emit", .usage = emit_usage,
+	.width = 14, .order = WIS_OPT_STOP, .opts = (const struct wis_opt[]){
+		WIS_OPT_VALUE("out", 'o', "SPEC", "the sinks (as wis.out)"),
+		WIS_OPT_VALUE("run", 'r', "ID", "the record's run"),
+		WIS_OPT_VALUE("seq", 'q', "N", "its seq"),
+		WIS_OPT_VALUE("state", 's', "FILE",
+			"else the next seq of ID in FILE (\"RUN NEXTSEQ\", which\n"
+			"is then updated), else 0"),
+		{ 0 },
+	},
 };
 
 int wis_emit_main(int argc, char **argv)

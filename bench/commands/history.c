@@ -406,42 +406,40 @@ static int number_in(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-static const struct wis_opt history_opts[] = {
-	{ "db", 0, required_argument, 'd', "DB", "the store (wis import)" },
-	{ "by", 0, required_argument, 'b', "KEY",
-	  "the order: kernel (the default), date or a label" },
-	{ "json", 0, no_argument, 'j', NULL, "one line per step" },
-	{ "csv", 0, no_argument, 'c', NULL, "one row per run and series" },
-	{ "plot", 0, required_argument, 'p', "DIR",
-	  "per test an SVG and a PNG (gnuplot), a curve per mode\n"
-	  "and task count along the runs, and index.html" },
-	{ "alpha", 0, required_argument, 'a', "P",
-	  "the permutation test's level (0.01)" },
-	{ "min-step", 0, required_argument, 'm', "PCT",
-	  "the smallest step (1)" },
-	{ 0 },
-};
+static const char history_usage[] =
+	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
+	"                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
+	"The selected runs of the store DB (wis import) in order (--by: kernel\n"
+	"release, the default; date; or a label, numerically when every value is\n"
+	"a number), and per test, mode and task count the rate along them.  A\n"
+	"step is where E-divisive means splits the series (a permutation test,\n"
+	"p <= --alpha, 0.01) and the 95 % bootstrap interval of the ratio of the\n"
+	"two levels' medians excludes 1 and the step is at least --min-step %\n"
+	"(1).  Each step names the run where the new level starts, the size and\n"
+	"interval, the test's control over the same runs (undecided when it\n"
+	"moved the same way by half as much), and the profile symbols whose\n"
+	"share moved most.\n";
+
+static const char history_notes[] =
+	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
+	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
+	"2 from it); 2: bad usage or store.\n";
 
 static const struct wis_opt_spec history_spec = {
-	.cmd = "wis history",
-	.usage = "usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
-		 "                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
-		 "The selected runs of the store DB (wis import) in order (--by: kernel\n"
-		 "release, the default; date; or a label, numerically when every value is\n"
-		 "a number), and per test, mode and task count the rate along them.  A\n"
-		 "step is where E-divisive means splits the series (a permutation test,\n"
-		 "p <= --alpha, 0.01) and the 95 % bootstrap interval of the ratio of the\n"
-		 "two levels' medians excludes 1 and the step is at least --min-step %\n"
-		 "(1).  Each step names the run where the new level starts, the size and\n"
-		 "interval, the test's control over the same runs (undecided when it\n"
-		 "moved the same way by half as much), and the profile symbols whose\n"
-		 "share moved most.\n",
-	.opts = history_opts,
-	.notes = "Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
-		 "once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
-		 "2 from it); 2: bad usage or store.\n",
-	.width = 16,
-	.order = WIS_OPT_IN_ORDER,
+	.cmd = "wis history", .usage = history_usage, .notes = history_notes,
+	.width = 16, .order = WIS_OPT_IN_ORDER, .opts = (const struct wis_opt[]){
+		WIS_OPT_VALUE("db", 'd', "DB", "the store (wis import)"),
+		WIS_OPT_VALUE("by", 'b', "KEY",
+			"the order: kernel (the default), date or a label"),
+		WIS_OPT_FLAG("json", 'j', "one line per step"),
+		WIS_OPT_FLAG("csv", 'c', "one row per run and series"),
+		WIS_OPT_VALUE("plot", 'p', "DIR",
+			"per test an SVG and a PNG (gnuplot), a curve per mode\n"
+			"and task count along the runs, and index.html"),
+		WIS_OPT_VALUE("alpha", 'a', "P", "the permutation test's level (0.01)"),
+		WIS_OPT_VALUE("min-step", 'm', "PCT", "the smallest step (1)"),
+		{ 0 },
+	},
 };
 
 static int take(struct history_cmd *c, const struct wis_opts *o, int opt)

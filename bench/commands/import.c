@@ -95,25 +95,23 @@ out:
 	return ret;
 }
 
-static const struct wis_opt import_opts[] = {
-	{ "label", 0, required_argument, 'l', "KEY=VALUE",
-	  "on every run of this import (board=rk3588); a\n"
-	  "selector of wis report --db and wis history" },
-	{ "wait", 0, required_argument, 'w', "SECONDS",
-	  "how long to wait for another writer (30)" },
-	{ 0 },
-};
+static const char import_usage[] =
+	"usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...\n"
+	"Stores the runs of each FILE (console logs, virtio captures, pmem\n"
+	"images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
+	"made when missing.  A run already stored is skipped; each FILE is one\n"
+	"transaction: all its runs are stored, or none.\n";
 
 static const struct wis_opt_spec import_spec = {
-	.cmd = "wis import",
-	.usage = "usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...\n"
-		 "Stores the runs of each FILE (console logs, virtio captures, pmem\n"
-		 "images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
-		 "made when missing.  A run already stored is skipped; each FILE is one\n"
-		 "transaction: all its runs are stored, or none.\n",
-	.opts = import_opts,
-	.width = 19,
-	.order = WIS_OPT_IN_ORDER,
+	.cmd = "wis import", .usage = import_usage,
+	.width = 19, .order = WIS_OPT_IN_ORDER, .opts = (const struct wis_opt[]){
+		WIS_OPT_VALUE("label", 'l', "KEY=VALUE",
+			"on every run of this import (board=rk3588); a\n"
+			"selector of wis report --db and wis history"),
+		WIS_OPT_VALUE("wait", 'w', "SECONDS",
+			"how long to wait for another writer (30)"),
+		{ 0 },
+	},
 };
 
 struct import_args {

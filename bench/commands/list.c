@@ -5,17 +5,15 @@
 #include "cli.h"
 #include "options.h"
 
-static const struct wis_opt list_opts[] = {
-	{ "names", 0, no_argument, 'n', NULL, "only the names, one a line" },
-	{ 0 },
-};
+static const char list_usage[] =
+	"usage: wis list [--names]\n";
 
 static const struct wis_opt_spec list_spec = {
-	.cmd = "wis list",
-	.usage = "usage: wis list [--names]\n",
-	.opts = list_opts,
-	.width = 9,
-	.order = WIS_OPT_PERMUTE,
+	.cmd = "wis list", .usage = list_usage,
+	.width = 9, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
+		WIS_OPT_FLAG("names", 'n', "only the names, one a line"),
+		{ 0 },
+	},
 };
 
 int wis_list_main(int argc, char **argv)

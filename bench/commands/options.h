@@ -24,6 +24,14 @@ struct wis_opt {
 	const char *help;	/* lines, '\n' between them */
 };
 
+/* The rows of a table, as perf's builtins write theirs; { 0 } ends it. */
+#define WIS_OPT_FLAG(name, val, help) \
+	{ name, 0, no_argument, val, NULL, help }
+#define WIS_OPT_VALUE(name, val, arg, help) \
+	{ name, 0, required_argument, val, arg, help }
+#define WIS_OPT_OPTIONAL(name, val, arg, help) \
+	{ name, 0, optional_argument, val, arg, help }
+
 /* How a command's operands come among its options. */
 enum wis_opt_order {
 	WIS_OPT_PERMUTE,	/* after every option, from optind */

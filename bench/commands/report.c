@@ -8,56 +8,48 @@
 
 #include "cli.h"
 #include "report_options.h"
-#include "store.h"
 
-/* Defined in the host's wis only, like the commands on the store. */
-extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
-
-static const struct wis_opt report_opts[] = {
-	{ "csv", 0, optional_argument, OPT_CSV, NULL, "one row per point" },
-	{ "csv", 0, optional_argument, 0, "=runtest",
-	  "upstream runtest.py's TEST.csv and TEST.title files,\n"
-	  "into --out DIR (else the --plot DIR)" },
-	{ "json", 0, no_argument, OPT_JSON, NULL,
-	  "the merged records as JSON lines" },
-	{ "lkp", 0, no_argument, OPT_LKP, NULL,
-	  "LKP's will-it-scale keys per test" },
-	{ "kcidb", 0, no_argument, OPT_KCIDB, NULL,
-	  "a KernelCI KCIDB v5 document: per point a test" },
-	{ "origin", 0, required_argument, OPT_ORIGIN, "NAME",
-	  "its origin, the prefix of its ids ([a-z0-9_]+, wis)" },
-	{ "out", 0, required_argument, OPT_OUT, "DIR", NULL },
-	{ "plot", 0, required_argument, OPT_PLOT, "DIR",
-	  "per test an SVG and a PNG (gnuplot), and index.html" },
-	{ "folded", 0, required_argument, OPT_FOLDED, "DIR",
-	  "per profiled point its call chains as folded stacks" },
-	{ "compare", 0, required_argument, OPT_COMPARE, "A B",
-	  "B/A per test and task count; A and B are run ids\n"
-	  "or files" },
-	{ "db", 0, required_argument, OPT_DB, "DB",
-	  "the runs of the store DB (wis import) that the\n"
-	  "operands select (KEY=VALUE: run=, kernel=,\n"
-	  "date=FROM..TO, a label; none: every run) instead\n"
-	  "of files" },
-	{ "sum", 0, no_argument, OPT_SUM, NULL,
-	  "a side holding several runs adds up their rates" },
-	{ "force", 0, no_argument, OPT_FORCE, NULL,
-	  "add up points whose windows did not overlap" },
-	{ 0 },
-};
+static const char report_usage[] =
+	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
+	"                  [--out DIR] [--plot DIR]\n"
+	"                  [--folded DIR]\n"
+	"                  [--compare A B [--sum] [--force]] FILE...\n"
+	"Reads result records from console logs, virtio captures, pmem images\n"
+	"and record files (- for stdin) and prints a table per run, with its\n"
+	"analysis.\n";
 
 static const struct wis_opt_spec report_spec = {
-	.cmd = "wis report",
-	.usage = "usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
-		 "                  [--out DIR] [--plot DIR]\n"
-		 "                  [--folded DIR]\n"
-		 "                  [--compare A B [--sum] [--force]] FILE...\n"
-		 "Reads result records from console logs, virtio captures, pmem images\n"
-		 "and record files (- for stdin) and prints a table per run, with its\n"
-		 "analysis.\n",
-	.opts = report_opts,
-	.width = 15,
-	.order = WIS_OPT_IN_ORDER,
+	.cmd = "wis report", .usage = report_usage,
+	.width = 15, .order = WIS_OPT_IN_ORDER, .opts = (const struct wis_opt[]){
+		WIS_OPT_OPTIONAL("csv", OPT_CSV, NULL, "one row per point"),
+		WIS_OPT_OPTIONAL("csv", 0, "=runtest",
+			"upstream runtest.py's TEST.csv and TEST.title files,\n"
+			"into --out DIR (else the --plot DIR)"),
+		WIS_OPT_FLAG("json", OPT_JSON, "the merged records as JSON lines"),
+		WIS_OPT_FLAG("lkp", OPT_LKP, "LKP's will-it-scale keys per test"),
+		WIS_OPT_FLAG("kcidb", OPT_KCIDB,
+			"a KernelCI KCIDB v5 document: per point a test"),
+		WIS_OPT_VALUE("origin", OPT_ORIGIN, "NAME",
+			"its origin, the prefix of its ids ([a-z0-9_]+, wis)"),
+		WIS_OPT_VALUE("out", OPT_OUT, "DIR", NULL),
+		WIS_OPT_VALUE("plot", OPT_PLOT, "DIR",
+			"per test an SVG and a PNG (gnuplot), and index.html"),
+		WIS_OPT_VALUE("folded", OPT_FOLDED, "DIR",
+			"per profiled point its call chains as folded stacks"),
+		WIS_OPT_VALUE("compare", OPT_COMPARE, "A B",
+			"B/A per test and task count; A and B are run ids\n"
+			"or files"),
+		WIS_OPT_VALUE("db", OPT_DB, "DB",
+			"the runs of the store DB (wis import) that the\n"
+			"operands select (KEY=VALUE: run=, kernel=,\n"
+			"date=FROM..TO, a label; none: every run) instead\n"
+			"of files"),
+		WIS_OPT_FLAG("sum", OPT_SUM,
+			"a side holding several runs adds up their rates"),
+		WIS_OPT_FLAG("force", OPT_FORCE,
+			"add up points whose windows did not overlap"),
+		{ 0 },
+	},
 };
 
 static void report_operand(struct wis_report_req *c, const char *s, int after)
@@ -104,6 +96,5 @@ int wis_report_main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.o.describe = describe_test;
 	c.o.family = test_family;
-	c.o.select = wis_store_select;
 	return wis_req_run(&c, argc, argv, report_args);
 }

@@ -7,6 +7,10 @@
 
 #include "file.h"
 #include "report_options.h"
+#include "store.h"
+
+/* Defined in the host's wis only, like the commands on the store. */
+extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
 
 static int set_format(struct wis_report_opts *o, enum wis_report_format f)
 {
@@ -155,6 +159,7 @@ int wis_req_run(struct wis_report_req *c, int argc, char **argv,
 {
 	int ret = 2;
 
+	c->o.select = wis_store_select;
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	c->news = calloc((size_t)argc + 1, sizeof(*c->news));
 	c->side[0] = calloc((size_t)argc + 1, sizeof(*c->side[0]));

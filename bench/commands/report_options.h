@@ -27,7 +27,7 @@ int wis_req_parse(struct wis_report_req *c, int argc, char **argv,
 
 /*
  * Parse the command line with parse (0, or -1 for a usage error) and
- * run the request: the exit status, 2 for a usage error (under
+ * run the request, on the store (--db) in the host's wis: the exit status, 2 for a usage error (under
  * --bisect, git bisect run's abort).
  */
 int wis_req_run(struct wis_report_req *c, int argc, char **argv,

@@ -14,42 +14,36 @@
 enum { OPT_WARMUP = 256, OPT_REPEAT, OPT_INTERVAL, OPT_MODE, OPT_AFFINITY,
 	OPT_CPUS, OPT_SHARED, OPT_PROFILE, OPT_TMPFS, OPT_DRY_RUN, OPT_RECORDS };
 
-/* Each long option but the last three is the wis.* key of its name. */
-static const struct wis_opt run_opts[] = {
-	{ "tasks", 't', required_argument, 't', "LIST",
-	  "task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all (1)" },
-	{ "samples", 's', required_argument, 's', "N", "measured samples (5)" },
-	{ "warmup", 0, required_argument, OPT_WARMUP, "N",
-	  "discarded samples first (1)" },
-	{ "repeat", 0, required_argument, OPT_REPEAT, "N",
-	  "the whole sweep N times, pass after pass (1)" },
-	{ "interval", 0, required_argument, OPT_INTERVAL, "MS",
-	  "sample length (1000)" },
-	{ "mode", 0, required_argument, OPT_MODE, "M",
-	  "processes, threads or both (processes)" },
-	{ "affinity", 0, required_argument, OPT_AFFINITY, "A",
-	  "core, pu or none (core)" },
-	{ "cpus", 0, required_argument, OPT_CPUS, "LIST",
-	  "CPUs to use, inside the inherited mask" },
-	{ "shared", 0, required_argument, OPT_SHARED, "PATH",
-	  "fixed file for open4 / pread4" },
-	{ "profile", 0, required_argument, OPT_PROFILE, "KINDS",
-	  "cpu,stat,lock after each point's samples" },
-	{ "tmpfs", 0, no_argument, OPT_TMPFS, NULL,
-	  "in a private tmpfs on /tmp (root)" },
-	{ "dry-run", 0, no_argument, OPT_DRY_RUN, NULL,
-	  "the points, their count, time and memory" },
-	{ "records", 0, optional_argument, OPT_RECORDS, "[=SINKS]",
-	  "also write result records (console)" },
-	{ 0 },
-};
+static const char run_usage[] =
+	"usage: wis run TEST[,TEST...] [OPTIONS]\n";
 
+/* Each long option but the last three is the wis.* key of its name. */
 static const struct wis_opt_spec run_spec = {
-	.cmd = "wis run",
-	.usage = "usage: wis run TEST[,TEST...] [OPTIONS]\n",
-	.opts = run_opts,
-	.width = 23,
-	.order = WIS_OPT_PERMUTE,
+	.cmd = "wis run", .usage = run_usage,
+	.width = 23, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
+		{ "tasks", 't', required_argument, 't', "LIST",
+			"task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all (1)" },
+		{ "samples", 's', required_argument, 's', "N", "measured samples (5)" },
+		WIS_OPT_VALUE("warmup", OPT_WARMUP, "N", "discarded samples first (1)"),
+		WIS_OPT_VALUE("repeat", OPT_REPEAT, "N",
+			"the whole sweep N times, pass after pass (1)"),
+		WIS_OPT_VALUE("interval", OPT_INTERVAL, "MS", "sample length (1000)"),
+		WIS_OPT_VALUE("mode", OPT_MODE, "M",
+			"processes, threads or both (processes)"),
+		WIS_OPT_VALUE("affinity", OPT_AFFINITY, "A", "core, pu or none (core)"),
+		WIS_OPT_VALUE("cpus", OPT_CPUS, "LIST",
+			"CPUs to use, inside the inherited mask"),
+		WIS_OPT_VALUE("shared", OPT_SHARED, "PATH",
+			"fixed file for open4 / pread4"),
+		WIS_OPT_VALUE("profile", OPT_PROFILE, "KINDS",
+			"cpu,stat,lock after each point's samples"),
+		WIS_OPT_FLAG("tmpfs", OPT_TMPFS, "in a private tmpfs on /tmp (root)"),
+		WIS_OPT_FLAG("dry-run", OPT_DRY_RUN,
+			"the points, their count, time and memory"),
+		WIS_OPT_OPTIONAL("records", OPT_RECORDS, "[=SINKS]",
+			"also write result records (console)"),
+		{ 0 },
+	},
 };
 
 /* Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote. */

@@ -114,7 +114,8 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int bench_usage(const char *flag, const char *bad)
+/* A bad argument, said with the ranges: -1. */
+static int bad_argument(const char *flag, const char *bad)
 {
 	fprintf(stderr, "wis bench: %s '%s' (--runs 1..%d, "
 		"--interval %d..%d ms)\n", flag, bad, MAX_RUNS,
@@ -122,19 +123,16 @@ static int bench_usage(const char *flag, const char *bad)
 	return -1;
 }
 
-static const struct wis_opt bench_opts[] = {
-	{ "runs", 0, required_argument, 'r', "N",
-	  "rounds of the three rates (5)" },
-	{ "interval", 0, required_argument, 'i', "MS", "sample length (1000)" },
-	{ 0 },
-};
+static const char bench_usage[] =
+	"usage: wis bench [--runs N] [--interval MS]\n";
 
 static const struct wis_opt_spec bench_spec = {
-	.cmd = "wis bench",
-	.usage = "usage: wis bench [--runs N] [--interval MS]\n",
-	.opts = bench_opts,
-	.width = 15,
-	.order = WIS_OPT_PERMUTE,
+	.cmd = "wis bench", .usage = bench_usage,
+	.width = 15, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
+		WIS_OPT_VALUE("runs", 'r', "N", "rounds of the three rates (5)"),
+		WIS_OPT_VALUE("interval", 'i', "MS", "sample length (1000)"),
+		{ 0 },
+	},
 };
 
 /* 0, or -1 for a usage error (said). */
@@ -152,13 +150,13 @@ static int parse_args(int argc, char **argv, int *runs, unsigned *interval)
 			 v >= WIS_INTERVAL_MIN_MS)
 			*interval = v;
 		else if (opt == 'r' || opt == 'i')
-			return bench_usage(opt == 'r' ? "--runs: bad value" :
-					   "--interval: bad value", optarg);
+			return bad_argument(opt == 'r' ? "--runs: bad value" :
+					    "--interval: bad value", optarg);
 		else
 			return -1;
 	}
 	if (optind < argc)
-		return bench_usage("unexpected argument", argv[optind]);
+		return bad_argument("unexpected argument", argv[optind]);
 	return 0;
 }
 

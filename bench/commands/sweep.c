@@ -18,41 +18,39 @@
 enum { OPT_CMDLINE = 256, OPT_OUT, OPT_STATE, OPT_BOOT, OPT_DRY_RUN,
 	OPT_CPUS, OPT_TIMEOUT_FOR, OPT_MEM_FOR, OPT_HELP_KEYS };
 
-static const struct wis_opt sweep_opts[] = {
-	{ "cmdline", 0, optional_argument, OPT_CMDLINE, "[=FILE]",
-	  "the keys of the kernel command line, /proc/cmdline unless\n"
-	  "FILE stands in for it (wis-init)" },
-	{ "out", 0, required_argument, OPT_OUT, "SINKS",
-	  "with --cmdline: the sinks, in place of wis.out" },
-	{ "state", 0, required_argument, OPT_STATE, "FILE",
-	  "with --cmdline: the file the run is handed over in" },
-	{ "boot", 0, required_argument, OPT_BOOT, "PHASES",
-	  "with --cmdline: the boot phases for the run record" },
-	{ "dry-run", 0, no_argument, OPT_DRY_RUN, NULL,
-	  "the points, their count, time and memory, here" },
-	{ "cpus", 0, required_argument, OPT_CPUS, "N",
-	  "with --dry-run: on a machine of N CPUs" },
-	{ "timeout-for", 0, required_argument, OPT_TIMEOUT_FOR, "CPUS",
-	  "the seconds of the whole-run watchdog of a guest of CPUS\n"
-	  "CPUs booted with the WORDs" },
-	{ "mem-for", 0, required_argument, OPT_MEM_FOR, "CPUS",
-	  "MB such a guest needs: resident, batch" },
-	{ "help-keys", 0, no_argument, OPT_HELP_KEYS, NULL,
-	  "the keys, their values and defaults" },
-	{ 0 },
-};
+static const char sweep_usage[] =
+	"usage: wis sweep wis.KEY=VALUE ...\n"
+	"       wis sweep --cmdline[=FILE] [--out SINKS] [--state FILE] [--boot PHASES]\n"
+	"       wis sweep --dry-run [--cpus N] wis.KEY=VALUE ...\n"
+	"       wis sweep --timeout-for CPUS WORD...\n"
+	"       wis sweep --mem-for CPUS WORD...\n"
+	"       wis sweep --help-keys\n";
 
 static const struct wis_opt_spec sweep_spec = {
-	.cmd = "wis sweep",
-	.usage = "usage: wis sweep wis.KEY=VALUE ...\n"
-		 "       wis sweep --cmdline[=FILE] [--out SINKS] [--state FILE] [--boot PHASES]\n"
-		 "       wis sweep --dry-run [--cpus N] wis.KEY=VALUE ...\n"
-		 "       wis sweep --timeout-for CPUS WORD...\n"
-		 "       wis sweep --mem-for CPUS WORD...\n"
-		 "       wis sweep --help-keys\n",
-	.opts = sweep_opts,
-	.width = 20,
-	.order = WIS_OPT_PERMUTE,
+	.cmd = "wis sweep", .usage = sweep_usage,
+	.width = 20, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
+		WIS_OPT_OPTIONAL("cmdline", OPT_CMDLINE, "[=FILE]",
+			"the keys of the kernel command line, /proc/cmdline unless\n"
+			"FILE stands in for it (wis-init)"),
+		WIS_OPT_VALUE("out", OPT_OUT, "SINKS",
+			"with --cmdline: the sinks, in place of wis.out"),
+		WIS_OPT_VALUE("state", OPT_STATE, "FILE",
+			"with --cmdline: the file the run is handed over in"),
+		WIS_OPT_VALUE("boot", OPT_BOOT, "PHASES",
+			"with --cmdline: the boot phases for the run record"),
+		WIS_OPT_FLAG("dry-run", OPT_DRY_RUN,
+			"the points, their count, time and memory, here"),
+		WIS_OPT_VALUE("cpus", OPT_CPUS, "N",
+			"with --dry-run: on a machine of N CPUs"),
+		WIS_OPT_VALUE("timeout-for", OPT_TIMEOUT_FOR, "CPUS",
+			"the seconds of the whole-run watchdog of a guest of CPUS\n"
+			"CPUs booted with the WORDs"),
+		WIS_OPT_VALUE("mem-for", OPT_MEM_FOR, "CPUS",
+			"MB such a guest needs: resident, batch"),
+		WIS_OPT_FLAG("help-keys", OPT_HELP_KEYS,
+			"the keys, their values and defaults"),
+		{ 0 },
+	},
 };
 
 /* What the command line asks for. */
