@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 17
+plan 18
 
 i=1
 while [ "$i" -le 30 ]; do
@@ -76,6 +76,15 @@ check "the table marks the run" grep -q '[0-9]\* *$' text
 "$HOST" history --db db --by n --min-step "$min" --csv >csv 2>&1 || true
 is "--csv: a row per run and series, the step on its row" \
 	"$((30 * 4 + 1)) 1" "$(wc -l <csv) $(tail -n +2 csv | grep -c ',step$')"
+
+# The same runs from their files, without a store: one kernel, so in
+# date order, then as given; the same step, without the store's labels.
+# shellcheck disable=SC2046 # one word a file
+"$HOST" history --min-step "$min" --json $(seq -f 'p%g.wis' 1 30) \
+	>file-steps 2>err || true
+is "wis history FILE...: the step the store gives" \
+	"$(sed 's/"by":"[^"]*",//; s/"labels":{[^}]*},//' steps)" \
+	"$(sed 's/"by":"[^"]*",//; s/"labels":{[^}]*},//' file-steps)"
 
 "$HOST" history --db db --by n --plot plots >/dev/null 2>&1 || true
 check "--plot: a plot per test and index.html showing the four" sh -c \

@@ -30,6 +30,10 @@ struct history_cmd {
 	const char *db, *plot_dir;
 	const char **words;	/* the store's selectors */
 	size_t nr_words;
+	const char **names;	/* with --db the tests, else the files */
+	size_t nr_names;
+	const char *from;	/* what the runs were read from: DB, "N files" */
+	char files[32];
 	int json, csv;
 };
 
@@ -368,7 +372,7 @@ static int analyse(struct history_cmd *c)
 	else if (c->csv)
 		print_csv(stdout, h);
 	else
-		print_text(stdout, h, c->db);
+		print_text(stdout, h, c->from);
 	if (c->plot_dir && write_plots(h, c->plot_dir))
 		return 2;
 	return exit_status(h);
@@ -379,8 +383,20 @@ static int load(struct history_cmd *c)
 {
 	struct rd_history *h = &c->h;
 
-	if (wis_store_select(&h->m.in, c->db, c->words, c->nr_words, c->db) ||
-	    rd_model_build(&h->m) == 2)
+	if (c->db) {
+		if (wis_store_select(&h->m.in, c->db, c->words, c->nr_words,
+				     c->db))
+			return -1;
+		c->from = c->db;
+	} else {
+		for (size_t i = 0; i < c->nr_names; i++)
+			if (rd_inputs_read(&h->m.in, c->names[i]))
+				return -1;
+		snprintf(c->files, sizeof(c->files), "%zu file%s", c->nr_names,
+			 c->nr_names == 1 ? "" : "s");
+		c->from = c->files;
+	}
+	if (rd_model_build(&h->m) == 2)
 		return -1;
 	h->nr = h->m.nr_runs;
 	h->runs = calloc(h->nr + 1, sizeof(*h->runs));
@@ -409,7 +425,9 @@ static int number_in(const char *s, double lo, double hi, double *out)
 static const char history_usage[] =
 	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
 	"                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
-	"The selected runs of the store DB (wis import) in order (--by: kernel\n"
+	"       wis history [OPTIONS] FILE...\n"
+	"The selected runs of the store DB (wis import), or every run of the\n"
+	"FILEs (console logs, captures, record files), in order (--by: kernel\n"
 	"release, the default; date; or a label, numerically when every value is\n"
 	"a number), and per test, mode and task count the rate along them.  A\n"
 	"step is where E-divisive means splits the series (a permutation test,\n"
@@ -452,7 +470,7 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		if (strchr(optarg, '='))
 			c->words[c->nr_words++] = optarg;
 		else
-			h->tests[h->nr_tests++] = optarg;
+			c->names[c->nr_names++] = optarg;
 		return 0;
 	case 'd':
 		c->db = optarg;
@@ -498,7 +516,11 @@ static int parse_history(struct history_cmd *c, int argc, char **argv)
 			return -1;
 	for (; optind < argc; optind++)
 		take(c, &o, (optarg = argv[optind], WIS_OPT_OPERAND));
-	if (c->db && !(c->json && c->csv))
+	if (c->db) {
+		c->h.tests = c->names;
+		c->h.nr_tests = c->nr_names;
+	}
+	if ((c->db || (c->nr_names && !c->nr_words)) && !(c->json && c->csv))
 		return 0;
 	wis_opt_usage(&history_spec, stderr);
 	return -1;
@@ -520,7 +542,7 @@ static void history_free(struct history_cmd *c)
 	free(h->steps);
 	free(h->runs);
 	free(c->words);
-	free(h->tests);
+	free(c->names);
 	rd_model_free(&h->m);
 }
 
@@ -531,8 +553,8 @@ int cmd_history(int argc, char **argv)
 	int ret;
 
 	c.words = calloc((size_t)argc + 1, sizeof(*c.words));
-	c.h.tests = calloc((size_t)argc + 1, sizeof(*c.h.tests));
-	if (!c.words || !c.h.tests || rd_model_init(&c.h.m, stderr)) {
+	c.names = calloc((size_t)argc + 1, sizeof(*c.names));
+	if (!c.words || !c.names || rd_model_init(&c.h.m, stderr)) {
 		perror("wis history");
 		return 2;
 	}
