@@ -20,15 +20,15 @@ int wis_bench_main(int argc, char **argv);
 int wis_emit_main(int argc, char **argv);
 int wis_report_main(int argc, char **argv);
 int wis_compare_main(int argc, char **argv);
+int wis_history_main(int argc, char **argv);
 
 /* The NAME_processes / NAME_threads links, named by self. */
 int wis_compat_main(const char *self, int argc, char **argv);
 
 /*
- * The store's commands, in the host's wis only (bench/Makefile): in the
- * image's wis, which links no SQLite, they are NULL.
+ * The store's command, in the host's wis only (bench/Makefile): in the
+ * image's wis, which links no SQLite, it is NULL.
  */
 int cmd_import(int argc, char **argv) __attribute__((weak));
-int cmd_history(int argc, char **argv) __attribute__((weak));
 
 #endif

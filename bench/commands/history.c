@@ -21,6 +21,9 @@
 #include "table.h"
 #include "view.h"
 
+/* Defined in the host's wis only: files need no store. */
+extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
+
 #define HISTORY_EXIT_STEP 1
 #define HISTORY_EXIT_FEW 125
 
@@ -384,6 +387,10 @@ static int load(struct history_cmd *c)
 	struct rd_history *h = &c->h;
 
 	if (c->db) {
+		if (!wis_store_select) {
+			fprintf(stderr, "wis history: --db: this wis has no store; the host's wis has (./build.sh install)\n");
+			return -1;
+		}
 		if (wis_store_select(&h->m.in, c->db, c->words, c->nr_words,
 				     c->db))
 			return -1;
@@ -546,7 +553,7 @@ static void history_free(struct history_cmd *c)
 	rd_model_free(&h->m);
 }
 
-int cmd_history(int argc, char **argv)
+int wis_history_main(int argc, char **argv)
 {
 	struct history_cmd c = { .h = { .by = "kernel",
 					.rule = { .alpha = 0.01, .min_step = 0.01 } } };

@@ -16,7 +16,6 @@
 
 static int help_main(int argc, char **argv);
 static int import_main(int argc, char **argv);
-static int history_main(int argc, char **argv);
 
 /* Every command: its name, its function, its arguments and one line. */
 static const struct wis_command {
@@ -37,8 +36,8 @@ static const struct wis_command {
 	  "per point: medians, spreads, verdict; BASE NEW: B/A" },
 	{ "import", import_main, "DB FILE ...",
 	  "store runs in a SQLite history (host's wis only)" },
-	{ "history", history_main, "--db DB ...",
-	  "rates along the stored runs, and where they stepped" },
+	{ "history", wis_history_main, "[--db DB] ...",
+	  "rates along the runs, stored or in files; their steps" },
 	{ "emit", wis_emit_main, "--out SINKS ...",
 	  "write one result record" },
 	{ "bench", wis_bench_main, "",
@@ -64,8 +63,8 @@ static int usage(FILE *f)
 }
 
 /*
- * The commands on the store are linked into the host's wis only; in the
- * image's, that is all their --help can say.
+ * The command on the store is linked into the host's wis only; in the
+ * image's, that is all its --help can say.
  */
 static int host_only(int (*cmd)(int, char **), int argc, char **argv)
 {
@@ -84,10 +83,6 @@ static int import_main(int argc, char **argv)
 	return host_only(cmd_import, argc, argv);
 }
 
-static int history_main(int argc, char **argv)
-{
-	return host_only(cmd_history, argc, argv);
-}
 
 static int help_main(int argc, char **argv)
 {
