@@ -19,7 +19,7 @@ struct rd_hist_run {
 	char *labels;		/* "k=v k=v" */
 	struct wis_json label_json;	/* the same, as JSON fields */
 	char *date;
-	size_t order;		/* import order */
+	size_t order;		/* the order the runs were read in */
 };
 
 struct rd_series {
