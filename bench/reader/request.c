@@ -318,8 +318,12 @@ static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
 
 	if (dirfd < 0)
 		return -1;
-	ret = r ? rd_view_plot_repeats(m, r, dirfd, path, diag) :
-	      rd_view_plot(m, t, dirfd, path, diag);
+	if (r)
+		ret = rd_view_plot_repeats(r, dirfd, path, diag);
+	else if (t)
+		ret = rd_view_plot_compare(t, dirfd, path, diag);
+	else
+		ret = rd_view_plot(m, dirfd, path, diag);
 	close(dirfd);
 	return ret;
 }

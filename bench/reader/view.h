@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The outputs of wis report, each from the model (model.h), one file per
- * family: text (rd_view_text.c, with analysis.c), CSV and runtest.py's CSV
- * (rd_view_csv.c), JSON lines (rd_view_json.c), LKP's keys (rd_view_lkp.c),
- * KernelCI's KCIDB (view_kcidb.c), plots (rd_view_plot.c) and comparisons
- * (compare.c).
+ * family: text (view_text.c, with analysis.c), CSV and runtest.py's CSV
+ * (view_csv.c), JSON lines (view_json.c), LKP's keys (view_lkp.c),
+ * KernelCI's KCIDB (view_kcidb.c), plots (view_plot*.c, on plot.c),
+ * comparisons (view_compare.c, view_repeats.c) and profiles
+ * (view_profile.c).
  */
 #ifndef WIS_VIEW_H
 #define WIS_VIEW_H
@@ -102,19 +103,22 @@ void rd_analysis_differences(FILE *out, const struct rd_run *a,
 /* The kernel command-line settings of a run that did not take. */
 void rd_analysis_settings(FILE *out, const struct rd_run *run);
 
-struct rd_cmp_table;
-
 /*
  * Into the directory dirfd (dir names it in messages): per test of every
- * run (or of a comparison, when t is not NULL) NAME.svg and NAME.png
- * drawn by gnuplot, NAME being the test (or "RUN TEST") through
- * wis_safe_name(), and index.html showing them with each run's
- * environment audit.  Returns 0, or -1 with the reason on diag (gnuplot
- * missing, a file that cannot be written, two tests that would share a
- * file name).
+ * run NAME.svg and NAME.png drawn by gnuplot, NAME being the test (or
+ * "RUN TEST") through wis_safe_name(), and index.html showing them with
+ * each run's environment audit.  Returns 0, or -1 with the reason on
+ * diag (gnuplot missing, a file that cannot be written, two tests that
+ * would share a file name).
  */
-int rd_view_plot(const struct rd_model *m, const struct rd_cmp_table *t, int dirfd,
-	      const char *dir, FILE *diag);
+int rd_view_plot(const struct rd_model *m, int dirfd, const char *dir,
+		 FILE *diag);
+
+struct rd_cmp_table;
+
+/* The same for a comparison: per test both sides and B/A. */
+int rd_view_plot_compare(const struct rd_cmp_table *t, int dirfd,
+			 const char *dir, FILE *diag);
 
 struct rd_rep_table;
 
@@ -122,8 +126,8 @@ struct rd_rep_table;
  * The same for a repeats comparison: per test each side's median rate
  * against tasks, with min-max bars over its repeats.
  */
-int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
-		      int dirfd, const char *dir, FILE *diag);
+int rd_view_plot_repeats(const struct rd_rep_table *t, int dirfd,
+			 const char *dir, FILE *diag);
 
 /* The point of test, mode and tasks in run that was profiled, or NULL. */
 const struct rd_point *rd_run_profiled(const struct rd_run *run,
