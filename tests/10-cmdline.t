@@ -1,7 +1,7 @@
 #!/bin/sh
-# The sweep parser (bench/grammar/cmdline.c): every wis.* key, the presets, the
-# kernel command-line grammar, task-count resolution against a fake sysfs,
-# the derived watchdog, and a libFuzzer run of ~15 s when clang is there.
+# The sweep parser (bench/grammar/cmdline.c) and its key table (keys.c):
+# every wis.* key, the presets, the kernel command-line grammar,
+# task-count resolution against a fake sysfs, the derived watchdog, and a libFuzzer run of ~15 s when clang is there.
 # tests/cmdline_dump.c prints what the parser made of its input.
 set -eu
 . tests/tap.sh
