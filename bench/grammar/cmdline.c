@@ -35,9 +35,6 @@ struct parse {
 	int failed;
 };
 
-/* Rows the grammar itself needs. */
-enum { KEY_TESTS, KEY_PRESET };
-
 /* Record the first error only; key/value go to err_key/err_value. */
 static void fail(struct parse *p, const char *key, const char *value,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -206,12 +203,12 @@ static void apply_preset_word(struct parse *p, const char *v)
 	struct wis_sweep_cfg *c = p->c;
 
 	if (p->prio == PRIO_EXPLICIT) {
-		if (c->source[KEY_PRESET]) {
+		if (wis_cfg_given(c, "wis.preset")) {
 			fail(p, "wis.preset", v, "wis.preset: given twice "
 			     "(again as '%s')", v);
 			return;
 		}
-		c->source[KEY_PRESET] = PRIO_EXPLICIT;
+		c->source[wis_cfg_key("wis.preset")] = PRIO_EXPLICIT;
 		snprintf(c->preset, sizeof(c->preset), "%s", v);
 	}
 	load_preset(p, v);
@@ -327,11 +324,12 @@ static void finish(struct parse *p)
 {
 	struct wis_sweep_cfg *c = p->c;
 
-	if (!c->source[KEY_TESTS] && !c->source[KEY_PRESET]) {
+	/* Found by name: the table's rows are in the docs' order. */
+	if (!wis_cfg_given(c, "wis.tests") && !wis_cfg_given(c, "wis.preset")) {
 		snprintf(c->preset, sizeof(c->preset), "smoke");
 		load_preset(p, "smoke");
 	}
-	if (!c->nr_tests && !(c->bad_keys & (1u << KEY_TESTS)))
+	if (!c->nr_tests && !wis_cfg_rejected(c, "wis.tests"))
 		fail(p, "wis.tests", "", "wis.tests: no tests: preset '%s' "
 		     "names none", c->preset);
 	if (!c->id[0])

@@ -379,7 +379,11 @@ struct key {
 #define TEXT_KEY(n, f, chk) .name = n, .kind = KIND_TEXT, FIELD(f), \
 	.check = chk
 
-/* The order is that of `wis sweep --help-keys` and docs/keys.md's table. */
+/*
+ * The order is that of `wis sweep --help-keys` and docs/keys.md's table,
+ * and only that: code finds a row by its name (tests/10-cmdline.t builds
+ * the parser on this table reordered).
+ */
 static const struct key keys[] = {
 	{ .name = "wis.tests", .kind = KIND_OWN, .set = set_tests,
 	  .show = show_tests, .def_doc = "from the preset",
