@@ -58,10 +58,13 @@ static void compat_sample(const struct wis_point *p, int measured,
 
 static int compat_help(const char *self, const char *bad)
 {
+	struct wis_measure def;
+
 	if (bad) {
 		fprintf(stderr, "%s: %s (-h for help)\n", self, bad);
 		return 1;
 	}
+	wis_measure_defaults(&def);
 	printf(
 		"Usage: %s [options]\n\n"
 		"\t-s iterations\tNumber of iterations to run (0: forever)\n"
@@ -69,9 +72,9 @@ static int compat_help(const char *self, const char *bad)
 		"\t-m\t\tAffinitize tasks on SMT threads (default cores)\n"
 		"\t-n\t\tNo affinity\n"
 		"\t-v\t\tVerbose: task placement on stderr\n"
-		"\t-i ms\t\tSample interval (wis extension, default 1000)\n"
+		"\t-i ms\t\tSample interval (wis extension, default %u)\n"
 		"\t-w n\t\tWarmup samples (wis extension, default %d)\n",
-		self, COMPAT_WARMUP);
+		self, def.interval_ms, COMPAT_WARMUP);
 	return 0;
 }
 
@@ -116,10 +119,7 @@ static int split_name(const char *self, char *name, size_t len)
 int wis_compat_main(const char *self, int argc, char **argv)
 {
 	struct wis_cpuset mask;
-	struct wis_measure m = {
-		.affinity = WIS_AFF_CORE, .interval_ms = 1000,
-		.warmup = COMPAT_WARMUP, .shared = "/tmp/wis-shared",
-	};
+	struct wis_measure m;
 	struct wis_point p = {
 		.nr_tasks = 1, .m = &m, .mask = &mask,
 		.on_sample = compat_sample, .on_start = compat_start,
@@ -129,6 +129,10 @@ int wis_compat_main(const char *self, int argc, char **argv)
 	unsigned long long v = 0;
 	int opt, ret;
 
+	/* The keys' defaults, but upstream's warmup and samples until killed. */
+	wis_measure_defaults(&m);
+	m.warmup = COMPAT_WARMUP;
+	m.samples = 0;
 	p.threads = split_name(self, name, sizeof(name));
 	p.test = p.threads < 0 ? NULL : wis_test_find(name);
 	if (!p.test) {

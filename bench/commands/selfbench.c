@@ -228,10 +228,7 @@ static int bench_runs(struct wis_point *p, struct wis_result *r,
 int wis_bench_main(int argc, char **argv)
 {
 	struct wis_cpuset mask;
-	struct wis_measure m = {
-		.affinity = WIS_AFF_CORE, .warmup = 1, .samples = 5,
-		.interval_ms = 1000, .shared = "/tmp/wis-shared",
-	};
+	struct wis_measure m;
 	struct wis_point p = {
 		.test = wis_test_find("getppid1"), .nr_tasks = 1, .m = &m,
 		.mask = &mask,
@@ -242,6 +239,7 @@ int wis_bench_main(int argc, char **argv)
 
 	if (!p.test)
 		return 2;
+	wis_measure_defaults(&m);
 	bad = parse_args(argc, argv, &runs, &m.interval_ms);
 	if (bad)
 		return bad > 0 ? 0 : 2;

@@ -610,6 +610,14 @@ void wis_cfg_defaults(struct wis_sweep_cfg *c)
 			set_value(c, &keys[k], keys[k].def, why, sizeof(why));
 }
 
+void wis_measure_defaults(struct wis_measure *m)
+{
+	struct wis_sweep_cfg c;
+
+	wis_cfg_defaults(&c);
+	*m = c.m;
+}
+
 int wis_cfg_key(const char *name)
 {
 	return wis_key_find(name, strlen(name));

@@ -90,6 +90,8 @@ struct wis_sweep_cfg {
 
 /* Defaults of the key table. */
 void wis_cfg_defaults(struct wis_sweep_cfg *c);
+/* The measurement settings alone, as the key table's defaults set them. */
+void wis_measure_defaults(struct wis_measure *m);
 
 /* Index of a key in the table ("wis.out"), or -1. */
 int wis_cfg_key(const char *name);
