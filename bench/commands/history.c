@@ -31,6 +31,7 @@ struct history_cmd {
 	const char **words;	/* the store's selectors */
 	size_t nr_words;
 	int json, csv;
+	struct rd_test_info *suite;	/* told to h.m */
 };
 
 static const char history_usage[] =
@@ -105,8 +106,8 @@ static void print_step(FILE *out, const struct rd_history *h,
 		fputc(' ', out);
 		put_pct(out, st->at.control);
 	} else {
-		fputs(strcmp(st->s->test, "getppid1") ? "none measured" :
-		      "none (it is one)", out);
+		fputs(rd_test_control(&h->m, st->s->test) ?
+		      "none (it is one)" : "none measured", out);
 	}
 	if (st->at.control_off)
 		fputs(", which moved with it: the machine moved", out);
@@ -518,20 +519,26 @@ static void history_free(struct history_cmd *c)
 	free(c->words);
 	free(h->tests);
 	rd_model_free(&h->m);
+	free(c->suite);
 }
 
 int cmd_history(int argc, char **argv)
 {
 	struct history_cmd c = { .h = { .by = "kernel",
 					.rule = { .alpha = 0.01, .min_step = 0.01 } } };
+	size_t nr_suite;
 	int ret;
 
 	c.words = calloc((size_t)argc + 1, sizeof(*c.words));
 	c.h.tests = calloc((size_t)argc + 1, sizeof(*c.h.tests));
-	if (!c.words || !c.h.tests || rd_model_init(&c.h.m, stderr)) {
+	c.suite = wis_suite_tests(&nr_suite);
+	if (!c.words || !c.h.tests || !c.suite ||
+	    rd_model_init(&c.h.m, stderr)) {
 		perror("wis history");
 		return 2;
 	}
+	c.h.m.tests = c.suite;
+	c.h.m.nr_tests = nr_suite;
 	ret = parse_history(&c, argc, argv);
 	if (ret < 0)
 		ret = load(&c);

@@ -210,9 +210,10 @@ static void env_read(const struct rd_rec *head, struct wis_env *e)
 	env_text(head, "clocksource", e->clocksource, sizeof(e->clocksource));
 }
 
-void rd_analysis_environment(FILE *out, const struct rd_run *run,
-			  const char *(*family)(const char *test))
+void rd_analysis_environment(FILE *out, const struct rd_model *m,
+			     const struct rd_run *run)
 {
+	const struct rd_test_info *info;
 	struct wis_env_tests tests = { 0 };
 	struct wis_env env;
 	size_t i;
@@ -220,9 +221,11 @@ void rd_analysis_environment(FILE *out, const struct rd_run *run,
 	if (!run->head)
 		return;
 	env_read(run->head, &env);
-	for (i = 0; i < run->nr_points; i++)
-		wis_env_tests_add(&tests, run->points[i].test,
-				  family ? family(run->points[i].test) : NULL);
+	for (i = 0; i < run->nr_points; i++) {
+		info = rd_test_info(m, run->points[i].test);
+		wis_env_tests_add(&tests, info ? info->family : NULL,
+				  info ? info->maps : WIS_MAPS_NONE);
+	}
 	wis_env_warn(out, &env, &tests);
 }
 

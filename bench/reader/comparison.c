@@ -11,9 +11,6 @@
 
 #include "comparison.h"
 
-static const char *const controls[] = { "getppid1", "futex4", "poll2" };
-#define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
-
 double rd_cmp_ratio(const struct rd_cmp_row *row)
 {
 	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
@@ -345,22 +342,11 @@ static double side_rate(struct rd_cmp_row *row, const struct rd_cmp_side *side,
 	return sum;
 }
 
-size_t rd_cmp_control_rank(const char *test)
-{
-	size_t i;
-
-	for (i = 0; i < NR_CONTROLS; i++)
-		if (!strcmp(controls[i], test))
-			return i;
-	return NR_CONTROLS;
-}
-
-static void check_control(struct rd_cmp_row *row)
+static void check_control(const struct rd_model *m, struct rd_cmp_row *row)
 {
 	double r = rd_cmp_ratio(row);
 
-	if (row->check == CMP_NO_OVERLAP || rd_cmp_control_rank(row->test) ==
-	    NR_CONTROLS)
+	if (row->check == CMP_NO_OVERLAP || !rd_test_control(m, row->test))
 		return;
 	if (!isfinite(r))
 		return;
@@ -384,15 +370,19 @@ static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
 	row->rank = e[0].arrival;
 	row->a = side_rate(row, &t->side[0], e, split, force);
 	row->b = side_rate(row, &t->side[1], e + split, n - split, force);
-	check_control(row);
+	check_control(t->m, row);
 	t->controls_off += row->check == CMP_CONTROL_OFF;
 	t->no_overlap += row->check == CMP_NO_OVERLAP;
 	t->unchecked += row->unchecked;
 }
 
-void rd_cmp_rank_tests(const struct rd_rows *l)
+void rd_cmp_rank_tests(const struct rd_model *m, const struct rd_rows *l)
 {
-	size_t i, k, first, end, min;
+	size_t k, first, end, min, controls = 0;
+	unsigned i;
+
+	while (rd_control_at(m, controls + 1))
+		controls++;
 
 	for (first = 0; first < l->nr; first = end) {
 		min = SIZE_MAX;
@@ -400,10 +390,9 @@ void rd_cmp_rank_tests(const struct rd_rows *l)
 		     !strcmp(rd_row_test(l, end), rd_row_test(l, first)); end++)
 			if (*rd_row_rank(l, end) < min)
 				min = *rd_row_rank(l, end);
-		i = rd_cmp_control_rank(rd_row_test(l, first));
+		i = rd_test_control(m, rd_row_test(l, first));
 		for (k = first; k < end; k++)
-			*rd_row_rank(l, k) = i < NR_CONTROLS ? i :
-					     NR_CONTROLS + min;
+			*rd_row_rank(l, k) = i ? i - 1 : controls + min;
 	}
 }
 
@@ -440,7 +429,7 @@ static int build_rows(struct rd_cmp_table *t, int force)
 			;
 		fill_row(t, &t->rows[t->nr++], e + i, end - i, force);
 	}
-	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_cmp_row));
+	rd_cmp_rank_tests(t->m, &(struct rd_rows)RD_ROWS(t, struct rd_cmp_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	free(e);
 	return 0;
@@ -453,6 +442,7 @@ int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	t->m = m;
 	ret = rd_compare_sides(t->side, m, base, 1, news, nr_news, o->sum,
 			       diag);
 	if (!ret && build_rows(t, o->force)) {

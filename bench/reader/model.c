@@ -23,6 +23,30 @@ int rd_model_init(struct rd_model *m, FILE *diag)
 	return rd_inputs_init(&m->in, diag);
 }
 
+const struct rd_test_info *rd_test_info(const struct rd_model *m,
+					const char *name)
+{
+	for (size_t i = 0; i < m->nr_tests; i++)
+		if (!strcmp(m->tests[i].name, name))
+			return &m->tests[i];
+	return NULL;
+}
+
+unsigned rd_test_control(const struct rd_model *m, const char *name)
+{
+	const struct rd_test_info *t = rd_test_info(m, name);
+
+	return t ? t->control : 0;
+}
+
+const char *rd_control_at(const struct rd_model *m, unsigned place)
+{
+	for (size_t i = 0; place && i < m->nr_tests; i++)
+		if (m->tests[i].control == place)
+			return m->tests[i].name;
+	return NULL;
+}
+
 static void points_free(struct rd_run *run)
 {
 	size_t i;

@@ -38,23 +38,24 @@ struct wis_report_opts {
 	int sum;		/* a side holding several runs adds them up */
 	int force;		/* sum points whose windows did not overlap */
 	const char *origin;	/* KCIDB's origin: [a-z0-9_]+ */
-	/* A test's testcase: line, for runtest's .title files; may be NULL. */
-	const char *(*describe)(const char *test);
-	/* A test's family ("file", ...), for the warnings; may be NULL. */
-	const char *(*family)(const char *test);
+	/*
+	 * The suite's tests, for the model (rd_test_info): their testcase:
+	 * lines, families, mappings and controls.  None in a reader that
+	 * links no tests.
+	 */
+	const struct rd_test_info *tests;
+	size_t nr_tests;
 	const char *db;		/* --db: operands select runs of this store */
 	rd_select_fn *select;
 };
 
-void rd_view_text(FILE *out, const struct rd_model *m,
-	       const char *(*family)(const char *test));
+void rd_view_text(FILE *out, const struct rd_model *m);
 void rd_view_csv(FILE *out, const struct rd_model *m);
 /* 1 when a trimmed record could not be read again (said on diag). */
 int rd_view_json(FILE *out, const struct rd_model *m);
 void rd_view_lkp(FILE *out, const struct rd_model *m);
-/* A KCIDB I/O v5 document; describe gives a test's comment (may be NULL). */
-void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
-		   const char *(*describe)(const char *));
+/* A KCIDB I/O v5 document; a test's testcase: line is its comment. */
+void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 
 /*
  * runtest.py's CSV of the test whose points are [from, to) of run:
@@ -88,9 +89,12 @@ void rd_analysis_curves(FILE *out, const struct rd_run *run);
  */
 void rd_analysis_uneven(FILE *out, const struct rd_run *run);
 
-/* The environment facts that change readings, as "warning: ..." lines. */
-void rd_analysis_environment(FILE *out, const struct rd_run *run,
-			  const char *(*family)(const char *test));
+/*
+ * The environment facts that change readings, as "warning: ..." lines,
+ * for the tests of run (their rows in m).
+ */
+void rd_analysis_environment(FILE *out, const struct rd_model *m,
+			     const struct rd_run *run);
 
 /*
  * Between two runs compared: a warning where architecture, CPU model,

@@ -241,12 +241,13 @@ static void put_outcome(struct wis_json *j, const struct rd_point *p)
 	free(excerpt);
 }
 
-static void put_test(FILE *out, const struct rd_run *run, const struct rd_point *p,
-		     const char *origin, const char *build,
-		     const char *(*describe)(const char *), int *first)
+static void put_test(FILE *out, const struct rd_model *m,
+		     const struct rd_run *run, const struct rd_point *p,
+		     const char *origin, const char *build, int *first)
 {
+	const struct rd_test_info *info = rd_test_info(m, p->test);
 	char test[256], path[320], id[512];
-	const char *title = describe ? describe(p->test) : NULL;
+	const char *title = info ? info->desc : NULL;
 	struct wis_json j, misc;
 
 	path_part(test, sizeof(test), p->test);
@@ -277,7 +278,7 @@ static void put_test(FILE *out, const struct rd_run *run, const struct rd_point 
 }
 
 static void print_tests(FILE *out, const struct rd_model *m, const struct kernel *k,
-			const char *origin, const char *(*describe)(const char *))
+			const char *origin)
 {
 	const struct rd_run *run;
 	int first = 1;
@@ -288,14 +289,13 @@ static void print_tests(FILE *out, const struct rd_model *m, const struct kernel
 		run = &m->runs[i];
 		build = kernel_id(origin, &k[i], 1);
 		for (p = 0; build && p < run->nr_points; p++)
-			put_test(out, run, &run->points[p], origin, build,
-				 describe, &first);
+			put_test(out, m, run, &run->points[p], origin, build,
+				 &first);
 		free(build);
 	}
 }
 
-void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
-		   const char *(*describe)(const char *))
+void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin)
 {
 	struct kernel *k = calloc(m->nr_runs + 1, sizeof(*k));
 	struct kernel *sorted = calloc(m->nr_runs + 1, sizeof(*sorted));
@@ -320,7 +320,7 @@ void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
 	fputs("],\"builds\":[", out);
 	print_kernels(out, sorted, m->nr_runs, origin, 1);
 	fputs("],\"tests\":[", out);
-	print_tests(out, m, k, origin, describe);
+	print_tests(out, m, k, origin);
 	fputs("]}\n", out);
 out:
 	for (i = 0; k && i < m->nr_runs; i++) {

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comparison.h"
 #include "table.h"
 #include "verdict.h"
 #include "view.h"
@@ -150,14 +149,14 @@ static void median_scaling(struct spread *v, size_t n)
 }
 
 /* The largest spread of a control that measured: the run's noise floor. */
-static double control_spread(const struct spread *v, size_t n,
-			     const char **which)
+static double control_spread(const struct rd_model *m, const struct spread *v,
+			     size_t n, const char **which)
 {
 	double most = NAN;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (rd_cmp_control_rank(v[i].median.test) >= 3 || v[i].failed ||
+		if (!rd_test_control(m, v[i].median.test) || v[i].failed ||
 		    !isfinite(v[i].s.stddev_pct) || v[i].s.stddev_pct <= most)
 			continue;
 		most = v[i].s.stddev_pct;
@@ -174,11 +173,11 @@ static int pad(const char *name, size_t width)
 	return n < width ? (int)(width - n) : 0;
 }
 
-static void print_spreads(FILE *out, const struct spread *v, size_t n,
-			  unsigned repeats)
+static void print_spreads(FILE *out, const struct rd_model *m,
+			  const struct spread *v, size_t n, unsigned repeats)
 {
 	const char *ctl = NULL;
-	double noise = control_spread(v, n, &ctl);
+	double noise = control_spread(m, v, n, &ctl);
 	char sd[32], mm[64];
 	size_t i;
 
@@ -213,7 +212,8 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
  * A run with repeats: the table of each point's median repeat, the
  * spreads, and the analysis of the median curve.
  */
-static void view_repeats(FILE *out, const struct rd_run *run)
+static void view_repeats(FILE *out, const struct rd_model *m,
+			 const struct rd_run *run)
 {
 	struct spread *v = calloc(run->nr_points + 1, sizeof(*v));
 	double *rates = calloc(run->nr_points + 1, sizeof(*rates));
@@ -233,7 +233,7 @@ static void view_repeats(FILE *out, const struct rd_run *run)
 		medians[i] = v[i].median;
 		print_point(out, &medians[i]);
 	}
-	print_spreads(out, v, n, run->repeats);
+	print_spreads(out, m, v, n, run->repeats);
 	med.points = medians;
 	med.nr_points = n;
 	rd_analysis_curves(out, &med);
@@ -243,8 +243,7 @@ out:
 	free(medians);
 }
 
-void rd_view_text(FILE *out, const struct rd_model *m,
-	       const char *(*family)(const char *test))
+void rd_view_text(FILE *out, const struct rd_model *m)
 {
 	const struct rd_run *run;
 	size_t i, k;
@@ -255,12 +254,12 @@ void rd_view_text(FILE *out, const struct rd_model *m,
 			fputc('\n', out);
 		print_header(out, run);
 		print_notes(out, run);
-		rd_analysis_environment(out, run, family);
+		rd_analysis_environment(out, m, run);
 		if (!run->nr_points)
 			continue;
 		fputc('\n', out);
 		if (run->repeats > 1) {
-			view_repeats(out, run);
+			view_repeats(out, m, run);
 			continue;
 		}
 		wis_table_header(out);

@@ -291,8 +291,8 @@ static void warn_environment(struct sweep *s)
 		return;
 	wis_audit_env(&env);
 	for (int t = 0; t < s->cfg->nr_tests; t++)
-		wis_env_tests_add(&tests, s->tests[t]->name,
-				  s->tests[t]->family);
+		wis_env_tests_add(&tests, s->tests[t]->family,
+				  s->tests[t]->maps);
 	wis_env_warn(s->opts->table ? stdout : stderr, &env, &tests);
 }
 
@@ -609,9 +609,12 @@ static int print_point(struct sweep *s, struct wis_point *p, int k, void *arg)
 
 static void print_memory(const struct sweep *s, unsigned cpus)
 {
+	enum wis_maps maps[WIS_MAX_SWEEP_TESTS];
 	struct wis_memory_need need;
 
-	wis_plan_memory(&s->plan, s->cfg, cpus, &need);
+	for (int t = 0; t < s->cfg->nr_tests; t++)
+		maps[t] = s->tests[t]->maps;
+	wis_plan_memory(&s->plan, maps, cpus, &need);
 	if (need.resident_mb)
 		printf("memory: %u MB or more: %u tasks of a test that touches "
 		       "128 MB each, plus 80 MB\n", need.resident_mb,
