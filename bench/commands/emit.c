@@ -14,13 +14,16 @@
 #include "json.h"
 #include "options.h"
 #include "recorder.h"
+#include "schema.h"
 
 static const char emit_usage[] =
 	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
 	"                [KEY=STRING | KEY:=JSON]...\n"
+	"       wis emit --help-fields\n"
 	"Writes one result record to the sinks of SPEC (as wis.out).  The seq\n"
 	"is N, else the next one of ID in the state file (\"RUN NEXTSEQ\", which\n"
-	"is then updated), else 0.\n";
+	"is then updated), else 0.  --help-fields prints the fields a record\n"
+	"of wis can hold, docs/records.md's table.\n";
 
 static int field_has_key(const char *arg, const char *key, size_t klen)
 {
@@ -49,8 +52,8 @@ static int emit_field(struct wis_json *j, char **argv, int first, int i)
 	}
 	memcpy(key, arg, klen);
 	key[klen] = '\0';
-	if (!strcmp(key, "run") || !strcmp(key, "seq") ||
-	    !strcmp(key, "type")) {
+	if (!strcmp(key, WIS_FIELD(run)) || !strcmp(key, WIS_FIELD(seq)) ||
+	    !strcmp(key, WIS_FIELD(type))) {
 		fprintf(stderr,
 			"wis emit: %s: %s is set by --run, --seq or TYPE\n",
 			arg, key);
@@ -126,6 +129,7 @@ static const struct option emit_options[] = {
 	{ "seq", required_argument, NULL, 'q' },
 	{ "state", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "help-fields", no_argument, NULL, 'F' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -156,6 +160,9 @@ int wis_emit_main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(emit_usage, stdout);
+			return 0;
+		case 'F':
+			wis_fields_help(stdout);
 			return 0;
 		default:
 			fputs(emit_usage, stderr);

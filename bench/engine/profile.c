@@ -25,6 +25,7 @@
 #include "perf_ring.h"
 #include "profile.h"
 #include "profile_syms.h"
+#include "schema.h"
 
 #define RING_PAGES 64
 #define TRACEFS_DIRS { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" }
@@ -629,11 +630,12 @@ static const char *list_end(struct num_list *l)
 	return l->buf;
 }
 
-/* "NAME NAME ..." and the counts beside it, as KEY and KEY_n. */
-static void top_json(struct wis_json *j, const char *key,
-		     const struct wis_prof_top *t, int top)
+/* "NAME NAME ..." as the field names, the counts beside it as counts. */
+static void top_json(struct wis_json *j, enum wis_field names_field,
+		     enum wis_field counts, const struct wis_prof_top *t,
+		     int top)
 {
-	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)], nkey[64];
+	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)];
 	struct num_list nums;
 	size_t used = 0;
 	int n = t->nr < top ? t->nr : top;
@@ -645,9 +647,8 @@ static void top_json(struct wis_json *j, const char *key,
 					 "%s%s", i ? " " : "", t->e[i].name);
 		list_add(&nums, "%.0f", (double)t->e[i].count);
 	}
-	snprintf(nkey, sizeof(nkey), "%s_n", key);
-	wis_json_str(j, key, names);
-	wis_json_raw(j, nkey, list_end(&nums));
+	wis_json_str(j, wis_fields[names_field].name, names);
+	wis_json_raw(j, wis_fields[counts].name, list_end(&nums));
 }
 
 static void stat_json(struct wis_json *j, const struct wis_profile *prof)
@@ -666,8 +667,8 @@ static void stat_json(struct wis_json *j, const struct wis_profile *prof)
 					 "%s%s", used ? " " : "",
 					 stat_events[i].name);
 	}
-	wis_json_str(j, "stat", names);
-	wis_json_raw(j, "stat_per_op", list_end(&nums));
+	wis_json_str(j, WIS_FIELD(stat), names);
+	wis_json_raw(j, WIS_FIELD(stat_per_op), list_end(&nums));
 }
 
 /* The classes and their contentions as a table, their wait (us) beside. */
@@ -683,8 +684,8 @@ static void lock_stat_json(struct wis_json *j, const struct wis_lock_stat *ls)
 		classes.e[i].count = ls->contentions[i];
 		list_add(&waits, "%.2f", ls->wait_us[i]);
 	}
-	top_json(j, "lock_stat", &classes, classes.nr);
-	wis_json_raw(j, "lock_stat_wait_us", list_end(&waits));
+	top_json(j, WIS_F_lock_stat, WIS_F_lock_stat_n, &classes, classes.nr);
+	wis_json_raw(j, WIS_FIELD(lock_stat_wait_us), list_end(&waits));
 }
 
 void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
@@ -695,34 +696,38 @@ void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 	if (!prof->asked)
 		return;
 	wis_profile_format(prof->taken, kinds, sizeof(kinds));
-	wis_json_str(j, "profile", kinds);
+	wis_json_str(j, WIS_FIELD(profile), kinds);
 	if (prof->why[0])
-		wis_json_str(j, "profile_why", prof->why);
-	wis_json_u64(j, "profile_ns", prof->elapsed_ns);
-	wis_json_f64(j, "profile_rate", prof->elapsed_ns ?
+		wis_json_str(j, WIS_FIELD(profile_why), prof->why);
+	wis_json_u64(j, WIS_FIELD(profile_ns), prof->elapsed_ns);
+	wis_json_f64(j, WIS_FIELD(profile_rate), prof->elapsed_ns ?
 		     prof->ops * 1e9 / (double)prof->elapsed_ns : NAN);
 	if (prof->taken & WIS_PROF_CPU) {
-		wis_json_str(j, "prof_event", prof->event);
-		wis_json_u64(j, "prof_freq", WIS_PROF_FREQ);
-		wis_json_u64(j, "prof_samples", prof->samples);
-		wis_json_u64(j, "prof_lost", prof->lost);
-		wis_json_u64(j, "prof_other", prof->other);
-		top_json(j, "prof_self", &prof->self, top);
-		top_json(j, "prof_children", &prof->children, top);
-		top_json(j, "prof_chain", &prof->chains, top);
+		wis_json_str(j, WIS_FIELD(prof_event), prof->event);
+		wis_json_u64(j, WIS_FIELD(prof_freq), WIS_PROF_FREQ);
+		wis_json_u64(j, WIS_FIELD(prof_samples), prof->samples);
+		wis_json_u64(j, WIS_FIELD(prof_lost), prof->lost);
+		wis_json_u64(j, WIS_FIELD(prof_other), prof->other);
+		top_json(j, WIS_F_prof_self, WIS_F_prof_self_n, &prof->self,
+			 top);
+		top_json(j, WIS_F_prof_children, WIS_F_prof_children_n,
+			 &prof->children, top);
+		top_json(j, WIS_F_prof_chain, WIS_F_prof_chain_n,
+			 &prof->chains, top);
 	}
 	/* Per op of no operation is no figure: left out, not 0. */
 	if (prof->taken & WIS_PROF_STAT && prof->ops > 0)
 		stat_json(j, prof);
 	if (prof->taken & WIS_PROF_LOCK) {
 		if (!prof->contentions_unknown) {
-			wis_json_u64(j, "lock_contentions", prof->contentions);
-			wis_json_f64(j, "lock_per_op", prof->ops > 0 ?
+			wis_json_u64(j, WIS_FIELD(lock_contentions), prof->contentions);
+			wis_json_f64(j, WIS_FIELD(lock_per_op), prof->ops > 0 ?
 				     prof->contentions / prof->ops : NAN);
 		}
-		wis_json_u64(j, "lock_samples", prof->lock_samples);
-		wis_json_u64(j, "lock_lost", prof->lock_lost);
-		top_json(j, "lock_chain", &prof->lock_chains, top);
+		wis_json_u64(j, WIS_FIELD(lock_samples), prof->lock_samples);
+		wis_json_u64(j, WIS_FIELD(lock_lost), prof->lock_lost);
+		top_json(j, WIS_F_lock_chain, WIS_F_lock_chain_n,
+			 &prof->lock_chains, top);
 		if (prof->lock_stat_taken)
 			lock_stat_json(j, &prof->lock_stat);
 	}
