@@ -218,6 +218,9 @@ unknown=$(perl -e '
 				grep { $_ eq "*" || $_ eq $type } @$types;
 		}
 	}' fields schema.rec kept.rec)
+is "the reader names the fields it reads from the schema, never as text" "" \
+	"$(grep -nE '(rd_rec_(get|num|strdup)|rd_put_field)\([^,;]*, *"' \
+		"$root"/bench/*/*.c || true)"
 check "the sweep wrote records to check" grep -q '"type":"point"' schema.rec
 is "every key a sweep writes is a field of its record's type in the schema" \
 	"" "$unknown"

@@ -322,9 +322,9 @@ static int exit_status(const struct rd_history *h)
 /* The resolved points of a run's sweep; records before sweep_hash: its keys. */
 static char *sweep_of(const struct rd_run *run)
 {
-	char *hash = rd_rec_strdup(run->head, "sweep_hash");
+	char *hash = rd_rec_strdup(run->head, WIS_FIELD(sweep_hash));
 
-	return hash ? hash : rd_rec_strdup(run->head, "sweep");
+	return hash ? hash : rd_rec_strdup(run->head, WIS_FIELD(sweep));
 }
 
 /* Runs of several sweeps compare only where their series meet. */
@@ -452,7 +452,8 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		return 0;
 	case 'b':
 		h->by = optarg;
-		h->by_label = strcmp(optarg, "kernel") && strcmp(optarg, "date");
+		h->by_label = strcmp(optarg, WIS_FIELD(kernel)) &&
+			      strcmp(optarg, WIS_FIELD(date));
 		return 0;
 	case 'j':
 		c->json = 1;
@@ -524,7 +525,7 @@ static void history_free(struct history_cmd *c)
 
 int cmd_history(int argc, char **argv)
 {
-	struct history_cmd c = { .h = { .by = "kernel",
+	struct history_cmd c = { .h = { .by = WIS_FIELD(kernel),
 					.rule = { .alpha = 0.01, .min_step = 0.01 } } };
 	size_t nr_suite;
 	int ret;

@@ -264,8 +264,8 @@ struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
 
 static int same_campaign(const struct rd_rec *a, const struct rd_rec *b)
 {
-	char *x = rd_rec_strdup(a, "barrier_campaign");
-	char *y = rd_rec_strdup(b, "barrier_campaign");
+	char *x = rd_rec_strdup(a, WIS_FIELD(barrier_campaign));
+	char *y = rd_rec_strdup(b, WIS_FIELD(barrier_campaign));
 	int same = !x || !y || !strcmp(x, y);
 
 	free(x);
@@ -289,20 +289,21 @@ static int windows_overlap(const struct rd_cmp_side *side, const struct rd_cmp_e
 
 	for (i = 0; i < n; i++) {
 		rec = e[i].p->rec;
-		rel = rd_rec_num(rec, "barrier_release_ns");
-		v = rd_rec_num(rec, "barrier_gen");
+		rel = rd_rec_num(rec, WIS_FIELD(barrier_release_ns));
+		v = rd_rec_num(rec, WIS_FIELD(barrier_gen));
 		if (!isfinite(rel) || !isfinite(v) ||
-		    !isfinite(rd_rec_num(rec, "window_start_ns")) ||
-		    !isfinite(rd_rec_num(rec, "window_end_ns")))
+		    !isfinite(rd_rec_num(rec, WIS_FIELD(window_start_ns))) ||
+		    !isfinite(rd_rec_num(rec, WIS_FIELD(window_end_ns))))
 			return -1;
 		if (!i)
 			gen0 = v;
 		if (v != gen0 ||
 		    !same_campaign(head0, side->runs[e[i].run]->head))
 			return 0;
-		start = fmax(start, rd_rec_num(rec, "window_start_ns") - rel);
-		end = fmin(end, rd_rec_num(rec, "window_end_ns") - rel);
-		v = rd_rec_num(rec, "barrier_skew_ns");
+		start = fmax(start,
+			     rd_rec_num(rec, WIS_FIELD(window_start_ns)) - rel);
+		end = fmin(end, rd_rec_num(rec, WIS_FIELD(window_end_ns)) - rel);
+		v = rd_rec_num(rec, WIS_FIELD(barrier_skew_ns));
 		skew = fmax(skew, isfinite(v) ? v : 0);
 	}
 	return start + skew < end;

@@ -215,9 +215,9 @@ void rd_gp_start(FILE *gp, const char *title, double xmax, double ymax)
 /* Hardware threads a task stands for: one per core with core affinity. */
 static double cpus_per_task(const struct rd_run *run)
 {
-	double tpc = rd_rec_num(run->head, "threads_per_core");
-	char *aff = run->nr_points ? rd_rec_strdup(run->points[0].rec, "affinity") :
-		    NULL;
+	double tpc = rd_rec_num(run->head, WIS_FIELD(threads_per_core));
+	char *aff = run->nr_points ?
+		    rd_rec_strdup(run->points[0].rec, WIS_FIELD(affinity)) : NULL;
 	int core = aff && !strcmp(aff, "core");
 
 	free(aff);
@@ -265,9 +265,9 @@ static void gp_lines_at(FILE *gp, const struct boundaries *b)
 static void gp_packages(struct boundaries *b, const struct rd_run *run,
 			double xmax, double per_task)
 {
-	double packages = rd_rec_num(run->head, "packages");
-	double cpus = rd_rec_num(run->head, "cores") *
-		      rd_rec_num(run->head, "threads_per_core");
+	double packages = rd_rec_num(run->head, WIS_FIELD(packages));
+	double cpus = rd_rec_num(run->head, WIS_FIELD(cores)) *
+		      rd_rec_num(run->head, WIS_FIELD(threads_per_core));
 	int k;
 
 	if (!(packages > 1 && packages < MAX_LINES && cpus > 0))
@@ -279,7 +279,8 @@ static void gp_packages(struct boundaries *b, const struct rd_run *run,
 /* Vertical lines where the placement crosses into a new node or package. */
 void rd_gp_boundaries(FILE *gp, const struct rd_run *run, double xmax)
 {
-	char *nodes = rd_rec_strdup(run->head, "nodes"), *p, *list, err[128];
+	char *nodes = rd_rec_strdup(run->head, WIS_FIELD(nodes));
+	char *p, *list, err[128];
 	double per_task = cpus_per_task(run), at = 0;
 	struct boundaries b = { .nr = 0 };
 	struct wis_cpuset set;

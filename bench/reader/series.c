@@ -71,7 +71,8 @@ void rd_order_runs(struct rd_history *h)
 	size_t i, numeric = 0, have = 0;
 
 	for (i = 0; i < h->nr; i++) {
-		h->runs[i].date = rd_rec_strdup(h->runs[i].run->head, "date");
+		h->runs[i].date = rd_rec_strdup(h->runs[i].run->head,
+						WIS_FIELD(date));
 		wis_json_init(&h->runs[i].label_json);
 		if (!h->by_label)
 			h->runs[i].by = rd_rec_strdup(h->runs[i].run->head, h->by);

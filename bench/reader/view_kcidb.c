@@ -125,13 +125,14 @@ static void path_part(char *dst, size_t len, const char *s)
 	dst[i] = '\0';
 }
 
-static void put_head(struct wis_json *j, const char *name,
-		     const struct rd_run *run, const char *key)
+/* A run record's field, under its own name, when the run has it. */
+static void put_head(struct wis_json *j, const struct rd_run *run,
+		     enum wis_field f)
 {
-	char *s = rd_rec_strdup(run->head, key);
+	char *s = rd_rec_strdup(run->head, wis_fields[f].name);
 
 	if (s)
-		wis_json_str(j, name, s);
+		wis_json_str(j, wis_fields[f].name, s);
 	free(s);
 }
 
@@ -155,8 +156,9 @@ static void put_labels(struct wis_json *misc, const struct rd_run *run)
  */
 static void put_environment(struct wis_json *j, const struct rd_run *run)
 {
-	char *id = head_str(run, "id", "?"), *cpu = head_str(run, "cpu_model", "?");
-	char *arch = head_str(run, "machine", "?");
+	char *id = head_str(run, WIS_FIELD(id), "?");
+	char *cpu = head_str(run, WIS_FIELD(cpu_model), "?");
+	char *arch = head_str(run, WIS_FIELD(machine), "?");
 	struct wis_json env, misc;
 	char comment[512];
 
@@ -165,11 +167,11 @@ static void put_environment(struct wis_json *j, const struct rd_run *run)
 	snprintf(comment, sizeof(comment), "%s: %s, %s", id ? id : "?",
 		 cpu ? cpu : "?", arch ? arch : "?");
 	wis_json_str(&env, "comment", comment);
-	put_head(&misc, "id", run, "id");
-	put_head(&misc, "hostname", run, "hostname");
-	put_head(&misc, "machine", run, "machine");
-	put_head(&misc, "cpu_model", run, "cpu_model");
-	put_head(&misc, "cpus_used", run, "cpus_used");
+	put_head(&misc, run, WIS_F_id);
+	put_head(&misc, run, WIS_F_hostname);
+	put_head(&misc, run, WIS_F_machine);
+	put_head(&misc, run, WIS_F_cpu_model);
+	put_head(&misc, run, WIS_F_cpus_used);
 	put_labels(&misc, run);
 	wis_json_obj(&env, "misc", &misc);
 	wis_json_obj(j, "environment", &env);
@@ -268,7 +270,7 @@ static void put_test(FILE *out, const struct rd_model *m,
 	wis_json_str(&misc, "run", run->id);
 	wis_json_str(&misc, "test", p->test);
 	wis_json_u64(&misc, "repeat", p->repeat);
-	put_head(&misc, "date", run, "date");
+	put_head(&misc, run, WIS_F_date);
 	if (isfinite(p->per_task))
 		wis_json_f64(&misc, "per_task", p->per_task);
 	wis_json_obj(&j, "misc", &misc);
@@ -303,9 +305,13 @@ void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin)
 	int ok = k && sorted;
 
 	for (i = 0; ok && i < m->nr_runs; i++) {
-		k[i] = (struct kernel){ head_str(&m->runs[i], "kernel", "unknown"),
-					head_str(&m->runs[i], "kernel_version", ""),
-					head_str(&m->runs[i], "machine", "unknown") };
+		const struct rd_run *run = &m->runs[i];
+
+		k[i] = (struct kernel){
+			head_str(run, WIS_FIELD(kernel), "unknown"),
+			head_str(run, WIS_FIELD(kernel_version), ""),
+			head_str(run, WIS_FIELD(machine), "unknown"),
+		};
 		ok = k[i].release && k[i].version && k[i].arch;
 	}
 	if (!ok) {

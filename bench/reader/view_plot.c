@@ -56,9 +56,9 @@ static int has_mode(const struct rd_run *run, size_t from, size_t to, int m)
 static void run_title(char *buf, size_t len, const struct rd_run *run,
 		      const char *title)
 {
-	char *kernel = rd_rec_strdup(run->head, "kernel");
-	char *cpu = rd_rec_strdup(run->head, "cpu_model");
-	char *host = rd_rec_strdup(run->head, "hostname");
+	char *kernel = rd_rec_strdup(run->head, WIS_FIELD(kernel));
+	char *cpu = rd_rec_strdup(run->head, WIS_FIELD(cpu_model));
+	char *host = rd_rec_strdup(run->head, WIS_FIELD(hostname));
 
 	snprintf(buf, len, "%s\nrun %s, kernel %s, %s on %s", title, run->id,
 		 kernel ? kernel : "?", cpu ? cpu : "?", host ? host : "?");

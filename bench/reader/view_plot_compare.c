@@ -70,9 +70,9 @@ static void cmp_numbers(FILE *dat, const void *r, int m,
 static size_t side_title(char *buf, size_t len, const struct rd_cmp_side *side)
 {
 	const struct rd_run *run = side->runs[0];
-	char *kernel = rd_rec_strdup(run->head, "kernel");
-	char *cpu = rd_rec_strdup(run->head, "cpu_model");
-	char *host = rd_rec_strdup(run->head, "hostname");
+	char *kernel = rd_rec_strdup(run->head, WIS_FIELD(kernel));
+	char *cpu = rd_rec_strdup(run->head, WIS_FIELD(cpu_model));
+	char *host = rd_rec_strdup(run->head, WIS_FIELD(hostname));
 	int n;
 
 	n = snprintf(buf, len, "run %s, kernel %s, %s on %s%s", run->id,

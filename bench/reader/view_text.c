@@ -11,17 +11,21 @@
 
 static void print_header(FILE *out, const struct rd_run *run)
 {
-	static const char *const keys[][2] = {
-		{ "id", "id" }, { "kernel", "kernel" }, { "cpu", "cpu_model" },
-		{ "date", "date" },
+	/* What the header calls a field, and the field. */
+	static const struct {
+		const char *called;
+		enum wis_field field;
+	} keys[] = {
+		{ "id", WIS_F_id }, { "kernel", WIS_F_kernel },
+		{ "cpu", WIS_F_cpu_model }, { "date", WIS_F_date },
 	};
 	size_t i;
 
 	fputs("run ", out);
 	puts_clean(out, run->id);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i][0]);
-		rd_put_field(out, run->head, keys[i][1]);
+		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i].called);
+		rd_put_field(out, run->head, wis_fields[keys[i].field].name);
 	}
 	fputs("\nstatus: ", out);
 	fputs(run->end && !run->missing ? "complete" : "incomplete", out);
@@ -31,7 +35,7 @@ static void print_header(FILE *out, const struct rd_run *run)
 		fprintf(out, ", %" PRIu64 " records missing", run->missing);
 	if (run->end) {
 		fputs(", end ", out);
-		rd_put_field(out, run->end, "status");
+		rd_put_field(out, run->end, WIS_FIELD(status));
 	}
 	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported",
 		run->nr_points, run->nr_points == 1 ? "" : "s", run->failed,
@@ -48,16 +52,19 @@ static void print_notes(FILE *out, const struct rd_run *run)
 	size_t i;
 
 	for (i = 0; i < run->nr; i++) {
+		enum wis_record_type type;
+
 		rec = run->recs[i];
-		if (strcmp(rec->type, "warn") && strcmp(rec->type, "error"))
+		type = wis_record_type(rec->type);
+		if (type != WIS_REC_WARN && type != WIS_REC_ERROR)
 			continue;
-		fputs(strcmp(rec->type, "warn") ? "error: " : "warning: ", out);
-		rd_put_field(out, rec, "message");
-		if (!rd_rec_get(rec, "key", &v)) {
+		fputs(type == WIS_REC_WARN ? "warning: " : "error: ", out);
+		rd_put_field(out, rec, WIS_FIELD(message));
+		if (!rd_rec_get(rec, WIS_FIELD(key), &v)) {
 			fputs(" (", out);
-			rd_put_field(out, rec, "key");
+			rd_put_field(out, rec, WIS_FIELD(key));
 			fputc('=', out);
-			rd_put_field(out, rec, "value");
+			rd_put_field(out, rec, WIS_FIELD(value));
 			fputc(')', out);
 		}
 		fputc('\n', out);
