@@ -107,9 +107,11 @@ static void sides_outputs(struct rd_plot *pl, const struct rd_cmp_side *side,
 	rd_gp_svg(pl->gp, name);
 }
 
-static void cmp_plot(struct rd_plot *pl, const struct rd_cmp_table *t, size_t from,
+/* A comparison's test, its rows [from, to) of the table (void *: draw). */
+static void cmp_plot(struct rd_plot *pl, const void *table, size_t from,
 		     size_t to, const char *name)
 {
+	const struct rd_cmp_table *t = table;
 	double ymax = 0, xmax = 0;
 	const char *sep = "plot ";
 	int present[2] = { 0, 0 }, ratio[2] = { 0, 0 }, m;
@@ -140,12 +142,6 @@ static void cmp_plot(struct rd_plot *pl, const struct rd_cmp_table *t, size_t fr
 	}
 	fputc('\n', pl->gp);
 	rd_gp_png(pl->gp, name);
-}
-
-static void cmp_draw(struct rd_plot *pl, const void *t, size_t from, size_t to,
-		     const char *name)
-{
-	cmp_plot(pl, t, from, to, name);
 }
 
 /* A comparison's or a repeats comparison's rows, sides and figure. */
@@ -195,15 +191,6 @@ static void plot_sides(struct rd_plot *pl, const struct side_rows *sr)
 			rd_plot_audit(pl->html, sr->side[s].runs[k]);
 }
 
-static void plot_compare(struct rd_plot *pl, const struct rd_cmp_table *t)
-{
-	const struct side_rows sr = {
-		RD_ROWS(t, struct rd_cmp_row), t->side, t, cmp_draw,
-	};
-
-	plot_sides(pl, &sr);
-}
-
 /* Each side's median, min and max. */
 static void rep_numbers(FILE *dat, const void *r, int m,
 			const struct data_seen *seen)
@@ -220,9 +207,11 @@ static void rep_numbers(FILE *dat, const void *r, int m,
 	*seen->ymax = fmax(*seen->ymax, fmax(row->v.a.max, row->v.b.max));
 }
 
-static void rep_plot(struct rd_plot *pl, const struct rd_rep_table *t, size_t from,
+/* A repeats comparison's test, likewise. */
+static void rep_plot(struct rd_plot *pl, const void *table, size_t from,
 		     size_t to, const char *name)
 {
+	const struct rd_rep_table *t = table;
 	double ymax = 0, xmax = 0;
 	const char *sep = "plot ";
 	int present[2] = { 0, 0 }, m;
@@ -251,37 +240,33 @@ static void rep_plot(struct rd_plot *pl, const struct rd_rep_table *t, size_t fr
 	rd_gp_png(pl->gp, name);
 }
 
-static void rep_draw(struct rd_plot *pl, const void *t, size_t from, size_t to,
-		     const char *name)
+/* Each side's plots into dirfd, then gnuplot. */
+static int plot_sides_into(const struct side_rows *sr, int dirfd,
+			   const char *dir, FILE *diag)
 {
-	rep_plot(pl, t, from, to, name);
-}
+	struct rd_plot pl;
 
-static void plot_repeats(struct rd_plot *pl, const struct rd_rep_table *t)
-{
-	const struct side_rows sr = {
-		RD_ROWS(t, struct rd_rep_row), t->side, t, rep_draw,
-	};
-
-	plot_sides(pl, &sr);
+	if (!rd_plot_begin(&pl, dirfd, dir, diag))
+		plot_sides(&pl, sr);
+	return rd_plot_end(&pl);
 }
 
 int rd_view_plot_compare(const struct rd_cmp_table *t, int dirfd,
 			 const char *dir, FILE *diag)
 {
-	struct rd_plot pl;
+	const struct side_rows sr = {
+		RD_ROWS(t, struct rd_cmp_row), t->side, t, cmp_plot,
+	};
 
-	if (!rd_plot_begin(&pl, dirfd, dir, diag))
-		plot_compare(&pl, t);
-	return rd_plot_end(&pl);
+	return plot_sides_into(&sr, dirfd, dir, diag);
 }
 
 int rd_view_plot_repeats(const struct rd_rep_table *t, int dirfd,
 			 const char *dir, FILE *diag)
 {
-	struct rd_plot pl;
+	const struct side_rows sr = {
+		RD_ROWS(t, struct rd_rep_row), t->side, t, rep_plot,
+	};
 
-	if (!rd_plot_begin(&pl, dirfd, dir, diag))
-		plot_repeats(&pl, t);
-	return rd_plot_end(&pl);
+	return plot_sides_into(&sr, dirfd, dir, diag);
 }
