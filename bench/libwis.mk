@@ -21,7 +21,9 @@
 # $(OUT)/obj/$(LIBC)/libwis.a, LIBWIS_HDRS and LIBWIS_INC.
 BENCH_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LIBWIS_SRCS := $(sort $(foreach l,$(LIBWIS_LAYERS),$(wildcard $(BENCH_DIR)/$(l)/*.c)))
-LIBWIS_HDRS := $(foreach l,$(LIBWIS_LAYERS),$(wildcard $(BENCH_DIR)/$(l)/*.h))
+# Headers, and the tables they include (records/fields.def).
+LIBWIS_HDRS := $(foreach l,$(LIBWIS_LAYERS),$(wildcard $(BENCH_DIR)/$(l)/*.h \
+	$(BENCH_DIR)/$(l)/*.def))
 LIBWIS_INC := $(foreach l,$(LIBWIS_LAYERS),-I$(BENCH_DIR)/$(l))
 LIBWIS_OBJDIR := $(OUT)/obj/$(LIBC)
 LIBWIS := $(LIBWIS_OBJDIR)/libwis.a

@@ -8,6 +8,7 @@
 
 #include "init.h"
 #include "recorder.h"
+#include "schema.h"
 #include "settle.h"
 
 /* The sinks of spec, or the console; *used names the one that opened. */
@@ -43,13 +44,13 @@ static void run_record(struct wis_sinks *s, const char *run, uint64_t *seq,
 	shown = *c;
 	snprintf(shown.out, sizeof(shown.out), "%s", sinks);
 	wis_json_init(&j);
-	wis_json_str(&j, "version", WIS_VERSION);
-	wis_json_str(&j, "id", c->id);
-	wis_json_str(&j, "origin", "wis-init");
+	wis_json_str(&j, WIS_FIELD(version), WIS_VERSION);
+	wis_json_str(&j, WIS_FIELD(id), c->id);
+	wis_json_str(&j, WIS_FIELD(origin), "wis-init");
 	if (wis_cfg_format(&shown, sweep, sizeof(sweep)) >= 0)
-		wis_json_str(&j, "sweep", sweep);
-	wis_json_str(&j, "cmdline", cmdline);
-	wis_record(s, run, seq, "run", &j);
+		wis_json_str(&j, WIS_FIELD(sweep), sweep);
+	wis_json_str(&j, WIS_FIELD(cmdline), cmdline);
+	wis_record(s, run, seq, WIS_RECORD(RUN), &j);
 	wis_json_free(&j);
 }
 
@@ -73,16 +74,16 @@ void close_run(const char *spec, const char *state, const char *cmdline,
 		run_record(s, run, &seq, cmdline, c, used);
 	}
 	wis_json_init(&j);
-	wis_json_str(&j, "message", message);
+	wis_json_str(&j, WIS_FIELD(message), message);
 	if (key) {
-		wis_json_str(&j, "key", key);
-		wis_json_str(&j, "value", value);
+		wis_json_str(&j, WIS_FIELD(key), key);
+		wis_json_str(&j, WIS_FIELD(value), value);
 	}
-	wis_record(s, run, &seq, "error", &j);
+	wis_record(s, run, &seq, WIS_RECORD(ERROR), &j);
 	wis_json_free(&j);
 	wis_json_init(&j);
-	wis_json_str(&j, "status", "error");
-	wis_record(s, run, &seq, "end", &j);
+	wis_json_str(&j, WIS_FIELD(status), "error");
+	wis_record(s, run, &seq, WIS_RECORD(END), &j);
 	wis_json_free(&j);
 	wis_sinks_close(s);
 }

@@ -1,12 +1,12 @@
 #!/bin/sh
-# The sweep parser (bench/grammar/cmdline.c): every wis.* key, the presets, the
-# kernel command-line grammar, task-count resolution against a fake sysfs,
-# the derived watchdog, and a libFuzzer run of ~15 s when clang is there.
+# The sweep parser (bench/grammar/cmdline.c) and its key table (keys.c):
+# every wis.* key, the presets, the kernel command-line grammar,
+# task-count resolution against a fake sysfs, the derived watchdog, and a libFuzzer run of ~15 s when clang is there.
 # tests/cmdline_dump.c prints what the parser made of its input.
 set -eu
 . tests/tap.sh
 
-plan 74
+plan 78
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -291,6 +291,30 @@ is "derived timeout: points x (samples + set-up) + 30 s" 40 \
 		wis.samples=2 wis.warmup=1 wis.interval=100)"
 is "wis.timeout wins" 77 \
 	"$("$DUMP" timeout wis.tests=open1 wis.timeout=77)"
+
+# --- the key table's order ---------------------------------------------------
+
+# The rows are in the docs' order and in no other: the parser finds the
+# rows it needs itself (wis.tests, wis.preset) by name.  The same parser
+# on the table with those two rows moved to its end must parse as before.
+perl -0pe 's/^(\t\{ \.name = "wis\.(?:tests|preset)".*?\},\n)/$moved .= $1; ""/msge;
+	s/^(\t\{ UINT_KEY\("wis\.profile_top".*?\},\n)/$1$moved/ms' \
+	bench/grammar/keys.c >"$tmp/keys.c"
+MOVED=$tmp/cmdline_moved
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base -Ibench/grammar \
+	-o "$MOVED" tests/cmdline_dump.c bench/grammar/cmdline.c "$tmp/keys.c" \
+	"${WIS%/rootfs/bin/wis}/obj/glibc/libwis.a"
+moved=$("$MOVED" argv)
+is "a table with wis.tests and wis.preset last: they are its last rows" \
+	"wis.tests wis.preset" \
+	"$(printf '%s\n' "$moved" | tr ' ' '\n' | tail -n 2 | cut -d= -f1 | xargs)"
+is "... no keys: the smoke preset still" "$(value "$smoke" tests)" \
+	"$(value "$moved" tests)"
+is "... wis.tests alone loads no preset" "getppid1 " \
+	"$(v=$("$MOVED" argv wis.tests=getppid1); echo "$(value "$v" tests) $(value "$v" preset)")"
+err=$("$MOVED" argv wis.preset=smoke wis.preset=vm 2>&1 >/dev/null) || true
+is "... wis.preset given twice is refused" \
+	"wis.preset: given twice (again as 'vm')" "$err"
 
 # --- fuzzing ----------------------------------------------------------------------
 

@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 4
+plan 5
 
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
@@ -64,4 +64,10 @@ for pair in t:tasks:1 t:tasks:0 t:tasks:1025 t:tasks:x w:warmup:0 \
 	[ "$f" = "$k" ] || mismatch="$mismatch -$flag/wis.$key '$v' ($f, $k);"
 done
 is "every flag takes exactly the values of its wis.* key" "" "$mismatch"
+
+# A key's default is its row's: what measures outside a sweep (wis bench,
+# the compat links) starts from wis_measure_defaults(), never from
+# settings written again by hand.
+is "no struct wis_measure is filled by hand outside the key table" "" \
+	"$(grep -n 'struct wis_measure [a-z_]* = {' bench/*/*.c || true)"
 done_testing

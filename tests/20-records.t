@@ -180,6 +180,51 @@ check "the point record says the sampler's priority and its overruns" \
 	grep -Eq '"type":"point".*"sampler":"(fifo|nice-20|normal)","overrun":[0-9]+,' \
 	kept.rec
 
+# One schema of record fields (bench/records/fields.def): docs/records.md's
+# table is what wis emit --help-fields prints from it, and every key the
+# sweep writes is a field of its record's type there.
+"$WIS" emit --help-fields >fields
+is "docs/records.md's field table is the one wis emit --help-fields prints" \
+	"$(cat fields)" "$(sed -n '/^| field | record | type | since | meaning |$/,/^$/p' \
+		"$root/docs/records.md" | sed '/^$/d')"
+"$WIS" sweep wis.tests=getppid1,futex4 wis.samples=1 wis.warmup=0 \
+	wis.interval=50 wis.profile=cpu,stat,lock wis.out=file:schema.rec \
+	>/dev/null 2>&1 || true
+# shellcheck disable=SC2016 # Perl's variables
+unknown=$(perl -e '
+	open(my $f, "<", shift) or die;
+	my (%in, %pattern);
+	while (<$f>) {
+		next unless /^\| `(\w+)` \| ([^|]*) \|/;
+		my ($name, $recs) = ($1, $2);
+		my @types = $recs eq "every" ? ("*") : ($recs =~ /`(\w+)`/g);
+		if ($name =~ /^(\w*?)NAME$/) {
+			$pattern{$1} = \@types;
+		} else {
+			$in{$name} = \@types;
+		}
+	}
+	while (<>) {
+		next unless s/^WIS1 [0-9a-f]{8} //;
+		my ($type) = /"type":"(\w+)"/;
+		my @keys;
+		while (/\G(?:"((?:[^"\\]|\\.)*)"(:?)|[^"]+)/gc) {
+			push @keys, $1 if defined $2 && $2 eq ":";
+		}
+		for my $k (@keys) {
+			my ($p) = grep { $k =~ /^\Q$_\E./ } keys %pattern;
+			my $types = $in{$k} // ($p && $pattern{$p});
+			print "$type:$k " unless $types &&
+				grep { $_ eq "*" || $_ eq $type } @$types;
+		}
+	}' fields schema.rec kept.rec)
+is "the reader names the fields it reads from the schema, never as text" "" \
+	"$(grep -nE '(rd_rec_(get|num|strdup)|rd_put_field)\([^,;]*, *"' \
+		"$root"/bench/*/*.c || true)"
+check "the sweep wrote records to check" grep -q '"type":"point"' schema.rec
+is "every key a sweep writes is a field of its record's type in the schema" \
+	"" "$unknown"
+
 rc=0
 "$WIS" run getppid1 -s 1 --warmup 0 --interval 50 --records=file:/dev/full \
 	>/dev/null 2>err || rc=$?

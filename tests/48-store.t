@@ -25,7 +25,7 @@ run_id() {
 	sed -n 's/.*"run":"\([^"]*\)".*/\1/p' "$1" | head -n 1
 }
 
-plan 34
+plan 37
 
 WIS_PRESETS=$root/rootfs/etc/wis/presets "$WIS" sweep wis.preset=smoke \
 	wis.out=file:smoke.wis >/dev/null 2>&1
@@ -194,11 +194,25 @@ setpriv --reuid=65534 --regid=65534 --clear-groups \
 check "a store we may not write: an error, said, the file unchanged" \
 	sh -c "test $rc -ne 0 && grep -q 'read-only' err && cmp -s ro.db ro.orig"
 
-# Migration: schema 1 is schema 2 without the points table.
+# Migration: schema 2 named two columns of points otherwise (samples,
+# profile_samples); schema 1 is schema 2 without the points table.
+cp db v2.db
+sqlite3 v2.db 'ALTER TABLE points RENAME COLUMN total TO samples;
+	ALTER TABLE points RENAME COLUMN prof_samples TO profile_samples;
+	UPDATE schema SET version = 2'
+"$HOST" import v2.db "$FIX/failed.wis" >/dev/null 2>&1 || true
+is "a store of schema 2 is migrated to 3 on import" 3 \
+	"$(sqlite3 v2.db 'SELECT version FROM schema')"
+is "... its points' columns named as the fields they hold, with what they held" \
+	"$(q "SELECT total, prof_samples FROM points WHERE run = 1 ORDER BY seq")" \
+	"$(sqlite3 v2.db "SELECT total, prof_samples FROM points WHERE run = 1 ORDER BY seq")"
+is "... total is each point's total array" \
+	"$(q "SELECT count(*) FROM points WHERE total IS NOT NULL AND total = (SELECT json_extract(payload, '$.total') FROM records r WHERE r.run = points.run AND r.seq = points.seq)")" \
+	"$(q 'SELECT count(*) FROM points')"
 cp db v1.db
 sqlite3 v1.db 'DROP TABLE points; UPDATE schema SET version = 1'
 "$HOST" import v1.db "$FIX/failed.wis" >/dev/null 2>&1 || true
-is "a store of schema 1 is migrated to 2 on import" 2 \
+is "a store of schema 1 is migrated to 3 on import" 3 \
 	"$(sqlite3 v1.db 'SELECT version FROM schema')"
 is "... its points rebuilt from the stored records" \
 	"$(q 'SELECT count(*) FROM records WHERE type = "point"')" \

@@ -8,6 +8,8 @@
 # Absolute: the tests run in the scratch directory.
 WIS=${WIS:-$PWD/out/rootfs/bin/wis}
 . tests/tap.sh
+# shellcheck disable=SC2034 # root is read by the tests that source this file
+root=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit

@@ -24,4 +24,15 @@
 /* A joined instance whose heartbeat stands still this long is gone. */
 #define WIS_BARRIER_STALE_S 5
 
+/*
+ * The largest mapping the memory tests make, 128 MB as upstream's tests
+ * count it, and what a test does with it (its WIS_TEST() row's .maps):
+ * nothing; maps it at once, untouched (each mapping is charged to
+ * vm_committed_as); or touches every page of it as well (128 MB
+ * resident per task).  The plan's memory sizing and the environment's
+ * warnings read it.
+ */
+#define WIS_MAPPING_MB 128
+enum wis_maps { WIS_MAPS_NONE, WIS_MAPS_UNTOUCHED, WIS_MAPS_TOUCHED };
+
 #endif

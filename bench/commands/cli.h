@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "model.h"
 #include "record.h"
 #include "registry.h"
 
@@ -21,6 +22,12 @@ int wis_emit_main(int argc, char **argv);
 int wis_report_main(int argc, char **argv);
 int wis_compare_main(int argc, char **argv);
 int wis_history_main(int argc, char **argv);
+
+/*
+ * Every test of the suite as the reader's model is told of it, *nr of
+ * them; NULL out of memory.  free() it.
+ */
+struct rd_test_info *wis_suite_tests(size_t *nr);
 
 /* The NAME_processes / NAME_threads links, named by self. */
 int wis_compat_main(const char *self, int argc, char **argv);

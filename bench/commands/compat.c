@@ -125,10 +125,7 @@ static int split_name(const char *self, char *name, size_t len)
 int wis_compat_main(const char *self, int argc, char **argv)
 {
 	struct wis_cpuset mask;
-	struct wis_measure m = {
-		.affinity = WIS_AFF_CORE, .interval_ms = 1000,
-		.warmup = COMPAT_WARMUP, .shared = "/tmp/wis-shared",
-	};
+	struct wis_measure m;
 	struct wis_point p = {
 		.nr_tasks = 1, .m = &m, .mask = &mask,
 		.on_sample = compat_sample, .on_start = compat_start,
@@ -141,6 +138,10 @@ int wis_compat_main(const char *self, int argc, char **argv)
 	unsigned long long v = 0;
 	int opt, ret;
 
+	/* The keys' defaults, but upstream's warmup and samples until killed. */
+	wis_measure_defaults(&m);
+	m.warmup = COMPAT_WARMUP;
+	m.samples = 0;
 	p.threads = split_name(self, name, sizeof(name));
 	p.test = p.threads < 0 ? NULL : wis_test_find(name);
 	if (!p.test) {

@@ -14,6 +14,7 @@
 #include "json.h"
 #include "options.h"
 #include "recorder.h"
+#include "schema.h"
 
 static int field_has_key(const char *arg, const char *key, size_t klen)
 {
@@ -42,8 +43,8 @@ static int emit_field(struct wis_json *j, char **argv, int first, int i)
 	}
 	memcpy(key, arg, klen);
 	key[klen] = '\0';
-	if (!strcmp(key, "run") || !strcmp(key, "seq") ||
-	    !strcmp(key, "type")) {
+	if (!strcmp(key, WIS_FIELD(run)) || !strcmp(key, WIS_FIELD(seq)) ||
+	    !strcmp(key, WIS_FIELD(type))) {
 		fprintf(stderr,
 			"wis emit: %s: %s is set by --run, --seq or TYPE\n",
 			arg, key);
@@ -117,8 +118,10 @@ static int emit_write(const char *spec, const char *state, const char *run,
 static const char emit_usage[] =
 	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
 	"                [KEY=STRING | KEY:=JSON]...\n"
+	"       wis emit --help-fields\n"
 	"Writes one result record of TYPE, its fields KEY=STRING or\n"
-	"KEY:=JSON, to the sinks of SPEC.\n";
+	"KEY:=JSON, to the sinks of SPEC; --help-fields prints the fields a\n"
+	"record of wis can hold (docs/records.md's table).\n";
 
 /* "+": the record's KEY=VALUE words after TYPE are not options. */
 static const struct wis_opt_spec emit_spec = {
@@ -130,6 +133,7 @@ static const struct wis_opt_spec emit_spec = {
 		WIS_OPT_VALUE("state", 's', "FILE",
 			"else the next seq of ID in FILE (\"RUN NEXTSEQ\", which\n"
 			"is then updated), else 0"),
+		WIS_OPT_FLAG("help-fields", 'F', "the fields of records"),
 		{ 0 },
 	},
 };
@@ -158,6 +162,9 @@ int wis_emit_main(int argc, char **argv)
 		case 's':
 			state = optarg;
 			break;
+		case 'F':
+			wis_fields_help(stdout);
+			return 0;
 		default:
 			wis_opt_usage(&emit_spec, stderr);
 			return 2;

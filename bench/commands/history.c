@@ -38,6 +38,7 @@ struct history_cmd {
 	const char *from;	/* what the runs were read from: DB, "N files" */
 	char files[32];
 	int json, csv;
+	struct rd_test_info *suite;	/* told to h.m */
 };
 
 /* ---- Output ---- */
@@ -92,8 +93,8 @@ static void print_step(FILE *out, const struct rd_history *h,
 		fputc(' ', out);
 		put_pct(out, st->at.control);
 	} else {
-		fputs(strcmp(st->s->test, "getppid1") ? "none measured" :
-		      "none (it is one)", out);
+		fputs(rd_test_control(&h->m, st->s->test) ?
+		      "none (it is one)" : "none measured", out);
 	}
 	if (st->at.control_off)
 		fputs(", which moved with it: the machine moved", out);
@@ -308,9 +309,9 @@ static int exit_status(const struct rd_history *h)
 /* The resolved points of a run's sweep; records before sweep_hash: its keys. */
 static char *sweep_of(const struct rd_run *run)
 {
-	char *hash = rd_rec_strdup(run->head, "sweep_hash");
+	char *hash = rd_rec_strdup(run->head, WIS_FIELD(sweep_hash));
 
-	return hash ? hash : rd_rec_strdup(run->head, "sweep");
+	return hash ? hash : rd_rec_strdup(run->head, WIS_FIELD(sweep));
 }
 
 /* Runs of several sweeps compare only where their series meet. */
@@ -484,7 +485,8 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		return 0;
 	case 'b':
 		h->by = optarg;
-		h->by_label = strcmp(optarg, "kernel") && strcmp(optarg, "date");
+		h->by_label = strcmp(optarg, WIS_FIELD(kernel)) &&
+			      strcmp(optarg, WIS_FIELD(date));
 		return 0;
 	case 'j':
 		c->json = 1;
@@ -551,20 +553,26 @@ static void history_free(struct history_cmd *c)
 	free(c->words);
 	free(c->names);
 	rd_model_free(&h->m);
+	free(c->suite);
 }
 
 int wis_history_main(int argc, char **argv)
 {
-	struct history_cmd c = { .h = { .by = "kernel",
+	struct history_cmd c = { .h = { .by = WIS_FIELD(kernel),
 					.rule = { .alpha = 0.01, .min_step = 0.01 } } };
+	size_t nr_suite;
 	int ret;
 
 	c.words = calloc((size_t)argc + 1, sizeof(*c.words));
 	c.names = calloc((size_t)argc + 1, sizeof(*c.names));
-	if (!c.words || !c.names || rd_model_init(&c.h.m, stderr)) {
+	c.suite = wis_suite_tests(&nr_suite);
+	if (!c.words || !c.names || !c.suite ||
+	    rd_model_init(&c.h.m, stderr)) {
 		perror("wis history");
 		return 2;
 	}
+	c.h.m.tests = c.suite;
+	c.h.m.nr_tests = nr_suite;
 	if (parse_history(&c, argc, argv) || load(&c))
 		ret = 2;
 	else

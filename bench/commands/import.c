@@ -18,7 +18,6 @@
 /* The selectors' own keys cannot be labels. */
 static int label_ok(const struct wis_label *l, const char *word)
 {
-	static const char *const taken[] = { "run", "kernel", "date" };
 	size_t i;
 
 	for (i = 0; i < l->key_len; i++)
@@ -30,13 +29,10 @@ static int label_ok(const struct wis_label *l, const char *word)
 			word);
 		return 0;
 	}
-	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
-		if (l->key_len == strlen(taken[i]) &&
-		    !memcmp(l->key, taken[i], l->key_len)) {
-			fprintf(stderr, "wis import: --label %s: '%s' is a selector of its own, not a label\n",
-				word, taken[i]);
-			return 0;
-		}
+	if (wis_store_selector(l->key, l->key_len)) {
+		fprintf(stderr, "wis import: --label %s: '%.*s' is a selector of its own, not a label\n",
+			word, (int)l->key_len, l->key);
+		return 0;
 	}
 	return 1;
 }

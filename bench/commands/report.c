@@ -74,27 +74,10 @@ static int report_args(struct wis_report_req *c, int argc, char **argv)
 	return -1;
 }
 
-/* runtest.py's .title files hold a test's testcase: line. */
-static const char *describe_test(const char *name)
-{
-	const struct wis_test *t = wis_test_find(name);
-
-	return t ? t->desc : NULL;
-}
-
-static const char *test_family(const char *name)
-{
-	const struct wis_test *t = wis_test_find(name);
-
-	return t ? t->family : NULL;
-}
-
 int wis_report_main(int argc, char **argv)
 {
 	struct wis_report_req c;
 
 	memset(&c, 0, sizeof(c));
-	c.o.describe = describe_test;
-	c.o.family = test_family;
 	return wis_req_run(&c, argc, argv, report_args);
 }

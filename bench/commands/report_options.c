@@ -157,14 +157,16 @@ int wis_req_parse(struct wis_report_req *c, int argc, char **argv,
 int wis_req_run(struct wis_report_req *c, int argc, char **argv,
 		int (*parse)(struct wis_report_req *c, int argc, char **argv))
 {
+	struct rd_test_info *tests;
 	int ret = 2;
 
 	c->o.select = wis_store_select;
+	c->o.tests = tests = wis_suite_tests(&c->o.nr_tests);
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	c->news = calloc((size_t)argc + 1, sizeof(*c->news));
 	c->side[0] = calloc((size_t)argc + 1, sizeof(*c->side[0]));
 	c->side[1] = calloc((size_t)argc + 1, sizeof(*c->side[1]));
-	if (!c->files || !c->news || !c->side[0] || !c->side[1])
+	if (!tests || !c->files || !c->news || !c->side[0] || !c->side[1])
 		perror("wis report");
 	else if (parse(c, argc, argv))
 		ret = c->bisect ? WIS_BISECT_ABORT : 2;
@@ -174,5 +176,6 @@ int wis_req_run(struct wis_report_req *c, int argc, char **argv,
 	free(c->news);
 	free(c->side[0]);
 	free(c->side[1]);
+	free(tests);
 	return ret;
 }

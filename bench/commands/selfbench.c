@@ -229,10 +229,7 @@ static int bench_runs(struct wis_point *p, struct wis_result *r,
 int wis_bench_main(int argc, char **argv)
 {
 	struct wis_cpuset mask;
-	struct wis_measure m = {
-		.affinity = WIS_AFF_CORE, .warmup = 1, .samples = 5,
-		.interval_ms = 1000, .shared = "/tmp/wis-shared",
-	};
+	struct wis_measure m;
 	struct wis_point p = {
 		.test = wis_test_find("getppid1"), .nr_tasks = 1, .m = &m,
 		.mask = &mask,
@@ -241,7 +238,10 @@ int wis_bench_main(int argc, char **argv)
 	uint64_t *counter;
 	int runs = 5, status = 2;
 
-	if (!p.test || parse_args(argc, argv, &runs, &m.interval_ms))
+	if (!p.test)
+		return 2;
+	wis_measure_defaults(&m);
+	if (parse_args(argc, argv, &runs, &m.interval_ms))
 		return 2;
 	if (wis_cpuset_inherited(&mask))
 		return 2;

@@ -186,14 +186,20 @@ static int print_memory(const struct sweep_args *a)
 				  NULL;
 	struct wis_memory_need need = { 0, 0 };
 	struct wis_plan pl = { .nr_tasks = 0 };
+	enum wis_maps maps[WIS_MAX_SWEEP_TESTS];
+	const struct wis_test *t;
 	char err[256];
 
 	if (!c) {
 		fprintf(stderr, "wis sweep: --mem-for needs a CPU count\n");
 		return 2;
 	}
+	for (int i = 0; i < c->nr_tests; i++) {
+		t = wis_test_find(c->tests[i]);
+		maps[i] = t ? t->maps : WIS_MAPS_NONE;
+	}
 	if (!wis_plan_make(&pl, c, NULL, cpus, err, sizeof(err)))
-		wis_plan_memory(&pl, c, cpus, &need);
+		wis_plan_memory(&pl, maps, cpus, &need);
 	printf("%u %u\n", need.resident_mb, need.batch_mb);
 	wis_plan_free(&pl);
 	free(c);

@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "file.h"
 #include "midr.h"
+#include "schema.h"
 #include "topology.h"
 
 /* First line of a file, without its newline; def if unreadable. */
@@ -116,14 +117,14 @@ static void audit_kernel(struct wis_json *j)
 	struct utsname u;
 
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	wis_json_str(j, "date", date);
+	wis_json_str(j, WIS_FIELD(date), date);
 	if (!uname(&u)) {
-		wis_json_str(j, "kernel", u.release);
-		wis_json_str(j, "kernel_version", u.version);
-		wis_json_str(j, "machine", u.machine);
-		wis_json_str(j, "hostname", u.nodename);
+		wis_json_str(j, WIS_FIELD(kernel), u.release);
+		wis_json_str(j, WIS_FIELD(kernel_version), u.version);
+		wis_json_str(j, WIS_FIELD(machine), u.machine);
+		wis_json_str(j, WIS_FIELD(hostname), u.nodename);
 	}
-	json_file(j, "cmdline", "/proc/cmdline", "");
+	json_file(j, WIS_FIELD(cmdline), "/proc/cmdline", "");
 }
 
 /*
@@ -137,9 +138,9 @@ static void audit_libc(struct wis_json *j)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "glibc %s", gnu_get_libc_version());
-	wis_json_str(j, "libc", buf);
+	wis_json_str(j, WIS_FIELD(libc), buf);
 #else
-	wis_json_str(j, "libc", "unknown");
+	wis_json_str(j, WIS_FIELD(libc), "unknown");
 #endif
 }
 
@@ -175,20 +176,20 @@ static void audit_cpu_model(struct wis_json *j, const struct wis_cpuset *mask)
 	uint64_t midr;
 
 	if (!proc_field("/proc/cpuinfo", "model name", buf, sizeof(buf))) {
-		wis_json_str(j, "cpu_model", buf);
+		wis_json_str(j, WIS_FIELD(cpu_model), buf);
 		return;
 	}
 	midr = first_midr(mask);
 	if (midr) {
 		wis_midr_name(midr, buf, sizeof(buf));
-		wis_json_str(j, "cpu_model", buf);
+		wis_json_str(j, WIS_FIELD(cpu_model), buf);
 		snprintf(buf, sizeof(buf), "0x%08llx", (unsigned long long)midr);
-		wis_json_str(j, "cpu_midr", buf);
+		wis_json_str(j, WIS_FIELD(cpu_midr), buf);
 		return;
 	}
 	if (proc_field("/proc/cpuinfo", "CPU part", buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "unknown");
-	wis_json_str(j, "cpu_model", buf);
+	wis_json_str(j, WIS_FIELD(cpu_model), buf);
 }
 
 static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
@@ -197,18 +198,18 @@ static void audit_cpus(struct wis_json *j, const struct wis_cpuset *mask)
 	char buf[1024];
 
 	audit_cpu_model(j, mask);
-	wis_json_u64(j, "page_size", sysconf(_SC_PAGESIZE));
-	json_file(j, "cpus_online", "/sys/devices/system/cpu/online", "unknown");
+	wis_json_u64(j, WIS_FIELD(page_size), sysconf(_SC_PAGESIZE));
+	json_file(j, WIS_FIELD(cpus_online), "/sys/devices/system/cpu/online", "unknown");
 	wis_cpulist_format(mask, buf, sizeof(buf));
-	wis_json_str(j, "cpus_used", buf);
+	wis_json_str(j, WIS_FIELD(cpus_used), buf);
 	if (!t || wis_topology_read(t, mask)) {
 		free(t);
 		return;
 	}
-	wis_json_u64(j, "packages", t->nr_packages);
-	wis_json_u64(j, "numa_nodes", t->nr_nodes);
-	wis_json_u64(j, "cores", t->nr_cores);
-	wis_json_u64(j, "threads_per_core", (t->nr + t->nr_cores - 1) / t->nr_cores);
+	wis_json_u64(j, WIS_FIELD(packages), t->nr_packages);
+	wis_json_u64(j, WIS_FIELD(numa_nodes), t->nr_nodes);
+	wis_json_u64(j, WIS_FIELD(cores), t->nr_cores);
+	wis_json_u64(j, WIS_FIELD(threads_per_core), (t->nr + t->nr_cores - 1) / t->nr_cores);
 	free(t);
 }
 
@@ -237,8 +238,8 @@ static void audit_nodes(struct wis_json *j)
 				 "%snode%d cpus %s mem %s", used ? "; " : "", ids[i],
 				 cpus, mem);
 	}
-	wis_json_str(j, "nodes", used ? buf : "no NUMA information");
-	wis_json_u64(j, "mem_total_kb", mem_total_kb());
+	wis_json_str(j, WIS_FIELD(nodes), used ? buf : "no NUMA information");
+	wis_json_u64(j, WIS_FIELD(mem_total_kb), mem_total_kb());
 }
 
 /* "name: status; ..." of every CPU vulnerability the kernel reports. */
@@ -270,7 +271,7 @@ static void audit_mitigations(struct wis_json *j)
 	char buf[4096];
 
 	mitigations(buf, sizeof(buf));
-	wis_json_str(j, "mitigations", buf);
+	wis_json_str(j, WIS_FIELD(mitigations), buf);
 }
 
 /* The selected value of a "[x] y z" sysfs choice. */
@@ -329,7 +330,7 @@ static void audit_tmp(struct wis_json *j)
 	char buf[32];
 
 	tmp_fs(buf, sizeof(buf));
-	wis_json_str(j, "tmp_fs", buf);
+	wis_json_str(j, WIS_FIELD(tmp_fs), buf);
 }
 
 void wis_audit_env(struct wis_env *e)
@@ -376,10 +377,12 @@ static void audit_boot(struct wis_json *j, const char *boot, double sweep)
 		if (!eq)
 			continue;
 		*eq = 0;
+		/* wis-init's phase P is the run record's field boot_P. */
 		snprintf(key, sizeof(key), "boot_%s", word);
-		wis_json_f64(j, key, strtod(eq + 1, NULL));
+		if (wis_field_find(key) >= 0)
+			wis_json_f64(j, key, strtod(eq + 1, NULL));
 	}
-	wis_json_f64(j, "boot_sweep", sweep);
+	wis_json_f64(j, WIS_FIELD(boot_sweep), sweep);
 }
 
 void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
@@ -388,18 +391,18 @@ void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 	audit_libc(j);
 	audit_cpus(j, mask);
 	audit_nodes(j);
-	json_file(j, "lsm", "/sys/kernel/security/lsm", "unknown");
-	json_file(j, "apparmor", "/sys/module/apparmor/parameters/enabled", "N");
+	json_file(j, WIS_FIELD(lsm), "/sys/kernel/security/lsm", "unknown");
+	json_file(j, WIS_FIELD(apparmor), "/sys/module/apparmor/parameters/enabled", "N");
 	audit_mitigations(j);
-	json_file(j, "cpufreq_driver",
+	json_file(j, WIS_FIELD(cpufreq_driver),
 		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "none");
-	json_file(j, "cpufreq_governor",
+	json_file(j, WIS_FIELD(cpufreq_governor),
 		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
-	json_file(j, "clocksource", CLOCKSOURCE_PATH, "unknown");
-	json_choice(j, "thp", THP_PATH);
-	json_file(j, "numa_balancing", NUMA_BALANCING_PATH, "none");
-	json_file(j, "overcommit", "/proc/sys/vm/overcommit_memory", "unknown");
-	wis_json_i64(j, "committed_as_batch_pages", wis_committed_as_batch());
+	json_file(j, WIS_FIELD(clocksource), CLOCKSOURCE_PATH, "unknown");
+	json_choice(j, WIS_FIELD(thp), THP_PATH);
+	json_file(j, WIS_FIELD(numa_balancing), NUMA_BALANCING_PATH, "none");
+	json_file(j, WIS_FIELD(overcommit), "/proc/sys/vm/overcommit_memory", "unknown");
+	wis_json_i64(j, WIS_FIELD(committed_as_batch_pages), wis_committed_as_batch());
 }
 
 void wis_audit_start_json(struct wis_json *j, const char *boot,

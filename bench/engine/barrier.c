@@ -9,31 +9,25 @@
  * g, 2g left it, and two end marks above every phase.  One word per slot
  * makes "joined this campaign and reached this phase" a single atomic
  * fact, so a slot left over from an earlier campaign can never count.
- * One protocol on one region: its layout, the campaign, the phases and
- * the waits all read the same words, hence one file of this length.
+ * The region itself, a file or a device, is opened and mapped by
+ * barrier_region.c.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "barrier.h"
+#include "barrier_region.h"
 #include "clock.h"
-#include "file.h"
 
-#define MAGIC 0x3152414253495755ULL	/* "UWISBAR1" read little-endian */
 #define VERSION 1
-#define SLOT_SIZE 256
 #define LABEL_MAX 64
 
 #define PHASE_INIT 1		/* header state: being written */
@@ -52,7 +46,7 @@ struct header {
 	_Atomic uint64_t state;		/* tag << 32 | PHASE_INIT/OPEN */
 	uint64_t sweep_hash;
 	char creator[LABEL_MAX];
-} __attribute__((aligned(SLOT_SIZE)));
+} __attribute__((aligned(WIS_BARRIER_SLOT_SIZE)));
 
 struct slot {
 	_Atomic uint64_t word;		/* tag << 32 | phase */
@@ -60,7 +54,7 @@ struct slot {
 	_Atomic uint64_t sweep_hash;
 	_Atomic uint64_t last_phase;	/* reached before PHASE_DONE */
 	char label[LABEL_MAX];
-} __attribute__((aligned(SLOT_SIZE)));
+} __attribute__((aligned(WIS_BARRIER_SLOT_SIZE)));
 
 struct region {
 	struct header h;
@@ -69,14 +63,15 @@ struct region {
 
 _Static_assert(sizeof(struct region) == WIS_BARRIER_REGION_SIZE,
 	       "region layout");
+_Static_assert(offsetof(struct region, h.magic) == 0,
+	       "the magic is what barrier_region.c finds first");
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
 	       "64-bit atomics must be lock-free to work across processes");
 
 struct wis_barrier {
 	struct wis_barrier_params p;
 	char spec[256], label[LABEL_MAX];
-	void *map;
-	size_t map_len;
+	struct wis_barrier_map m;
 	struct region *r;
 	uint32_t tag;
 	uint32_t created;	/* the tag of the campaign this one installed */
@@ -142,212 +137,6 @@ static void back_off(struct backoff *b)
 	sleep_ns(b->pause_ns);
 }
 
-/* ---- mapping the region ---------------------------------------------- */
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int map_fd(struct wis_barrier *b, int fd, uint64_t offset,
-		  char *err, size_t len)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t start = offset - offset % page;
-
-	b->map_len = (size_t)(offset - start) + WIS_BARRIER_REGION_SIZE;
-	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		      (off_t)start);
-	if (b->map == MAP_FAILED) {
-		b->map = NULL;
-		return fail(err, len, "wis.barrier: mmap %s: %s", b->spec,
-			    strerror(errno));
-	}
-	b->r = (struct region *)((char *)b->map + (offset - start));
-	return 0;
-}
-
-/*
- * A regular file, created and sized on first use.  Shared between kernels
- * only on a filesystem whose mappings are the storage itself (DAXFS).
- */
-/*
- * A file that is empty, or of the region's size starting with wis's magic
- * or still zero (an instance has just sized it), is a barrier file;
- * anything else is somebody's file given by mistake.
- */
-static int file_is_region(const struct wis_barrier *b, const struct stat *st)
-{
-	uint64_t magic;
-
-	if (!st->st_size)
-		return 1;
-	if (st->st_size != WIS_BARRIER_REGION_SIZE)
-		return 0;
-	memcpy(&magic, (const void *)&b->r->h.magic, sizeof(magic));
-	return magic == MAGIC || !magic;
-}
-
-/*
- * A regular file, created and sized on first use.  Shared between kernels
- * only on a filesystem whose mappings are the storage itself (DAXFS).
- */
-static int open_file(struct wis_barrier *b, const char *path,
-		     char *err, size_t len)
-{
-	struct stat st;
-	char why[128];
-	int fd, ret;
-
-	fd = wis_open_owned(AT_FDCWD, path, O_RDWR | O_CREAT, 0644, 0, why,
-			    sizeof(why));
-	if (fd < 0)
-		return fail(err, len, "wis.barrier: %s: %s", path, why);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return fail(err, len, "wis.barrier: %s: not a regular file "
-			    "(pmem:DEV for a device)", path);
-	}
-	if (st.st_size > WIS_BARRIER_REGION_SIZE) {
-		close(fd);
-		return fail(err, len, "wis.barrier: %s: %lld bytes, not a barrier file: left untouched",
-			    path, (long long)st.st_size);
-	}
-	ret = map_fd(b, fd, 0, err, len);
-	if (!ret && !file_is_region(b, &st))
-		ret = fail(err, len, "wis.barrier: %s: not a barrier file (no wis magic): left untouched",
-			   path);
-	if (!ret && !st.st_size && ftruncate(fd, WIS_BARRIER_REGION_SIZE))
-		ret = fail(err, len, "wis.barrier: %s: cannot size it: %s",
-			   path, strerror(errno));
-	close(fd);
-	return ret;
-}
-
-/*
- * A character device mapped as memory (device-dax).  A block device is
- * refused: its mapping is this kernel's page cache, which no other kernel
- * sees.
- */
-static int open_device(struct wis_barrier *b, const char *arg,
-		       char *err, size_t len)
-{
-	char dev[256], why[128];
-	const char *colon = strrchr(arg, ':');
-	unsigned long long offset = 0;
-	struct stat st;
-	int fd, ret;
-
-	snprintf(dev, sizeof(dev), "%s", arg);
-	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
-	    strlen(colon + 1)) {
-		dev[colon - arg] = '\0';
-		offset = strtoull(colon + 1, NULL, 10);
-	}
-	if (offset % SLOT_SIZE)
-		return fail(err, len, "wis.barrier: %s: offset %llu is not a "
-			    "multiple of %d", arg, offset, SLOT_SIZE);
-	/* A block device is opened only to be refused with the reason. */
-	fd = wis_open_owned(AT_FDCWD, dev, O_RDWR, 0,
-			    WIS_OPEN_CHR | WIS_OPEN_BLK, why, sizeof(why));
-	if (fd < 0)
-		return fail(err, len, "wis.barrier: %s: %s", dev, why);
-	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) || !wis_is_dax(&st)) {
-		close(fd);
-		return fail(err, len, "wis.barrier: %s: want a device-dax "
-			    "character device (a block device's mapping is "
-			    "page cache, private to this kernel; /dev/zero "
-			    "and the like share nothing)", dev);
-	}
-	ret = map_fd(b, fd, offset, err, len);
-	close(fd);
-	return ret;
-}
-
-static int is_ivshmem(const char *dir)
-{
-	char path[512], id[32];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", dir);
-	if (wis_read_line(path, id, sizeof(id)) || strcmp(id, "0x1af4"))
-		return 0;
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", dir);
-	return !wis_read_line(path, id, sizeof(id)) && !strcmp(id, "0x1110");
-}
-
-/* The ivshmem device with the lowest PCI address. */
-static int find_ivshmem(char *addr, size_t len)
-{
-	struct dirent *d;
-	DIR *dir = opendir("/sys/bus/pci/devices");
-
-	addr[0] = '\0';
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !is_ivshmem(d->d_name))
-			continue;
-		if (!addr[0] || strcmp(d->d_name, addr) < 0)
-			snprintf(addr, len, "%s", d->d_name);
-	}
-	closedir(dir);
-	return addr[0] ? 0 : -1;
-}
-
-/*
- * QEMU's ivshmem-plain: BAR 2 is the host's shared memory backend, mapped
- * through sysfs, so no driver is needed in the guest.
- */
-static int open_ivshmem(struct wis_barrier *b, const char *arg,
-			char *err, size_t len)
-{
-	char addr[256], path[512];
-	int fd, ret;
-
-	if (*arg && (strchr(arg, '/') || !is_ivshmem(arg)))
-		return fail(err, len, "wis.barrier: %.64s: not an ivshmem PCI "
-			    "device (1af4:1110)", arg);
-	if (*arg)
-		snprintf(addr, sizeof(addr), "%s", arg);
-	else if (find_ivshmem(addr, sizeof(addr)))
-		return fail(err, len, "wis.barrier: no ivshmem PCI device "
-			    "(1af4:1110)");
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource2", addr);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail(err, len, "wis.barrier: %s: %s", path,
-			    strerror(errno));
-	ret = map_fd(b, fd, 0, err, len);
-	close(fd);
-	return ret;
-}
-
-static int map_region(struct wis_barrier *b, char *err, size_t len)
-{
-	const char *s = b->spec;
-
-	if (!strncmp(s, "file:", 5) && s[5])
-		return open_file(b, s + 5, err, len);
-	if (s[0] == '/')
-		return open_file(b, s, err, len);
-	if (!strncmp(s, "pmem:", 5) && s[5])
-		return open_device(b, s + 5, err, len);
-	if (!strcmp(s, "ivshmem"))
-		return open_ivshmem(b, "", err, len);
-	if (!strncmp(s, "ivshmem:", 8) && s[8])
-		return open_ivshmem(b, s + 8, err, len);
-	return fail(err, len, "wis.barrier: bad value '%s': want file:PATH, "
-		    "/PATH, pmem:DEV[:OFFSET] or ivshmem[:PCI-ADDRESS]", s);
-}
-
 /* ---- the campaign ---------------------------------------------------- */
 
 /*
@@ -399,7 +188,7 @@ static void create(struct wis_barrier *b, uint64_t old)
 					    pack(tag, PHASE_INIT)))
 		return;
 	b->created = tag;
-	r->h.magic = MAGIC;
+	r->h.magic = WIS_BARRIER_MAGIC;
 	r->h.version = VERSION;
 	r->h.instances = b->p.instances;
 	r->h.sweep_hash = b->p.sweep_hash;
@@ -472,8 +261,9 @@ static int start_heartbeat(struct wis_barrier *b, char *err, size_t len)
 		return 0;
 	e = pthread_create(&b->heart, NULL, heartbeat, b);
 	if (e)
-		return fail(err, len, "wis.barrier: heartbeat thread: %s",
-			    strerror(e));
+		return wis_barrier_fail(err, len,
+					"wis.barrier: heartbeat thread: %s",
+					strerror(e));
 	b->heart_running = 1;
 	return 0;
 }
@@ -501,18 +291,22 @@ static int check_match(struct wis_barrier *b, uint32_t tag, char *err,
 	if (instances != b->p.instances) {
 		if (b->p.instance < instances)
 			refuse(b, tag);
-		return fail(err, len, "wis.instances: this instance says %u, "
-			    "the campaign in %s (started by '%s') says %u",
-			    b->p.instances, b->spec, creator, instances);
+		return wis_barrier_fail(err, len, "wis.instances: this "
+					"instance says %u, the campaign in %s "
+					"(started by '%s') says %u",
+					b->p.instances, b->spec, creator,
+					instances);
 	}
 	if (hash != b->p.sweep_hash) {
 		refuse(b, tag);
-		return fail(err, len, "wis.barrier: sweep mismatch: this "
-			    "instance's sweep_hash %016llx differs from the "
-			    "campaign's %016llx (started by '%s'): every "
-			    "instance must run the same points in the same "
-			    "order", (unsigned long long)b->p.sweep_hash,
-			    (unsigned long long)hash, creator);
+		return wis_barrier_fail(err, len, "wis.barrier: sweep "
+					"mismatch: this instance's sweep_hash "
+					"%016llx differs from the campaign's "
+					"%016llx (started by '%s'): every "
+					"instance must run the same points in "
+					"the same order",
+					(unsigned long long)b->p.sweep_hash,
+					(unsigned long long)hash, creator);
 	}
 	return 0;
 }
@@ -564,7 +358,7 @@ static enum verdict judge(struct wis_barrier *b, uint64_t state)
 		return REPLACE;
 	if (phase_of(state) == PHASE_INIT)
 		return WAIT;
-	if (phase_of(state) != PHASE_OPEN || r->h.magic != MAGIC ||
+	if (phase_of(state) != PHASE_OPEN || r->h.magic != WIS_BARRIER_MAGIC ||
 	    r->h.version != VERSION || !r->h.instances ||
 	    r->h.instances > WIS_BARRIER_MAX_INSTANCES || has_ended(r, tag))
 		return REPLACE;
@@ -591,8 +385,9 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 		int ret;
 
 		if (stop_requested(b))
-			return fail(err, len, "wis.barrier: interrupted while "
-				    "joining the campaign in %s", b->spec);
+			return wis_barrier_fail(err, len, "wis.barrier: "
+						"interrupted while joining the "
+						"campaign in %s", b->spec);
 		switch (judge(b, state)) {
 		case REPLACE:
 			create(b, state);
@@ -607,10 +402,12 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 			sleep_ns(POLL_MAX_NS);
 			break;
 		case TAKEN:
-			return fail(err, len, "wis.instance: %u is already taken "
-				    "in %s by running instance '%s'",
-				    b->p.instance, b->spec,
-				    peer_label(my_slot(b)->label, label));
+			return wis_barrier_fail(err, len, "wis.instance: %u is "
+						"already taken in %s by "
+						"running instance '%s'",
+						b->p.instance, b->spec,
+						peer_label(my_slot(b)->label,
+							   label));
 		case JOIN:
 			ret = enter(b, state, err, len);
 			if (ret <= 0)
@@ -618,22 +415,27 @@ static int join(struct wis_barrier *b, char *err, size_t len)
 			break;
 		}
 	}
-	return fail(err, len, "wis.barrier: no campaign could be joined in %s "
-		    "within %u s", b->spec, b->p.timeout_s);
+	return wis_barrier_fail(err, len, "wis.barrier: no campaign could be "
+				"joined in %s within %u s", b->spec,
+				b->p.timeout_s);
 }
 
 static int check_params(const struct wis_barrier_params *p,
 			char *err, size_t len)
 {
 	if (!p->instances || p->instances > WIS_BARRIER_MAX_INSTANCES)
-		return fail(err, len, "wis.instances: %u is not from 1 to %d",
-			    p->instances, WIS_BARRIER_MAX_INSTANCES);
+		return wis_barrier_fail(err, len,
+					"wis.instances: %u is not from 1 to %d",
+					p->instances,
+					WIS_BARRIER_MAX_INSTANCES);
 	if (p->instance >= p->instances)
-		return fail(err, len, "wis.instance: %u is not below "
-			    "wis.instances=%u", p->instance, p->instances);
+		return wis_barrier_fail(err, len, "wis.instance: %u is not "
+					"below wis.instances=%u", p->instance,
+					p->instances);
 	if (strlen(p->spec) >= sizeof(((struct wis_barrier *)0)->spec))
-		return fail(err, len, "wis.barrier: '%.40s...' is too long",
-			    p->spec);
+		return wis_barrier_fail(err, len,
+					"wis.barrier: '%.40s...' is too long",
+					p->spec);
 	return 0;
 }
 
@@ -646,7 +448,7 @@ struct wis_barrier *wis_barrier_open(const struct wis_barrier_params *p,
 		return NULL;
 	b = calloc(1, sizeof(*b));
 	if (!b) {
-		fail(err, errlen, "wis.barrier: out of memory");
+		wis_barrier_fail(err, errlen, "wis.barrier: out of memory");
 		return NULL;
 	}
 	b->p = *p;
@@ -654,7 +456,12 @@ struct wis_barrier *wis_barrier_open(const struct wis_barrier_params *p,
 	snprintf(b->label, sizeof(b->label), "%s", p->label);
 	b->p.spec = b->spec;
 	b->p.label = b->label;
-	if (map_region(b, err, errlen) || join(b, err, errlen)) {
+	if (wis_barrier_map(&b->m, b->spec, err, errlen)) {
+		wis_barrier_close(b);
+		return NULL;
+	}
+	b->r = b->m.region;
+	if (join(b, err, errlen)) {
 		wis_barrier_close(b);
 		return NULL;
 	}
@@ -681,8 +488,9 @@ static int advance(struct wis_barrier *b, uint32_t phase, char *err, size_t len)
 
 	do {
 		if (tag_of(old) != b->tag || phase_of(old) >= PHASE_REFUSED)
-			return fail(err, len, "wis.barrier: the campaign in %s "
-				    "was replaced by another run", b->spec);
+			return wis_barrier_fail(err, len, "wis.barrier: the "
+						"campaign in %s was replaced "
+						"by another run", b->spec);
 		if (phase_of(old) >= phase)
 			return 0;
 	} while (!atomic_compare_exchange_weak(&s->word, &old,
@@ -700,20 +508,23 @@ static void describe_missing(struct wis_barrier *b, unsigned i, uint64_t gen,
 
 	peer_label(s->label, label);
 	if (tag_of(w) != b->tag) {
-		fail(err, len, "wis.barrier: instance %u never joined (waited "
-		     "%u s at point %llu in %s)", i, b->p.timeout_s,
-		     (unsigned long long)gen, b->spec);
+		wis_barrier_fail(err, len, "wis.barrier: instance %u never "
+				 "joined (waited %u s at point %llu in %s)", i,
+				 b->p.timeout_s, (unsigned long long)gen,
+				 b->spec);
 	} else if (phase_of(w) == PHASE_REFUSED) {
-		fail(err, len, "wis.barrier: instance %u ('%s') refused the "
-		     "campaign: its sweep or wis.instances differs", i, label);
+		wis_barrier_fail(err, len, "wis.barrier: instance %u ('%s') "
+				 "refused the campaign: its sweep or "
+				 "wis.instances differs", i, label);
 	} else if (phase_of(w) == PHASE_DONE) {
-		fail(err, len, "wis.barrier: instance %u ('%s') ended before "
-		     "point %llu", i, label, (unsigned long long)gen);
+		wis_barrier_fail(err, len, "wis.barrier: instance %u ('%s') "
+				 "ended before point %llu", i, label,
+				 (unsigned long long)gen);
 	} else {
-		fail(err, len, "wis.barrier: instance %u ('%s') did not %s "
-		     "point %llu within %u s", i, label,
-		     left ? "leave" : "arrive at", (unsigned long long)gen,
-		     b->p.timeout_s);
+		wis_barrier_fail(err, len, "wis.barrier: instance %u ('%s') "
+				 "did not %s point %llu within %u s", i, label,
+				 left ? "leave" : "arrive at",
+				 (unsigned long long)gen, b->p.timeout_s);
 	}
 }
 
@@ -746,17 +557,19 @@ static int wait_all(struct wis_barrier *b, uint32_t phase, uint64_t gen,
 
 	while ((behind = first_behind(b, phase, &ended)) >= 0) {
 		if (stop_requested(b))
-			return fail(err, len, "wis.barrier: interrupted while "
-				    "waiting at point %llu",
-				    (unsigned long long)gen);
+			return wis_barrier_fail(err, len, "wis.barrier: "
+						"interrupted while waiting at "
+						"point %llu",
+						(unsigned long long)gen);
 		if (ended || wis_clock_ns(CLOCK_MONOTONIC) > deadline) {
 			describe_missing(b, (unsigned)behind, gen, !(phase & 1),
 					 err, len);
 			return -1;
 		}
 		if (tag_of(atomic_load(&b->r->h.state)) != b->tag)
-			return fail(err, len, "wis.barrier: the campaign in %s "
-				    "was replaced by another run", b->spec);
+			return wis_barrier_fail(err, len, "wis.barrier: the "
+						"campaign in %s was replaced "
+						"by another run", b->spec);
 		back_off(&bo);
 	}
 	return 0;
@@ -776,8 +589,9 @@ int wis_barrier_pass(struct wis_barrier *b, uint64_t gen,
 	uint64_t all_arrived;
 
 	if (!gen || 2 * gen >= PHASE_REFUSED)
-		return fail(err, errlen, "wis.barrier: generation %llu out of "
-			    "range", (unsigned long long)gen);
+		return wis_barrier_fail(err, errlen, "wis.barrier: generation "
+					"%llu out of range",
+					(unsigned long long)gen);
 	if (advance(b, arrive, err, errlen) ||
 	    wait_all(b, arrive, gen, err, errlen))
 		return -1;
@@ -809,7 +623,6 @@ void wis_barrier_close(struct wis_barrier *b)
 		atomic_store(&b->stop, 1);
 		pthread_join(b->heart, NULL);
 	}
-	if (b->map)
-		munmap(b->map, b->map_len);
+	wis_barrier_unmap(&b->m);
 	free(b);
 }

@@ -25,9 +25,6 @@
 
 #include "wis_limits.h"
 
-/* Bytes of the region the barrier uses: a header and 64 slots. */
-#define WIS_BARRIER_REGION_SIZE (256 + 256 * WIS_BARRIER_MAX_INSTANCES)
-
 struct wis_barrier;
 
 struct wis_barrier_params {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The point side of wis.profile: events, rings, the aggregation of call
- * chains into symbol counts, and the record fields.  One pipeline over
- * one state (the rings' mappings, the symbols, the counts), hence one
- * file of this length; kallsyms, lock_stat and the ring reader are apart.
+ * The point side of wis.profile: its events opened on the point's CPUs,
+ * their rings read into the symbol tables (profile_syms.c), the counters
+ * read, and the record fields.  kallsyms, lock_stat and the ring's own
+ * reader (perf_ring.c) are apart.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,15 +22,13 @@
 #endif
 
 #include "file.h"
-#include "kallsyms.h"
 #include "perf_ring.h"
 #include "profile.h"
+#include "profile_syms.h"
+#include "schema.h"
 
 #define RING_PAGES 64
-#define MAX_STACK 32		/* frames the kernel records a sample */
-#define CHAIN_SLOTS 8192	/* distinct chains kept a kind */
 #define TRACEFS_DIRS { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" }
-
 
 struct stat_event {
 	const char *name;
@@ -58,100 +56,11 @@ const char *wis_prof_stat_name(int i)
 	return i >= 0 && i < WIS_PROF_STATS ? stat_events[i].name : NULL;
 }
 
-/* ---- the symbols, loaded before any point forks ---------------------- */
-
-static struct wis_kallsyms ksyms;
-static int ksyms_tried;
-static char ksyms_why[WIS_MSG_MAX];
-
-void wis_profile_prepare(unsigned kinds)
-{
-	if (!(kinds & (WIS_PROF_CPU | WIS_PROF_LOCK)) || ksyms_tried)
-		return;
-	ksyms_tried = 1;
-	wis_kallsyms_load(&ksyms, "/proc/kallsyms", ksyms_why,
-			  sizeof(ksyms_why));
-}
-
-/* ---- aggregation ------------------------------------------------------- */
-
-struct chain_slot {
-	int32_t sym[WIS_PROF_DEPTH];
-	uint32_t count;
-};
-
-/* The counts of one sampled kind: per symbol, and per distinct chain. */
+/* The counts of one sampled kind, and whose samples count. */
 struct agg {
-	uint32_t *self, *children;	/* [ksyms.nr + 1]: last is unknown */
-	struct chain_slot *chains;	/* [CHAIN_SLOTS] */
+	struct wis_prof_counts c;
 	const struct wis_profiler *pr;	/* whose pids are the point's */
-	uint64_t samples, lost, dropped, other;
 };
-
-static int32_t resolve(uint64_t ip)
-{
-	long i = wis_kallsyms_find(&ksyms, ip);
-
-	return i < 0 ? (int32_t)ksyms.nr : (int32_t)i;
-}
-
-static uint32_t chain_hash(const int32_t *sym)
-{
-	uint32_t h = 2166136261u;
-
-	for (int i = 0; i < WIS_PROF_DEPTH; i++)
-		h = (h ^ (uint32_t)sym[i]) * 16777619u;
-	return h;
-}
-
-static void count_chain(struct agg *a, const int32_t *sym)
-{
-	uint32_t h = chain_hash(sym);
-
-	for (uint32_t probe = 0; probe < CHAIN_SLOTS; probe++) {
-		struct chain_slot *s = &a->chains[(h + probe) % CHAIN_SLOTS];
-
-		if (!s->count)
-			memcpy(s->sym, sym, sizeof(s->sym));
-		if (!memcmp(s->sym, sym, sizeof(s->sym))) {
-			s->count++;
-			return;
-		}
-	}
-	a->dropped++;
-}
-
-static void count_children(struct agg *a, const int32_t *frames, int n)
-{
-	for (int i = 0; i < n; i++) {
-		int seen = 0;
-
-		for (int k = 0; k < i && !seen; k++)
-			seen = frames[k] == frames[i];
-		if (!seen)
-			a->children[frames[i]]++;
-	}
-}
-
-/* ip, then the chain; context markers (PERF_CONTEXT_*) are skipped. */
-static void add_sample(struct agg *a, uint64_t ip, const uint64_t *ips,
-		       uint64_t nr)
-{
-	int32_t frames[MAX_STACK], key[WIS_PROF_DEPTH];
-	int n = 0;
-
-	for (uint64_t i = 0; i < nr && n < MAX_STACK; i++)
-		if (ips[i] < (uint64_t)PERF_CONTEXT_MAX)
-			frames[n++] = resolve(ips[i]);
-	if (!n)
-		frames[n++] = resolve(ip);
-	a->samples++;
-	a->self[frames[0]]++;
-	count_children(a, frames, n);
-	for (int i = 0; i < WIS_PROF_DEPTH; i++)
-		key[i] = i < n ? frames[i] : -1;
-	count_chain(a, key);
-}
 
 static int point_pid(const struct wis_profiler *pr, uint32_t pid);
 
@@ -164,15 +73,15 @@ static void on_record(const struct perf_event_header *h, void *arg)
 	uint32_t pid;
 
 	if (h->type == PERF_RECORD_LOST && words >= 2)
-		a->lost += v[1];
+		a->c.lost += v[1];
 	if (h->type != PERF_RECORD_SAMPLE || words < 3 || v[2] > words - 3)
 		return;
 	memcpy(&pid, &v[1], sizeof(pid));
 	if (!point_pid(a->pr, pid)) {
-		a->other++;
+		a->c.other++;
 		return;
 	}
-	add_sample(a, v[0], v + 3, v[2]);
+	wis_prof_count_sample(&a->c, v[0], v + 3, v[2]);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -275,7 +184,7 @@ static void sampling_attr(struct perf_event_attr *a, uint32_t type,
 	a->sample_freq = WIS_PROF_FREQ;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_CALLCHAIN;
-	a->sample_max_stack = MAX_STACK;
+	a->sample_max_stack = WIS_PROF_MAX_STACK;
 	a->exclude_callchain_user = 1;
 	a->disabled = 1;
 }
@@ -479,11 +388,13 @@ static int spinlocks_untraced(void)
 	__cpuid(0x40000001, a, b, c, d);
 	return !(a & 1u << 7);	/* KVM_FEATURE_PV_UNHALT */
 }
+
 #else
 static int spinlocks_untraced(void)
 {
 	return 0;
 }
+
 #endif
 
 static void open_lock(struct wis_profiler *pr, const struct wis_cpuset *cpus)
@@ -539,8 +450,7 @@ static void read_lock_stat(struct wis_profile *prof, int top)
  */
 static struct wis_profiler *map_profiler(void)
 {
-	size_t counts = (ksyms.nr + 1) * sizeof(uint32_t);
-	size_t one = 2 * counts + CHAIN_SLOTS * sizeof(struct chain_slot);
+	size_t one = wis_prof_counts_size();
 	size_t len = sizeof(struct wis_profiler) + 2 * one;
 	struct wis_profiler *pr;
 	char *m;
@@ -554,9 +464,7 @@ static struct wis_profiler *map_profiler(void)
 	m += sizeof(*pr);
 	for (int k = AGG_CPU; k <= AGG_LOCK; k++) {
 		pr->agg[k].pr = pr;
-		pr->agg[k].self = (void *)m;
-		pr->agg[k].children = (void *)(m + counts);
-		pr->agg[k].chains = (void *)(m + 2 * counts);
+		wis_prof_counts_place(&pr->agg[k].c, m);
 		m += one;
 	}
 	return pr;
@@ -576,6 +484,7 @@ struct wis_profiler *wis_profile_start(unsigned kinds,
 				       struct wis_profile *prof)
 {
 	struct wis_profiler *pr;
+	const char *no_syms;
 
 	memset(prof, 0, sizeof(*prof));
 	prof->asked = kinds;
@@ -595,13 +504,13 @@ struct wis_profiler *wis_profile_start(unsigned kinds,
 	if (kinds & WIS_PROF_LOCK)
 		open_lock(pr, cpus);
 	/* Samples need names; the events' own reasons come first. */
-	if ((prof->taken & (WIS_PROF_CPU | WIS_PROF_LOCK)) && !ksyms.nr) {
+	no_syms = wis_prof_syms_missing();
+	if ((prof->taken & (WIS_PROF_CPU | WIS_PROF_LOCK)) && no_syms) {
 		close_rings(pr, 0);
 		pr->nr_lock_fds = 0;
 		prof->taken &= ~(unsigned)(WIS_PROF_CPU | WIS_PROF_LOCK);
 		prof->event[0] = '\0';
-		add_why(prof, ksyms_why[0] ? ksyms_why :
-			"no kernel symbols loaded");
+		add_why(prof, no_syms);
 	}
 	enable_all(pr, PERF_EVENT_IOC_ENABLE);
 	return pr;
@@ -658,89 +567,16 @@ static void read_counts(struct wis_profiler *pr)
 		}
 }
 
-/* ---- the busiest entries ------------------------------------------------ */
-
-/* Add count to name's entry, or make one if it beats the last. */
-static void top_add(struct wis_prof_top *t, int top, const char *name,
-		    uint64_t count)
-{
-	int i;
-
-	for (i = 0; i < t->nr && strcmp(t->e[i].name, name); i++)
-		;
-	if (i == t->nr) {
-		if (t->nr < top)
-			t->nr++;
-		else if (count <= t->e[--i].count)
-			return;
-		snprintf(t->e[i].name, sizeof(t->e[i].name), "%s", name);
-		t->e[i].count = 0;
-	}
-	t->e[i].count += count;
-	for (; i > 0 && t->e[i].count > t->e[i - 1].count; i--) {
-		struct wis_prof_entry tmp = t->e[i];
-
-		t->e[i] = t->e[i - 1];
-		t->e[i - 1] = tmp;
-	}
-}
-
-static void sym_name(char *buf, size_t len, int32_t sym)
-{
-	wis_ksym_strip(buf, len, wis_kallsyms_name(&ksyms,
-			sym == (int32_t)ksyms.nr ? -1 : sym));
-}
-
-static void top_syms(struct wis_prof_top *t, int top, const uint32_t *counts)
-{
-	char name[WIS_PROF_NAME_MAX];
-
-	for (size_t i = 0; i <= ksyms.nr; i++) {
-		if (!counts[i])
-			continue;
-		sym_name(name, sizeof(name), (int32_t)i);
-		top_add(t, top, name, counts[i]);
-	}
-}
-
-/* Callee first, ';' between frames. */
-static void chain_name(char *buf, size_t len, const int32_t *sym)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < WIS_PROF_DEPTH && sym[i] >= 0 && used < len; i++) {
-		char name[WIS_PROF_NAME_MAX];
-
-		sym_name(name, sizeof(name), sym[i]);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? ";" : "", name);
-	}
-}
-
-static void top_chains(struct wis_prof_top *t, int top,
-		       const struct chain_slot *slots)
-{
-	char name[WIS_PROF_NAME_MAX];
-
-	for (int i = 0; i < CHAIN_SLOTS; i++) {
-		if (!slots[i].count)
-			continue;
-		chain_name(name, sizeof(name), slots[i].sym);
-		top_add(t, top, name, slots[i].count);
-	}
-}
-
 void wis_profile_stop(struct wis_profiler *pr, int top)
 {
 	struct wis_profile *prof;
-	struct agg *cpu, *lock;
+	struct wis_prof_counts *cpu, *lock;
 
 	if (!pr)
 		return;
 	prof = pr->prof;
-	cpu = &pr->agg[AGG_CPU];
-	lock = &pr->agg[AGG_LOCK];
+	cpu = &pr->agg[AGG_CPU].c;
+	lock = &pr->agg[AGG_LOCK].c;
 	enable_all(pr, PERF_EVENT_IOC_DISABLE);
 	wis_profile_poll(pr);
 	read_counts(pr);
@@ -750,10 +586,10 @@ void wis_profile_stop(struct wis_profiler *pr, int top)
 	prof->other = cpu->other;
 	prof->lock_samples = lock->samples;
 	prof->lock_lost = lock->lost;
-	top_syms(&prof->self, top, cpu->self);
-	top_syms(&prof->children, top, cpu->children);
-	top_chains(&prof->chains, top, cpu->chains);
-	top_chains(&prof->lock_chains, top, lock->chains);
+	wis_prof_top_syms(&prof->self, top, cpu->self);
+	wis_prof_top_syms(&prof->children, top, cpu->children);
+	wis_prof_top_chains(&prof->chains, top, cpu->chains);
+	wis_prof_top_chains(&prof->lock_chains, top, lock->chains);
 	close_rings(pr, 0);
 	while (pr->nr_stat_fds)
 		close(pr->stat_fd[--pr->nr_stat_fds]);
@@ -794,11 +630,12 @@ static const char *list_end(struct num_list *l)
 	return l->buf;
 }
 
-/* "NAME NAME ..." and the counts beside it, as KEY and KEY_n. */
-static void top_json(struct wis_json *j, const char *key,
-		     const struct wis_prof_top *t, int top)
+/* "NAME NAME ..." as the field names, the counts beside it as counts. */
+static void top_json(struct wis_json *j, enum wis_field names_field,
+		     enum wis_field counts, const struct wis_prof_top *t,
+		     int top)
 {
-	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)], nkey[64];
+	char names[WIS_PROF_TOP_MAX * (WIS_PROF_NAME_MAX + 1)];
 	struct num_list nums;
 	size_t used = 0;
 	int n = t->nr < top ? t->nr : top;
@@ -810,9 +647,8 @@ static void top_json(struct wis_json *j, const char *key,
 					 "%s%s", i ? " " : "", t->e[i].name);
 		list_add(&nums, "%.0f", (double)t->e[i].count);
 	}
-	snprintf(nkey, sizeof(nkey), "%s_n", key);
-	wis_json_str(j, key, names);
-	wis_json_raw(j, nkey, list_end(&nums));
+	wis_json_str(j, wis_fields[names_field].name, names);
+	wis_json_raw(j, wis_fields[counts].name, list_end(&nums));
 }
 
 static void stat_json(struct wis_json *j, const struct wis_profile *prof)
@@ -831,8 +667,8 @@ static void stat_json(struct wis_json *j, const struct wis_profile *prof)
 					 "%s%s", used ? " " : "",
 					 stat_events[i].name);
 	}
-	wis_json_str(j, "stat", names);
-	wis_json_raw(j, "stat_per_op", list_end(&nums));
+	wis_json_str(j, WIS_FIELD(stat), names);
+	wis_json_raw(j, WIS_FIELD(stat_per_op), list_end(&nums));
 }
 
 /* The classes and their contentions as a table, their wait (us) beside. */
@@ -848,8 +684,8 @@ static void lock_stat_json(struct wis_json *j, const struct wis_lock_stat *ls)
 		classes.e[i].count = ls->contentions[i];
 		list_add(&waits, "%.2f", ls->wait_us[i]);
 	}
-	top_json(j, "lock_stat", &classes, classes.nr);
-	wis_json_raw(j, "lock_stat_wait_us", list_end(&waits));
+	top_json(j, WIS_F_lock_stat, WIS_F_lock_stat_n, &classes, classes.nr);
+	wis_json_raw(j, WIS_FIELD(lock_stat_wait_us), list_end(&waits));
 }
 
 void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
@@ -860,34 +696,38 @@ void wis_profile_json(struct wis_json *j, const struct wis_profile *prof,
 	if (!prof->asked)
 		return;
 	wis_profile_format(prof->taken, kinds, sizeof(kinds));
-	wis_json_str(j, "profile", kinds);
+	wis_json_str(j, WIS_FIELD(profile), kinds);
 	if (prof->why[0])
-		wis_json_str(j, "profile_why", prof->why);
-	wis_json_u64(j, "profile_ns", prof->elapsed_ns);
-	wis_json_f64(j, "profile_rate", prof->elapsed_ns ?
+		wis_json_str(j, WIS_FIELD(profile_why), prof->why);
+	wis_json_u64(j, WIS_FIELD(profile_ns), prof->elapsed_ns);
+	wis_json_f64(j, WIS_FIELD(profile_rate), prof->elapsed_ns ?
 		     prof->ops * 1e9 / (double)prof->elapsed_ns : NAN);
 	if (prof->taken & WIS_PROF_CPU) {
-		wis_json_str(j, "prof_event", prof->event);
-		wis_json_u64(j, "prof_freq", WIS_PROF_FREQ);
-		wis_json_u64(j, "prof_samples", prof->samples);
-		wis_json_u64(j, "prof_lost", prof->lost);
-		wis_json_u64(j, "prof_other", prof->other);
-		top_json(j, "prof_self", &prof->self, top);
-		top_json(j, "prof_children", &prof->children, top);
-		top_json(j, "prof_chain", &prof->chains, top);
+		wis_json_str(j, WIS_FIELD(prof_event), prof->event);
+		wis_json_u64(j, WIS_FIELD(prof_freq), WIS_PROF_FREQ);
+		wis_json_u64(j, WIS_FIELD(prof_samples), prof->samples);
+		wis_json_u64(j, WIS_FIELD(prof_lost), prof->lost);
+		wis_json_u64(j, WIS_FIELD(prof_other), prof->other);
+		top_json(j, WIS_F_prof_self, WIS_F_prof_self_n, &prof->self,
+			 top);
+		top_json(j, WIS_F_prof_children, WIS_F_prof_children_n,
+			 &prof->children, top);
+		top_json(j, WIS_F_prof_chain, WIS_F_prof_chain_n,
+			 &prof->chains, top);
 	}
 	/* Per op of no operation is no figure: left out, not 0. */
 	if (prof->taken & WIS_PROF_STAT && prof->ops > 0)
 		stat_json(j, prof);
 	if (prof->taken & WIS_PROF_LOCK) {
 		if (!prof->contentions_unknown) {
-			wis_json_u64(j, "lock_contentions", prof->contentions);
-			wis_json_f64(j, "lock_per_op", prof->ops > 0 ?
+			wis_json_u64(j, WIS_FIELD(lock_contentions), prof->contentions);
+			wis_json_f64(j, WIS_FIELD(lock_per_op), prof->ops > 0 ?
 				     prof->contentions / prof->ops : NAN);
 		}
-		wis_json_u64(j, "lock_samples", prof->lock_samples);
-		wis_json_u64(j, "lock_lost", prof->lock_lost);
-		top_json(j, "lock_chain", &prof->lock_chains, top);
+		wis_json_u64(j, WIS_FIELD(lock_samples), prof->lock_samples);
+		wis_json_u64(j, WIS_FIELD(lock_lost), prof->lock_lost);
+		top_json(j, WIS_F_lock_chain, WIS_F_lock_chain_n,
+			 &prof->lock_chains, top);
 		if (prof->lock_stat_taken)
 			lock_stat_json(j, &prof->lock_stat);
 	}

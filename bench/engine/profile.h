@@ -19,23 +19,11 @@
 #include "cpuset.h"
 #include "json.h"
 #include "lock_stat.h"
+#include "profile_syms.h"
 #include "wis.h"
 
-#define WIS_PROF_DEPTH 5	/* frames of a recorded chain */
-#define WIS_PROF_NAME_MAX 320	/* a chain's names, ';' between */
 #define WIS_PROF_FREQ 1000	/* samples per second and CPU */
 #define WIS_PROF_STATS 8
-
-struct wis_prof_entry {
-	char name[WIS_PROF_NAME_MAX];
-	uint64_t count;
-};
-
-/* The busiest entries of a table, most first. */
-struct wis_prof_top {
-	int nr;
-	struct wis_prof_entry e[WIS_PROF_TOP_MAX];
-};
 
 /* What a point's profiled interval found; lives in the shared result. */
 struct wis_profile {
@@ -61,12 +49,6 @@ struct wis_profile {
 
 /* The name of stat counter i, NULL past the last. */
 const char *wis_prof_stat_name(int i);
-
-/*
- * In the process that forks points, before the fork: what every point
- * shares (the kernel's symbols), loaded once.
- */
-void wis_profile_prepare(unsigned kinds);
 
 struct wis_profiler;
 

@@ -22,8 +22,8 @@
 
 #include "wis_limits.h"
 
-/* 128 MB in the upstream tests' sense. */
-#define WIS_MB128 (128UL * 1024 * 1024)
+/* 128 MB in the upstream tests' sense (WIS_MAPPING_MB). */
+#define WIS_MB128 ((unsigned long)WIS_MAPPING_MB * 1024 * 1024)
 
 struct wis_point_env {
 	unsigned long nr_tasks;
@@ -61,6 +61,20 @@ struct wis_test {
 	 * RLIMIT_NOFILE to that times the tasks sharing a descriptor table.
 	 */
 	rlim_t nofile;
+	/*
+	 * What a task does with 128 MB mappings (wis_limits.h): the memory
+	 * a sweep needs and the vm_committed_as warning follow it, and
+	 * tests/69-test-rows.t checks it against what the test does.
+	 */
+	enum wis_maps maps;
+	/*
+	 * A control: a test whose rate a kernel change is not expected to
+	 * move, so that a comparison whose control moved says the machine
+	 * did, and a history's step that its control shares is the
+	 * machine's.  0 for any other test; the controls are numbered from
+	 * 1 in the order they are checked and listed first.
+	 */
+	unsigned control;
 };
 
 /*

@@ -10,35 +10,16 @@
 #include "env_warn.h"
 #include "safename.h"
 
-/* Bytes of the largest mapping the memory tests make (128 MiB). */
-#define MAPPING_BYTES (128.0 * 1024 * 1024)
-
-static const struct {
-	const char *name;
-	enum wis_maps maps;
-} mapping_tests[] = {
-	{ "mmap1", WIS_MAPS_UNTOUCHED }, { "mmap2", WIS_MAPS_UNTOUCHED },
-	{ "malloc1", WIS_MAPS_UNTOUCHED }, { "page_fault1", WIS_MAPS_TOUCHED },
-	{ "page_fault2", WIS_MAPS_TOUCHED }, { "page_fault3", WIS_MAPS_TOUCHED },
-	{ "tlb_flush1", WIS_MAPS_TOUCHED }, { "tlb_flush3", WIS_MAPS_TOUCHED },
-};
-
-enum wis_maps wis_mapping_test(const char *name)
-{
-	for (size_t i = 0; i < sizeof(mapping_tests) / sizeof(*mapping_tests);
-	     i++)
-		if (!strcmp(name, mapping_tests[i].name))
-			return mapping_tests[i].maps;
-	return WIS_MAPS_NONE;
-}
+/* Bytes of the largest mapping the memory tests make. */
+#define MAPPING_BYTES (WIS_MAPPING_MB * 1024.0 * 1024)
 
 /* An unknown family might be a file test: warn rather than stay quiet. */
-void wis_env_tests_add(struct wis_env_tests *t, const char *name,
-		       const char *family)
+void wis_env_tests_add(struct wis_env_tests *t, const char *family,
+		       enum wis_maps maps)
 {
 	if (!family || !strcmp(family, "file"))
 		t->file = 1;
-	if (wis_mapping_test(name) != WIS_MAPS_NONE)
+	if (maps != WIS_MAPS_NONE)
 		t->mapping = 1;
 }
 

@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+#include "wis_limits.h"
+
 struct wis_env {
 	char lsm[256];		/* /sys/kernel/security/lsm; "" unknown */
 	int apparmor;		/* its module parameter says Y */
@@ -34,15 +36,11 @@ struct wis_env_tests {
 };
 
 /*
- * Whether a test maps 128 MB at once (the vm_committed_as batch), and
- * whether it touches every page of it (128 MB resident per task).
+ * Add a test to what t holds: its family (NULL if unknown) and what it
+ * does with 128 MB mappings (its WIS_TEST() row's).
  */
-enum wis_maps { WIS_MAPS_NONE, WIS_MAPS_UNTOUCHED, WIS_MAPS_TOUCHED };
-enum wis_maps wis_mapping_test(const char *name);
-
-/* Add test (name, family; family NULL if unknown) to what t holds. */
-void wis_env_tests_add(struct wis_env_tests *t, const char *name,
-		       const char *family);
+void wis_env_tests_add(struct wis_env_tests *t, const char *family,
+		       enum wis_maps maps);
 
 /*
  * One "warning: ..." line per fact that concerns the tests, and the

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env_warn.h"
 #include "plan.h"
 #include "wis_limits.h"
 
@@ -199,29 +198,28 @@ uint64_t wis_plan_hash(const struct wis_plan *pl,
  * least a guest boots and runs a sweep in (qemu/run's floor).
  */
 #define BASE_MB 80
-#define MAPPING_MB 128
 
-void wis_plan_memory(const struct wis_plan *pl, const struct wis_sweep_cfg *c,
+void wis_plan_memory(const struct wis_plan *pl, const enum wis_maps *maps,
 		     unsigned cpus, struct wis_memory_need *need)
 {
 	unsigned max_tasks = 0;
 	int touched = 0, mapped = 0;
 
 	for (int k = 0; k < pl->nr_points; k++) {
-		int kind = wis_mapping_test(c->tests[pl->points[k].test]);
+		enum wis_maps kind = maps[pl->points[k].test];
 
 		mapped |= kind != WIS_MAPS_NONE;
 		touched |= kind == WIS_MAPS_TOUCHED;
 		if (pl->points[k].nr_tasks > max_tasks)
 			max_tasks = pl->points[k].nr_tasks;
 	}
-	need->resident_mb = touched ? BASE_MB + MAPPING_MB * max_tasks : 0;
+	need->resident_mb = touched ? BASE_MB + WIS_MAPPING_MB * max_tasks : 0;
 	/*
 	 * totalram / CPUs / 4 pages above a mapping's 32768: 512 MB of
 	 * MemTotal per CPU, plus 10 % the kernel keeps out of MemTotal,
 	 * rounded up to 64 MB.
 	 */
-	need->batch_mb = mapped ? (cpus * 4 * MAPPING_MB * 11 / 10 + 63) /
+	need->batch_mb = mapped ? (cpus * 4 * WIS_MAPPING_MB * 11 / 10 + 63) /
 				  64 * 64 : 0;
 }
 

@@ -80,8 +80,12 @@ struct wis_memory_need {
 	unsigned batch_mb;	/* vm_committed_as batch above one mapping */
 };
 
-/* For cpus CPUs (the batch) and the plan's points (resident). */
-void wis_plan_memory(const struct wis_plan *pl, const struct wis_sweep_cfg *c,
+/*
+ * For cpus CPUs (the batch) and the plan's points (resident), maps[i]
+ * being what the sweep's test i does with 128 MB mappings (its
+ * WIS_TEST() row's: the caller knows the tests, the plan only names).
+ */
+void wis_plan_memory(const struct wis_plan *pl, const enum wis_maps *maps,
 		     unsigned cpus, struct wis_memory_need *need);
 
 /*

@@ -151,7 +151,8 @@ static size_t uneven_samples(const struct rd_point *p, size_t *nr)
 	size_t i, n = 0;
 
 	*nr = 0;
-	if (rd_rec_get(p->rec, "total", &vt) || rd_rec_get(p->rec, "min", &vm))
+	if (rd_rec_get(p->rec, WIS_FIELD(total), &vt) ||
+	    rd_rec_get(p->rec, WIS_FIELD(min), &vm))
 		return 0;
 	*nr = wis_jval_nums(&vt, total, WIS_MAX_SAMPLES);
 	if (wis_jval_nums(&vm, min, WIS_MAX_SAMPLES) != *nr ||
@@ -194,25 +195,26 @@ static void env_read(const struct rd_rec *head, struct wis_env *e)
 {
 	char apparmor[8];
 
-	env_text(head, "lsm", e->lsm, sizeof(e->lsm));
-	env_text(head, "apparmor", apparmor, sizeof(apparmor));
+	env_text(head, WIS_FIELD(lsm), e->lsm, sizeof(e->lsm));
+	env_text(head, WIS_FIELD(apparmor), apparmor, sizeof(apparmor));
 	e->apparmor = !strcmp(apparmor, "Y");
-	e->batch_pages = rd_rec_num(head, "committed_as_batch_pages");
-	e->page_size = rd_rec_num(head, "page_size");
-	e->mem_total_kb = rd_rec_num(head, "mem_total_kb");
-	env_text(head, "tmp_fs", e->tmp_fs, sizeof(e->tmp_fs));
-	env_text(head, "cmdline", e->cmdline, sizeof(e->cmdline));
-	env_text(head, "cpu_model", e->cpu_model, sizeof(e->cpu_model));
-	env_text(head, "thp", e->thp, sizeof(e->thp));
-	env_text(head, "numa_balancing", e->numa_balancing,
+	e->batch_pages = rd_rec_num(head, WIS_FIELD(committed_as_batch_pages));
+	e->page_size = rd_rec_num(head, WIS_FIELD(page_size));
+	e->mem_total_kb = rd_rec_num(head, WIS_FIELD(mem_total_kb));
+	env_text(head, WIS_FIELD(tmp_fs), e->tmp_fs, sizeof(e->tmp_fs));
+	env_text(head, WIS_FIELD(cmdline), e->cmdline, sizeof(e->cmdline));
+	env_text(head, WIS_FIELD(cpu_model), e->cpu_model, sizeof(e->cpu_model));
+	env_text(head, WIS_FIELD(thp), e->thp, sizeof(e->thp));
+	env_text(head, WIS_FIELD(numa_balancing), e->numa_balancing,
 		 sizeof(e->numa_balancing));
-	env_text(head, "mitigations", e->mitigations, sizeof(e->mitigations));
-	env_text(head, "clocksource", e->clocksource, sizeof(e->clocksource));
+	env_text(head, WIS_FIELD(mitigations), e->mitigations, sizeof(e->mitigations));
+	env_text(head, WIS_FIELD(clocksource), e->clocksource, sizeof(e->clocksource));
 }
 
-void rd_analysis_environment(FILE *out, const struct rd_run *run,
-			  const char *(*family)(const char *test))
+void rd_analysis_environment(FILE *out, const struct rd_model *m,
+			     const struct rd_run *run)
 {
+	const struct rd_test_info *info;
 	struct wis_env_tests tests = { 0 };
 	struct wis_env env;
 	size_t i;
@@ -220,9 +222,11 @@ void rd_analysis_environment(FILE *out, const struct rd_run *run,
 	if (!run->head)
 		return;
 	env_read(run->head, &env);
-	for (i = 0; i < run->nr_points; i++)
-		wis_env_tests_add(&tests, run->points[i].test,
-				  family ? family(run->points[i].test) : NULL);
+	for (i = 0; i < run->nr_points; i++) {
+		info = rd_test_info(m, run->points[i].test);
+		wis_env_tests_add(&tests, info ? info->family : NULL,
+				  info ? info->maps : WIS_MAPS_NONE);
+	}
 	wis_env_warn(out, &env, &tests);
 }
 
@@ -230,13 +234,15 @@ void rd_analysis_environment(FILE *out, const struct rd_run *run,
  * The run record's audit of a machine, as far as it can change a rate:
  * what an A/B may have changed besides what it meant to.
  */
-static const char *const audited[] = {
-	"machine", "cpu_model", "kernel", "kernel_version", "cmdline", "libc",
-	"page_size", "cpus_online", "cpus_used", "packages", "numa_nodes",
-	"cores", "threads_per_core", "nodes", "mem_total_kb", "lsm",
-	"apparmor", "mitigations", "cpufreq_driver", "cpufreq_governor",
-	"clocksource", "thp", "numa_balancing", "overcommit",
-	"committed_as_batch_pages", "tmp_fs",
+static const enum wis_field audited[] = {
+	WIS_F_machine, WIS_F_cpu_model, WIS_F_kernel, WIS_F_kernel_version,
+	WIS_F_cmdline, WIS_F_libc, WIS_F_page_size, WIS_F_cpus_online,
+	WIS_F_cpus_used, WIS_F_packages, WIS_F_numa_nodes, WIS_F_cores,
+	WIS_F_threads_per_core, WIS_F_nodes, WIS_F_mem_total_kb, WIS_F_lsm,
+	WIS_F_apparmor, WIS_F_mitigations, WIS_F_cpufreq_driver,
+	WIS_F_cpufreq_governor, WIS_F_clocksource, WIS_F_thp,
+	WIS_F_numa_balancing, WIS_F_overcommit,
+	WIS_F_committed_as_batch_pages, WIS_F_tmp_fs,
 };
 
 /* Whether key has other values in a and b (absent counts as a value). */
@@ -270,18 +276,20 @@ static void audit_line(FILE *out, const struct rd_run *a,
 	size_t i, n = 0;
 
 	for (i = 0; i < sizeof(audited) / sizeof(*audited); i++) {
-		if (!audit_differs(a->head, b->head, audited[i]))
+		const char *key = wis_fields[audited[i]].name;
+
+		if (!audit_differs(a->head, b->head, key))
 			continue;
 		fputs(n++ ? ", " : "audited settings that differ: ", out);
-		fputs(audited[i], out);
-		if (rd_rec_get(a->head, audited[i], &va) ||
-		    rd_rec_get(b->head, audited[i], &vb) ||
+		fputs(key, out);
+		if (rd_rec_get(a->head, key, &va) ||
+		    rd_rec_get(b->head, key, &vb) ||
 		    va.len > 40 || vb.len > 40)
 			continue;
 		fputs(" (", out);
-		put_audit_value(out, a->head, audited[i]);
+		put_audit_value(out, a->head, key);
 		fputs(" vs ", out);
-		put_audit_value(out, b->head, audited[i]);
+		put_audit_value(out, b->head, key);
 		fputc(')', out);
 	}
 	fputs(n ? "\n" : "the sides do not differ in any audited setting\n",
@@ -302,19 +310,22 @@ void rd_analysis_differences(FILE *out, const struct rd_run *a,
 			  const struct rd_run *b)
 {
 	/* The field, and what the warning calls it. */
-	static const char *const keys[][2] = {
-		{ "machine", "architecture" }, { "cpu_model", "CPU model" },
-		{ "kernel", "kernel" }, { "mitigations", "mitigations" },
-		{ "libc", "libc" },
+	static const struct {
+		enum wis_field field;
+		const char *called;
+	} keys[] = {
+		{ WIS_F_machine, "architecture" }, { WIS_F_cpu_model, "CPU model" },
+		{ WIS_F_kernel, "kernel" }, { WIS_F_mitigations, "mitigations" },
+		{ WIS_F_libc, "libc" },
 	};
 	char *va, *vb;
 	size_t i;
 
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		va = rd_rec_strdup(a->head, keys[i][0]);
-		vb = rd_rec_strdup(b->head, keys[i][0]);
+		va = rd_rec_strdup(a->head, wis_fields[keys[i].field].name);
+		vb = rd_rec_strdup(b->head, wis_fields[keys[i].field].name);
 		if (va && vb && strcmp(va, vb)) {
-			fprintf(out, "warning: %s differs: ", keys[i][1]);
+			fprintf(out, "warning: %s differs: ", keys[i].called);
 			puts_clean(out, va);
 			fputs(" (", out);
 			puts_clean(out, a->id);

@@ -11,9 +11,6 @@
 
 #include "comparison.h"
 
-static const char *const controls[] = { "getppid1", "futex4", "poll2" };
-#define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
-
 double rd_cmp_ratio(const struct rd_cmp_row *row)
 {
 	return row->a > 0 && isfinite(row->b) ? row->b / row->a : NAN;
@@ -267,8 +264,8 @@ struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
 
 static int same_campaign(const struct rd_rec *a, const struct rd_rec *b)
 {
-	char *x = rd_rec_strdup(a, "barrier_campaign");
-	char *y = rd_rec_strdup(b, "barrier_campaign");
+	char *x = rd_rec_strdup(a, WIS_FIELD(barrier_campaign));
+	char *y = rd_rec_strdup(b, WIS_FIELD(barrier_campaign));
 	int same = !x || !y || !strcmp(x, y);
 
 	free(x);
@@ -292,20 +289,21 @@ static int windows_overlap(const struct rd_cmp_side *side, const struct rd_cmp_e
 
 	for (i = 0; i < n; i++) {
 		rec = e[i].p->rec;
-		rel = rd_rec_num(rec, "barrier_release_ns");
-		v = rd_rec_num(rec, "barrier_gen");
+		rel = rd_rec_num(rec, WIS_FIELD(barrier_release_ns));
+		v = rd_rec_num(rec, WIS_FIELD(barrier_gen));
 		if (!isfinite(rel) || !isfinite(v) ||
-		    !isfinite(rd_rec_num(rec, "window_start_ns")) ||
-		    !isfinite(rd_rec_num(rec, "window_end_ns")))
+		    !isfinite(rd_rec_num(rec, WIS_FIELD(window_start_ns))) ||
+		    !isfinite(rd_rec_num(rec, WIS_FIELD(window_end_ns))))
 			return -1;
 		if (!i)
 			gen0 = v;
 		if (v != gen0 ||
 		    !same_campaign(head0, side->runs[e[i].run]->head))
 			return 0;
-		start = fmax(start, rd_rec_num(rec, "window_start_ns") - rel);
-		end = fmin(end, rd_rec_num(rec, "window_end_ns") - rel);
-		v = rd_rec_num(rec, "barrier_skew_ns");
+		start = fmax(start,
+			     rd_rec_num(rec, WIS_FIELD(window_start_ns)) - rel);
+		end = fmin(end, rd_rec_num(rec, WIS_FIELD(window_end_ns)) - rel);
+		v = rd_rec_num(rec, WIS_FIELD(barrier_skew_ns));
 		skew = fmax(skew, isfinite(v) ? v : 0);
 	}
 	return start + skew < end;
@@ -345,22 +343,11 @@ static double side_rate(struct rd_cmp_row *row, const struct rd_cmp_side *side,
 	return sum;
 }
 
-size_t rd_cmp_control_rank(const char *test)
-{
-	size_t i;
-
-	for (i = 0; i < NR_CONTROLS; i++)
-		if (!strcmp(controls[i], test))
-			return i;
-	return NR_CONTROLS;
-}
-
-static void check_control(struct rd_cmp_row *row)
+static void check_control(const struct rd_model *m, struct rd_cmp_row *row)
 {
 	double r = rd_cmp_ratio(row);
 
-	if (row->check == CMP_NO_OVERLAP || rd_cmp_control_rank(row->test) ==
-	    NR_CONTROLS)
+	if (row->check == CMP_NO_OVERLAP || !rd_test_control(m, row->test))
 		return;
 	if (!isfinite(r))
 		return;
@@ -384,15 +371,19 @@ static void fill_row(struct rd_cmp_table *t, struct rd_cmp_row *row,
 	row->rank = e[0].arrival;
 	row->a = side_rate(row, &t->side[0], e, split, force);
 	row->b = side_rate(row, &t->side[1], e + split, n - split, force);
-	check_control(row);
+	check_control(t->m, row);
 	t->controls_off += row->check == CMP_CONTROL_OFF;
 	t->no_overlap += row->check == CMP_NO_OVERLAP;
 	t->unchecked += row->unchecked;
 }
 
-void rd_cmp_rank_tests(const struct rd_rows *l)
+void rd_cmp_rank_tests(const struct rd_model *m, const struct rd_rows *l)
 {
-	size_t i, k, first, end, min;
+	size_t k, first, end, min, controls = 0;
+	unsigned i;
+
+	while (rd_control_at(m, controls + 1))
+		controls++;
 
 	for (first = 0; first < l->nr; first = end) {
 		min = SIZE_MAX;
@@ -400,10 +391,9 @@ void rd_cmp_rank_tests(const struct rd_rows *l)
 		     !strcmp(rd_row_test(l, end), rd_row_test(l, first)); end++)
 			if (*rd_row_rank(l, end) < min)
 				min = *rd_row_rank(l, end);
-		i = rd_cmp_control_rank(rd_row_test(l, first));
+		i = rd_test_control(m, rd_row_test(l, first));
 		for (k = first; k < end; k++)
-			*rd_row_rank(l, k) = i < NR_CONTROLS ? i :
-					     NR_CONTROLS + min;
+			*rd_row_rank(l, k) = i ? i - 1 : controls + min;
 	}
 }
 
@@ -440,7 +430,7 @@ static int build_rows(struct rd_cmp_table *t, int force)
 			;
 		fill_row(t, &t->rows[t->nr++], e + i, end - i, force);
 	}
-	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_cmp_row));
+	rd_cmp_rank_tests(t->m, &(struct rd_rows)RD_ROWS(t, struct rd_cmp_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	free(e);
 	return 0;
@@ -453,6 +443,7 @@ int rd_compare_build(struct rd_cmp_table *t, const struct rd_model *m,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	t->m = m;
 	ret = rd_compare_sides(t->side, m, base, 1, news, nr_news, o->sum,
 			       diag);
 	if (!ret && build_rows(t, o->force)) {

@@ -2,8 +2,9 @@
 /*
  * Comparing runs: BASE against NEW, where NEW may be several instances
  * that ran at once (split experiment), added up per test, mode and total
- * task count.  The controls (getppid1, futex4, poll2) must stay within
- * 1.00 +/- 0.03, and summed points must come from overlapping windows.
+ * task count.  The controls (the tests whose row says so, rd_test_info)
+ * must stay within 1.00 +/- 0.03, and summed points must come from
+ * overlapping windows.
  */
 #ifndef WIS_COMPARISON_H
 #define WIS_COMPARISON_H
@@ -74,10 +75,11 @@ static inline size_t *rd_row_rank(const struct rd_rows *l, size_t i)
 }
 
 /*
- * Controls first; then each test where its first point arrived.  Rows
- * come sorted by test, and a row's rank is its earliest point's arrival.
+ * Controls first, in their order (m's rows); then each test where its
+ * first point arrived.  Rows come sorted by test, and a row's rank is
+ * its earliest point's arrival.
  */
-void rd_cmp_rank_tests(const struct rd_rows *l);
+void rd_cmp_rank_tests(const struct rd_model *m, const struct rd_rows *l);
 
 /*
  * A point of either side, for sorting into rows (compare.c, repeats.c);
@@ -104,6 +106,7 @@ struct rd_cmp_entry *rd_cmp_collect(const struct rd_cmp_side side[2],
 				    int (*order)(const void *, const void *));
 
 struct rd_cmp_table {
+	const struct rd_model *m;
 	struct rd_cmp_side side[2];
 	struct rd_cmp_row *rows;
 	size_t nr;
@@ -130,9 +133,6 @@ int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
 		     const struct rd_cmp_label *b, size_t nb, int sum,
 		     FILE *diag);
 void rd_compare_sides_free(struct rd_cmp_side side[2]);
-
-/* A control's place among the controls (getppid1, futex4, poll2), or 3. */
-size_t rd_cmp_control_rank(const char *test);
 
 /* B/A, NaN when unknown. */
 double rd_cmp_ratio(const struct rd_cmp_row *row);

@@ -132,7 +132,7 @@ void rd_rec_nums(const struct rd_rec *rec, void *obj,
 {
 	for (size_t i = 0; i < n; i++)
 		*(double *)((char *)obj + fields[i].offset) =
-			rd_rec_num(rec, fields[i].key);
+			rd_rec_num(rec, wis_fields[fields[i].field].name);
 }
 
 void rd_rec_free(struct rd_rec *rec)
@@ -187,7 +187,7 @@ static int seq_value(const struct rd_rec *rec, uint64_t *seq)
 	uint64_t n = 0;
 	size_t i;
 
-	if (rd_rec_get(rec, "seq", &v) || v.kind != WIS_J_NUMBER)
+	if (rd_rec_get(rec, WIS_FIELD(seq), &v) || v.kind != WIS_J_NUMBER)
 		return -1;
 	for (i = 0; i < v.len; i++) {
 		if (v.raw[i] < '0' || v.raw[i] > '9' ||
@@ -224,8 +224,8 @@ static int parse_head(const struct rd_rec *frame, struct rec_head *h,
 		      char *err, size_t errlen)
 {
 	if (wis_json_check(frame->payload, frame->len, err, errlen) ||
-	    string_field(frame, "run", &h->run, err, errlen) ||
-	    string_field(frame, "type", &h->type, err, errlen))
+	    string_field(frame, WIS_FIELD(run), &h->run, err, errlen) ||
+	    string_field(frame, WIS_FIELD(type), &h->type, err, errlen))
 		return -1;
 	if (seq_value(frame, &h->seq)) {
 		snprintf(err, errlen, "seq: %s",
@@ -340,7 +340,8 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 	ret = parse_head(&frame, &h, err, sizeof(err));
 	rec = ret ? NULL : record_new(payload, len, &h);
 	if (rec && (!*rec->run || !*rec->type))
-		ret = not_a_string(*rec->run ? "type" : "run", err, sizeof(err));
+		ret = not_a_string(*rec->run ? WIS_FIELD(type) : WIS_FIELD(run),
+				   err, sizeof(err));
 	if (!ret && rec && at && in->src && in->trimmable && in->trimmable(rec))
 		rec = trimmed(in, rec, &h, at->off, at->len);
 	/* The line buffer is reused: its fields are not to be remembered. */
@@ -361,7 +362,7 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 	rec->line = in->line_no;
 	rec->order = in->nr_recs + in->nr_fulls;
 	cur_input(in)->frames++;
-	if (!strcmp(rec->type, "full"))
+	if (!strcmp(rec->type, WIS_RECORD(FULL)))
 		ret = rec_push(&in->fulls, &in->nr_fulls, &in->cap_fulls, rec);
 	else
 		ret = rec_push(&in->recs, &in->nr_recs, &in->cap_recs, rec);

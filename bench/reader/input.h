@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "json.h"
+#include "schema.h"
 
 /*
  * A regular file read by name, which a trimmed record is read from
@@ -124,7 +125,7 @@ double rd_rec_num(const struct rd_rec *rec, const char *key);
 
 /* A number of a record and the double of a struct it goes into. */
 struct rd_num_field {
-	const char *key;
+	enum wis_field field;
 	size_t offset;
 };
 

@@ -23,6 +23,30 @@ int rd_model_init(struct rd_model *m, FILE *diag)
 	return rd_inputs_init(&m->in, diag);
 }
 
+const struct rd_test_info *rd_test_info(const struct rd_model *m,
+					const char *name)
+{
+	for (size_t i = 0; i < m->nr_tests; i++)
+		if (!strcmp(m->tests[i].name, name))
+			return &m->tests[i];
+	return NULL;
+}
+
+unsigned rd_test_control(const struct rd_model *m, const char *name)
+{
+	const struct rd_test_info *t = rd_test_info(m, name);
+
+	return t ? t->control : 0;
+}
+
+const char *rd_control_at(const struct rd_model *m, unsigned place)
+{
+	for (size_t i = 0; place && i < m->nr_tests; i++)
+		if (m->tests[i].control == place)
+			return m->tests[i].name;
+	return NULL;
+}
+
 static void points_free(struct rd_run *run)
 {
 	size_t i;
@@ -213,13 +237,14 @@ static double point_repeat(const struct rd_rec *rec)
 {
 	struct wis_jval v;
 
-	return rd_rec_get(rec, "repeat", &v) ? 0 : rd_rec_num(rec, "repeat");
+	return rd_rec_get(rec, WIS_FIELD(repeat), &v) ? 0 :
+	       rd_rec_num(rec, WIS_FIELD(repeat));
 }
 
 static int valid_point(const struct rd_point *p, const struct rd_rec *rec,
 		       const char *mode)
 {
-	double tasks = rd_rec_num(rec, "tasks");
+	double tasks = rd_rec_num(rec, WIS_FIELD(tasks));
 	double repeat = point_repeat(rec);
 
 	return p->test && *p->test && p->status && mode &&
@@ -231,19 +256,19 @@ static int valid_point(const struct rd_point *p, const struct rd_rec *rec,
 static void point_values(struct rd_point *p, const struct rd_rec *rec)
 {
 	static const struct rd_num_field nums[] = {
-		{ "average", offsetof(struct rd_point, average) },
-		{ "per_task", offsetof(struct rd_point, per_task) },
-		{ "idle_pct", offsetof(struct rd_point, idle_pct) },
-		{ "sys_us_per_op", offsetof(struct rd_point, sys_us) },
-		{ "wrapped", offsetof(struct rd_point, wrapped) },
+		{ WIS_F_average, offsetof(struct rd_point, average) },
+		{ WIS_F_per_task, offsetof(struct rd_point, per_task) },
+		{ WIS_F_idle_pct, offsetof(struct rd_point, idle_pct) },
+		{ WIS_F_sys_us_per_op, offsetof(struct rd_point, sys_us) },
+		{ WIS_F_wrapped, offsetof(struct rd_point, wrapped) },
 	};
 
-	p->tasks = (unsigned long)rd_rec_num(rec, "tasks");
+	p->tasks = (unsigned long)rd_rec_num(rec, WIS_FIELD(tasks));
 	p->repeat = (unsigned)point_repeat(rec);
-	p->message = rd_rec_strdup(rec, "message");
+	p->message = rd_rec_strdup(rec, WIS_FIELD(message));
 	rd_rec_nums(rec, p, nums, sizeof(nums) / sizeof(nums[0]));
-	p->min = array_mean(rec, "min");
-	p->max = array_mean(rec, "max");
+	p->min = array_mean(rec, WIS_FIELD(min));
+	p->max = array_mean(rec, WIS_FIELD(max));
 	p->scaling = NAN;
 }
 
@@ -259,13 +284,13 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 		      const struct rd_rec *rec)
 {
 	struct rd_point *p = &run->points[run->nr_points];
-	char *mode = rd_rec_strdup(rec, "mode"), why[128];
+	char *mode = rd_rec_strdup(rec, WIS_FIELD(mode)), why[128];
 
 	memset(p, 0, sizeof(*p));
 	p->rec = rec;
 	p->profiles = &m->profiles;
-	p->test = rd_rec_strdup(rec, "test");
-	p->status = rd_rec_strdup(rec, "status");
+	p->test = rd_rec_strdup(rec, WIS_FIELD(test));
+	p->status = rd_rec_strdup(rec, WIS_FIELD(status));
 	if (!valid_point(p, rec, mode)) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64
 			    ": point without a valid test, mode, tasks, repeat and status",
@@ -279,8 +304,8 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 	p->threads = !strcmp(mode, "threads");
 	free(mode);
 	point_values(p, rec);
-	if (bad_rate(rec, "average", p->average) ||
-	    bad_rate(rec, "per_task", p->per_task)) {
+	if (bad_rate(rec, WIS_FIELD(average), p->average) ||
+	    bad_rate(rec, WIS_FIELD(per_task), p->per_task)) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64
 			    ": point %s %s %lu: malformed rate (average %g, per_task %g): a rate is finite and not negative",
 			    run->id, rec->seq, p->test, rd_point_mode(p),
@@ -309,7 +334,7 @@ static int profile_checked(const struct rd_rec *rec)
 	char err[8];
 	int ok;
 
-	if (strcmp(rec->type, "point"))
+	if (strcmp(rec->type, WIS_RECORD(POINT)))
 		return 0;
 	ok = !rd_point_prof_read(&pp, rec, err, sizeof(err)) && pp.kinds;
 	rd_point_prof_free(&pp);
@@ -533,7 +558,7 @@ static void check_end(struct rd_model *m, struct rd_run *run)
 			    run->id);
 		return;
 	}
-	status = rd_rec_strdup(run->end, "status");
+	status = rd_rec_strdup(run->end, WIS_FIELD(status));
 	if (!status || strcmp(status, "ok")) {
 		rd_report_diag(m->in.diag, "run %s: end status %s", run->id,
 			    status ? status : "missing");
@@ -556,13 +581,13 @@ static int check_run(struct rd_model *m, struct rd_run *run)
 		if (rec->seq != expected)
 			note_gap(m, run, expected, rec->seq - 1);
 		expected = rec->seq + 1;
-		if (!strcmp(rec->type, "run") && !run->head)
+		if (!strcmp(rec->type, WIS_RECORD(RUN)) && !run->head)
 			run->head = rec;
-		else if (!strcmp(rec->type, "end"))
+		else if (!strcmp(rec->type, WIS_RECORD(END)))
 			run->end = rec;
-		else if (!strcmp(rec->type, "error"))
+		else if (!strcmp(rec->type, WIS_RECORD(ERROR)))
 			run->errors++;
-		else if (!strcmp(rec->type, "point"))
+		else if (!strcmp(rec->type, WIS_RECORD(POINT)))
 			add_point(m, run, rec);
 	}
 	if (number_tests(run))

@@ -12,6 +12,7 @@
 
 #include "input.h"
 #include "profile_read.h"
+#include "wis_limits.h"
 
 /*
  * The points whose profile tables views hold at once: a comparison's two
@@ -61,11 +62,27 @@ struct rd_run {
 	size_t nr_labels;
 };
 
+/*
+ * What the suite says of a test, its WIS_TEST() row.  The reader reads
+ * records and links no tests: the commands, which do, hand the model the
+ * rows (wis_report_opts.tests) before a report.  A test it was not told
+ * of, another build's or any in the fuzz targets, has none of these.
+ */
+struct rd_test_info {
+	const char *name;
+	const char *family;	/* syscall, file, memory, network, sync */
+	const char *desc;	/* its testcase: line */
+	enum wis_maps maps;	/* what it does with 128 MB mappings */
+	unsigned control;	/* 0, or its place among the controls, from 1 */
+};
+
 struct rd_model {
 	struct rd_inputs in;
 	struct rd_run *runs;	/* in order of first arrival */
 	size_t nr_runs;
 	struct rd_prof_cache profiles;
+	const struct rd_test_info *tests;	/* the suite's, by name */
+	size_t nr_tests;
 };
 
 /*
@@ -99,6 +116,14 @@ const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
 int rd_run_bad(const struct rd_run *run);
 int rd_point_ok(const struct rd_point *p);
 const char *rd_point_mode(const struct rd_point *p);
+
+/* The row of the test called name, or NULL when m was told of none. */
+const struct rd_test_info *rd_test_info(const struct rd_model *m,
+					const char *name);
+/* Its place among the controls, from 1; 0 for a test that is none. */
+unsigned rd_test_control(const struct rd_model *m, const char *name);
+/* The control at place (from 1), or NULL past the last. */
+const char *rd_control_at(const struct rd_model *m, unsigned place);
 
 /* The points [*from, returned) share the test of points[*from]. */
 size_t rd_run_test_end(const struct rd_run *run, size_t from);

@@ -84,7 +84,7 @@ static int lock_stat_waits(struct rd_point_prof *pp, const struct rd_rec *rec)
 	struct wis_jval waits;
 	size_t n = pp->lock_stat.nr;
 
-	if (rd_rec_get(rec, "lock_stat_wait_us", &waits))
+	if (rd_rec_get(rec, WIS_FIELD(lock_stat_wait_us), &waits))
 		return n ? -1 : 0;
 	if (waits.kind != WIS_J_ARRAY)
 		return -1;
@@ -100,22 +100,28 @@ static int lock_stat_waits(struct rd_point_prof *pp, const struct rd_rec *rec)
 
 #define NR_TABLES 6
 
-static const char *const table_keys[NR_TABLES][2] = {
-	{ "prof_self", "prof_self_n" },
-	{ "prof_children", "prof_children_n" },
-	{ "prof_chain", "prof_chain_n" },
-	{ "lock_chain", "lock_chain_n" },
-	{ "stat", "stat_per_op" },
-	{ "lock_stat", "lock_stat_n" },
+/* Each table's names and, beside them, its numbers. */
+static const enum wis_field table_fields[NR_TABLES][2] = {
+	{ WIS_F_prof_self, WIS_F_prof_self_n },
+	{ WIS_F_prof_children, WIS_F_prof_children_n },
+	{ WIS_F_prof_chain, WIS_F_prof_chain_n },
+	{ WIS_F_lock_chain, WIS_F_lock_chain_n },
+	{ WIS_F_stat, WIS_F_stat_per_op },
+	{ WIS_F_lock_stat, WIS_F_lock_stat_n },
 };
+
+static const char *table_key(size_t i, size_t k)
+{
+	return wis_fields[table_fields[i][k]].name;
+}
 
 int rd_prof_table_member(const char *key, size_t len)
 {
 	/* The last row, lock_stat's, stays with its lock_stat_wait_us. */
 	for (size_t i = 0; i + 1 < NR_TABLES; i++)
 		for (size_t k = 0; k < 2; k++)
-			if (strlen(table_keys[i][k]) == len &&
-			    !memcmp(table_keys[i][k], key, len))
+			if (strlen(table_key(i, k)) == len &&
+			    !memcmp(table_key(i, k), key, len))
 				return 1;
 	return 0;
 }
@@ -130,9 +136,10 @@ static struct rd_prof_table *table_of(struct rd_point_prof *pp, size_t i)
 	return tables[i];
 }
 
-static int disagree(char *err, size_t errlen, const char *const *key)
+static int disagree(char *err, size_t errlen, size_t i)
 {
-	snprintf(err, errlen, "%s and %s do not agree", key[0], key[1]);
+	snprintf(err, errlen, "%s and %s do not agree", table_key(i, 0),
+		 table_key(i, 1));
 	return -1;
 }
 
@@ -145,8 +152,8 @@ static int tables_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 	char *mem;
 
 	for (size_t i = 0; i < NR_TABLES; i++) {
-		if (table_find(&src[i], rec, table_keys[i][0], table_keys[i][1]))
-			return disagree(err, errlen, table_keys[i]);
+		if (table_find(&src[i], rec, table_key(i, 0), table_key(i, 1)))
+			return disagree(err, errlen, i);
 		bytes += table_bytes(&src[i]);
 	}
 	mem = pp->tables_mem = malloc(bytes ? bytes : 1);
@@ -156,7 +163,7 @@ static int tables_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 	}
 	for (size_t i = 0; i < NR_TABLES; i++) {
 		if (table_fill(table_of(pp, i), &src[i], mem))
-			return disagree(err, errlen, table_keys[i]);
+			return disagree(err, errlen, i);
 		mem += table_bytes(&src[i]);
 	}
 	return 0;
@@ -174,24 +181,25 @@ int rd_point_prof_read(struct rd_point_prof *pp, const struct rd_rec *rec,
 		       char *err, size_t errlen)
 {
 	static const struct rd_num_field nums[] = {
-		{ "prof_samples", offsetof(struct rd_point_prof, samples) },
-		{ "prof_lost", offsetof(struct rd_point_prof, lost) },
-		{ "prof_other", offsetof(struct rd_point_prof, other) },
-		{ "profile_rate", offsetof(struct rd_point_prof, rate) },
-		{ "lock_per_op", offsetof(struct rd_point_prof, lock_per_op) },
+		{ WIS_F_prof_samples, offsetof(struct rd_point_prof, samples) },
+		{ WIS_F_prof_lost, offsetof(struct rd_point_prof, lost) },
+		{ WIS_F_prof_other, offsetof(struct rd_point_prof, other) },
+		{ WIS_F_profile_rate, offsetof(struct rd_point_prof, rate) },
+		{ WIS_F_lock_per_op, offsetof(struct rd_point_prof, lock_per_op) },
 	};
 
 	memset(pp, 0, sizeof(*pp));
-	pp->kinds = rd_rec_strdup(rec, "profile");
+	pp->kinds = rd_rec_strdup(rec, WIS_FIELD(profile));
 	if (!pp->kinds)
 		return 0;
-	pp->why = rd_rec_strdup(rec, "profile_why");
-	pp->event = rd_rec_strdup(rec, "prof_event");
+	pp->why = rd_rec_strdup(rec, WIS_FIELD(profile_why));
+	pp->event = rd_rec_strdup(rec, WIS_FIELD(prof_event));
 	rd_rec_nums(rec, pp, nums, sizeof(nums) / sizeof(nums[0]));
 	if (tables_read(pp, rec, err, errlen))
 		return -1;
 	if (lock_stat_waits(pp, rec)) {
-		snprintf(err, errlen, "lock_stat and lock_stat_wait_us do not agree");
+		snprintf(err, errlen, "%s and %s do not agree",
+			 WIS_FIELD(lock_stat), WIS_FIELD(lock_stat_wait_us));
 		return -1;
 	}
 	tables_drop(pp);

@@ -83,7 +83,7 @@ static int apply_noise(struct rd_rep_table *t)
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
 		an_verdict_apply_noise(&t->rule, t->noise, &row->v);
-		row->control_off = rd_cmp_control_rank(row->test) < 3 &&
+		row->control_off = rd_test_control(t->m, row->test) &&
 				   fabs(row->v.ratio - 1) >
 				   CMP_CONTROL_TOLERANCE + 1e-9 &&
 				   (row->v.verdict == AN_VERDICT_IMPROVED ||
@@ -137,7 +137,7 @@ static int build_rows(struct rd_rep_table *t)
 	}
 	if (apply_noise(t))
 		goto out;
-	rd_cmp_rank_tests(&(struct rd_rows)RD_ROWS(t, struct rd_rep_row));
+	rd_cmp_rank_tests(t->m, &(struct rd_rows)RD_ROWS(t, struct rd_rep_row));
 	qsort(t->rows, t->nr, sizeof(*t->rows), cmp_rank);
 	controls_first(t);
 	ret = 0;
@@ -154,6 +154,7 @@ int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	t->m = m;
 	t->rule = *rule;
 	ret = rd_compare_sides(t->side, m, a, na, b, nb, 1, diag);
 	if (ret || !build_rows(t))

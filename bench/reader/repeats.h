@@ -29,6 +29,7 @@ struct rd_rep_row {
 };
 
 struct rd_rep_table {
+	const struct rd_model *m;
 	struct rd_cmp_side side[2];
 	struct rd_rep_row *rows;
 	size_t nr;

@@ -223,10 +223,11 @@ static const char **run_tests(const struct rd_run *run, size_t *n)
 }
 
 /* One run's TEST.csv and TEST.title files into dirfd. */
-static int write_run(int dirfd, const char *shown, const struct rd_run *run,
-		     const char *(*describe)(const char *), FILE *diag)
+static int write_run(int dirfd, const char *shown, const struct rd_model *m,
+		     const struct rd_run *run, FILE *diag)
 {
 	char name[WIS_SAFE_NAME_MAX + 1], file[WIS_SAFE_NAME_MAX + 8];
+	const struct rd_test_info *info;
 	const char *title, **tests;
 	size_t k, end, n;
 	int ret = -1;
@@ -241,7 +242,8 @@ static int write_run(int dirfd, const char *shown, const struct rd_run *run,
 	for (k = 0; k < run->nr_points; k = end) {
 		end = rd_run_test_end(run, k);
 		wis_safe_name(name, run->points[k].test);
-		title = describe ? describe(run->points[k].test) : NULL;
+		info = rd_test_info(m, run->points[k].test);
+		title = info ? info->desc : NULL;
 		snprintf(file, sizeof(file), "%s.csv", name);
 		if (write_file(dirfd, file, shown, run, k, end, NULL, diag))
 			goto out;
@@ -274,7 +276,7 @@ static int run_dir(int dirfd, const char *dir, const struct rd_run *run,
 
 /* runtest.py's TEST.csv and TEST.title; with several runs, one dir each. */
 static int write_runtest(const struct rd_model *m, const char *dir,
-			 const char *(*describe)(const char *), FILE *diag)
+			 FILE *diag)
 {
 	char shown[4096 + WIS_SAFE_NAME_MAX + 2];
 	const char **ids = calloc(m->nr_runs + 1, sizeof(*ids));
@@ -299,7 +301,7 @@ static int write_runtest(const struct rd_model *m, const char *dir,
 		if (sub < 0)
 			ret = -1;
 		else
-			ret = write_run(sub, shown, &m->runs[i], describe, diag);
+			ret = write_run(sub, shown, m, &m->runs[i], diag);
 		if (sub >= 0 && sub != top)
 			close(sub);
 	}
@@ -318,8 +320,12 @@ static int write_plots(const struct rd_model *m, const struct rd_cmp_table *t,
 
 	if (dirfd < 0)
 		return -1;
-	ret = r ? rd_view_plot_repeats(m, r, dirfd, path, diag) :
-	      rd_view_plot(m, t, dirfd, path, diag);
+	if (r)
+		ret = rd_view_plot_repeats(r, dirfd, path, diag);
+	else if (t)
+		ret = rd_view_plot_compare(t, dirfd, path, diag);
+	else
+		ret = rd_view_plot(m, dirfd, path, diag);
 	close(dirfd);
 	return ret;
 }
@@ -347,9 +353,9 @@ static int print_stdout(FILE *out, const struct rd_model *m,
 	else if (o->format == WIS_REPORT_LKP)
 		rd_view_lkp(out, m);
 	else if (o->format == WIS_REPORT_KCIDB)
-		rd_view_kcidb(out, m, o->origin ? o->origin : "wis", o->describe);
+		rd_view_kcidb(out, m, o->origin ? o->origin : "wis");
 	else
-		rd_view_text(out, m, o->family);
+		rd_view_text(out, m);
 	return m->profiles.unread > 0;
 }
 
@@ -434,8 +440,7 @@ static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report
 	if (!files)
 		return ret;
 	if (c->o.runtest && write_runtest(m, c->o.out_dir ? c->o.out_dir :
-					  c->o.plot_dir, c->o.describe,
-					  m->in.diag))
+					  c->o.plot_dir, m->in.diag))
 		return 2;
 	if (c->o.plot_dir && write_plots(m, NULL, NULL, c->o.plot_dir, m->in.diag))
 		return 2;
@@ -453,6 +458,8 @@ int wis_report_run(struct wis_report_req *c)
 		perror("wis report");
 		return ret;
 	}
+	m.tests = c->o.tests;
+	m.nr_tests = c->o.nr_tests;
 	rd_model_profiles_from_files(&m);
 	if (!read_all(&m, c))
 		ret = report_outputs(stdout, &m, c, 1);
@@ -480,8 +487,11 @@ int wis_report_mem(const void *buf, size_t len,
 		c.news = labels;
 		c.nr_news = i;
 	}
-	if (!rd_model_init(&m, diag) && !rd_inputs_mem(&m.in, "input", buf, len))
+	if (!rd_model_init(&m, diag) && !rd_inputs_mem(&m.in, "input", buf, len)) {
+		m.tests = o->tests;
+		m.nr_tests = o->nr_tests;
 		ret = report_outputs(out, &m, &c, 0);
+	}
 	rd_model_free(&m);
 	return ret;
 }

@@ -11,8 +11,6 @@
 
 #include "series.h"
 
-static const char *const controls[] = { "getppid1", "futex4", "poll2" };
-
 /* ---- Runs and their order ---- */
 
 static void append(char **s, const char *key, const char *value)
@@ -73,7 +71,8 @@ void rd_order_runs(struct rd_history *h)
 	size_t i, numeric = 0, have = 0;
 
 	for (i = 0; i < h->nr; i++) {
-		h->runs[i].date = rd_rec_strdup(h->runs[i].run->head, "date");
+		h->runs[i].date = rd_rec_strdup(h->runs[i].run->head,
+						WIS_FIELD(date));
 		wis_json_init(&h->runs[i].label_json);
 		if (!h->by_label)
 			h->runs[i].by = rd_rec_strdup(h->runs[i].run->head, h->by);
@@ -191,15 +190,20 @@ int rd_fill_series(struct rd_history *h)
 
 /* ---- Steps ---- */
 
-/* The test's control, measured in these runs at this mode and tasks. */
+/*
+ * The test's control: the first control (by its place, rd_control_at)
+ * but itself measured in these runs at this mode and tasks.
+ */
 static const struct rd_series *control_of(const struct rd_history *h,
 					  const struct rd_series *s)
 {
-	for (size_t k = 0; k < sizeof(controls) / sizeof(controls[0]); k++) {
-		struct rd_series key = { controls[k], s->threads, s->tasks, NULL, 0 };
+	const char *control;
+
+	for (unsigned k = 1; (control = rd_control_at(&h->m, k)); k++) {
+		struct rd_series key = { control, s->threads, s->tasks, NULL, 0 };
 		const struct rd_series *c;
 
-		if (!strcmp(controls[k], s->test))
+		if (!strcmp(control, s->test))
 			continue;
 		c = bsearch(&key, h->series, h->nr_series, sizeof(key), cmp_series);
 		if (c)

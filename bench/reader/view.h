@@ -3,8 +3,9 @@
  * The outputs of wis report, each from the model (model.h), one file per
  * family: text (view_text.c, with analysis.c), CSV and runtest.py's CSV
  * (view_csv.c), JSON lines (view_json.c), LKP's keys (view_lkp.c),
- * KernelCI's KCIDB (view_kcidb.c), plots (view_plot.c), profiles
- * (view_profile.c) and comparisons (view_compare.c, view_repeats.c).
+ * KernelCI's KCIDB (view_kcidb.c), plots (view_plot*.c, on plot.c),
+ * comparisons (view_compare.c, view_repeats.c) and profiles
+ * (view_profile.c).
  */
 #ifndef WIS_VIEW_H
 #define WIS_VIEW_H
@@ -37,23 +38,24 @@ struct wis_report_opts {
 	int sum;		/* a side holding several runs adds them up */
 	int force;		/* sum points whose windows did not overlap */
 	const char *origin;	/* KCIDB's origin: [a-z0-9_]+ */
-	/* A test's testcase: line, for runtest's .title files; may be NULL. */
-	const char *(*describe)(const char *test);
-	/* A test's family ("file", ...), for the warnings; may be NULL. */
-	const char *(*family)(const char *test);
+	/*
+	 * The suite's tests, for the model (rd_test_info): their testcase:
+	 * lines, families, mappings and controls.  None in a reader that
+	 * links no tests.
+	 */
+	const struct rd_test_info *tests;
+	size_t nr_tests;
 	const char *db;		/* --db: operands select runs of this store */
 	rd_select_fn *select;
 };
 
-void rd_view_text(FILE *out, const struct rd_model *m,
-	       const char *(*family)(const char *test));
+void rd_view_text(FILE *out, const struct rd_model *m);
 void rd_view_csv(FILE *out, const struct rd_model *m);
 /* 1 when a trimmed record could not be read again (said on diag). */
 int rd_view_json(FILE *out, const struct rd_model *m);
 void rd_view_lkp(FILE *out, const struct rd_model *m);
-/* A KCIDB I/O v5 document; describe gives a test's comment (may be NULL). */
-void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
-		   const char *(*describe)(const char *));
+/* A KCIDB I/O v5 document; a test's testcase: line is its comment. */
+void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 
 /*
  * runtest.py's CSV of the test whose points are [from, to) of run:
@@ -87,9 +89,12 @@ void rd_analysis_curves(FILE *out, const struct rd_run *run);
  */
 void rd_analysis_uneven(FILE *out, const struct rd_run *run);
 
-/* The environment facts that change readings, as "warning: ..." lines. */
-void rd_analysis_environment(FILE *out, const struct rd_run *run,
-			  const char *(*family)(const char *test));
+/*
+ * The environment facts that change readings, as "warning: ..." lines,
+ * for the tests of run (their rows in m).
+ */
+void rd_analysis_environment(FILE *out, const struct rd_model *m,
+			     const struct rd_run *run);
 
 /*
  * Between two runs compared: a warning where architecture, CPU model,
@@ -102,19 +107,22 @@ void rd_analysis_differences(FILE *out, const struct rd_run *a,
 /* The kernel command-line settings of a run that did not take. */
 void rd_analysis_settings(FILE *out, const struct rd_run *run);
 
-struct rd_cmp_table;
-
 /*
  * Into the directory dirfd (dir names it in messages): per test of every
- * run (or of a comparison, when t is not NULL) NAME.svg and NAME.png
- * drawn by gnuplot, NAME being the test (or "RUN TEST") through
- * wis_safe_name(), and index.html showing them with each run's
- * environment audit.  Returns 0, or -1 with the reason on diag (gnuplot
- * missing, a file that cannot be written, two tests that would share a
- * file name).
+ * run NAME.svg and NAME.png drawn by gnuplot, NAME being the test (or
+ * "RUN TEST") through wis_safe_name(), and index.html showing them with
+ * each run's environment audit.  Returns 0, or -1 with the reason on
+ * diag (gnuplot missing, a file that cannot be written, two tests that
+ * would share a file name).
  */
-int rd_view_plot(const struct rd_model *m, const struct rd_cmp_table *t, int dirfd,
-	      const char *dir, FILE *diag);
+int rd_view_plot(const struct rd_model *m, int dirfd, const char *dir,
+		 FILE *diag);
+
+struct rd_cmp_table;
+
+/* The same for a comparison: per test both sides and B/A. */
+int rd_view_plot_compare(const struct rd_cmp_table *t, int dirfd,
+			 const char *dir, FILE *diag);
 
 struct rd_rep_table;
 
@@ -122,8 +130,8 @@ struct rd_rep_table;
  * The same for a repeats comparison: per test each side's median rate
  * against tasks, with min-max bars over its repeats.
  */
-int rd_view_plot_repeats(const struct rd_model *m, const struct rd_rep_table *t,
-		      int dirfd, const char *dir, FILE *diag);
+int rd_view_plot_repeats(const struct rd_rep_table *t, int dirfd,
+			 const char *dir, FILE *diag);
 
 /* The point of test, mode and tasks in run that was profiled, or NULL. */
 const struct rd_point *rd_run_profiled(const struct rd_run *run,

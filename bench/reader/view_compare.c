@@ -35,7 +35,7 @@ static void print_side(FILE *out, const char *name, const char *label,
 			fputs(" + ", out);
 		puts_clean(out, s->runs[i]->id);
 		fputs(" (kernel ", out);
-		rd_put_field(out, s->runs[i]->head, "kernel");
+		rd_put_field(out, s->runs[i]->head, WIS_FIELD(kernel));
 		fputc(')', out);
 	}
 	fputc('\n', out);

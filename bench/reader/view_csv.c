@@ -91,17 +91,17 @@ static void csv_point(FILE *out, const struct rd_run *run, const struct rd_point
 {
 	rd_csv_str(out, run->id);
 	fputc(',', out);
-	csv_field(out, run->head, "id");
+	csv_field(out, run->head, WIS_FIELD(id));
 	fputc(',', out);
 	rd_csv_str(out, p->test);
 	fprintf(out, ",%s,%lu,%u,", rd_point_mode(p), p->tasks, p->repeat);
-	csv_field(out, p->rec, "affinity");
+	csv_field(out, p->rec, WIS_FIELD(affinity));
 	rd_csv_num(out, p->wrapped);
 	fputc(',', out);
 	rd_csv_str(out, p->status);
 	measured_nums(out, p);
-	rd_csv_num(out, rd_rec_num(p->rec, "samples"));
-	rd_csv_num(out, rd_rec_num(p->rec, "interval_ms"));
+	rd_csv_num(out, rd_rec_num(p->rec, WIS_FIELD(samples)));
+	rd_csv_num(out, rd_rec_num(p->rec, WIS_FIELD(interval_ms)));
 	fputc(',', out);
 	rd_csv_str(out, p->message);
 	fputc('\n', out);

@@ -125,13 +125,14 @@ static void path_part(char *dst, size_t len, const char *s)
 	dst[i] = '\0';
 }
 
-static void put_head(struct wis_json *j, const char *name,
-		     const struct rd_run *run, const char *key)
+/* A run record's field, under its own name, when the run has it. */
+static void put_head(struct wis_json *j, const struct rd_run *run,
+		     enum wis_field f)
 {
-	char *s = rd_rec_strdup(run->head, key);
+	char *s = rd_rec_strdup(run->head, wis_fields[f].name);
 
 	if (s)
-		wis_json_str(j, name, s);
+		wis_json_str(j, wis_fields[f].name, s);
 	free(s);
 }
 
@@ -155,8 +156,9 @@ static void put_labels(struct wis_json *misc, const struct rd_run *run)
  */
 static void put_environment(struct wis_json *j, const struct rd_run *run)
 {
-	char *id = head_str(run, "id", "?"), *cpu = head_str(run, "cpu_model", "?");
-	char *arch = head_str(run, "machine", "?");
+	char *id = head_str(run, WIS_FIELD(id), "?");
+	char *cpu = head_str(run, WIS_FIELD(cpu_model), "?");
+	char *arch = head_str(run, WIS_FIELD(machine), "?");
 	struct wis_json env, misc;
 	char comment[512];
 
@@ -165,11 +167,11 @@ static void put_environment(struct wis_json *j, const struct rd_run *run)
 	snprintf(comment, sizeof(comment), "%s: %s, %s", id ? id : "?",
 		 cpu ? cpu : "?", arch ? arch : "?");
 	wis_json_str(&env, "comment", comment);
-	put_head(&misc, "id", run, "id");
-	put_head(&misc, "hostname", run, "hostname");
-	put_head(&misc, "machine", run, "machine");
-	put_head(&misc, "cpu_model", run, "cpu_model");
-	put_head(&misc, "cpus_used", run, "cpus_used");
+	put_head(&misc, run, WIS_F_id);
+	put_head(&misc, run, WIS_F_hostname);
+	put_head(&misc, run, WIS_F_machine);
+	put_head(&misc, run, WIS_F_cpu_model);
+	put_head(&misc, run, WIS_F_cpus_used);
 	put_labels(&misc, run);
 	wis_json_obj(&env, "misc", &misc);
 	wis_json_obj(j, "environment", &env);
@@ -241,12 +243,13 @@ static void put_outcome(struct wis_json *j, const struct rd_point *p)
 	free(excerpt);
 }
 
-static void put_test(FILE *out, const struct rd_run *run, const struct rd_point *p,
-		     const char *origin, const char *build,
-		     const char *(*describe)(const char *), int *first)
+static void put_test(FILE *out, const struct rd_model *m,
+		     const struct rd_run *run, const struct rd_point *p,
+		     const char *origin, const char *build, int *first)
 {
+	const struct rd_test_info *info = rd_test_info(m, p->test);
 	char test[256], path[320], id[512];
-	const char *title = describe ? describe(p->test) : NULL;
+	const char *title = info ? info->desc : NULL;
 	struct wis_json j, misc;
 
 	path_part(test, sizeof(test), p->test);
@@ -267,7 +270,7 @@ static void put_test(FILE *out, const struct rd_run *run, const struct rd_point 
 	wis_json_str(&misc, "run", run->id);
 	wis_json_str(&misc, "test", p->test);
 	wis_json_u64(&misc, "repeat", p->repeat);
-	put_head(&misc, "date", run, "date");
+	put_head(&misc, run, WIS_F_date);
 	if (isfinite(p->per_task))
 		wis_json_f64(&misc, "per_task", p->per_task);
 	wis_json_obj(&j, "misc", &misc);
@@ -277,7 +280,7 @@ static void put_test(FILE *out, const struct rd_run *run, const struct rd_point 
 }
 
 static void print_tests(FILE *out, const struct rd_model *m, const struct kernel *k,
-			const char *origin, const char *(*describe)(const char *))
+			const char *origin)
 {
 	const struct rd_run *run;
 	int first = 1;
@@ -288,14 +291,13 @@ static void print_tests(FILE *out, const struct rd_model *m, const struct kernel
 		run = &m->runs[i];
 		build = kernel_id(origin, &k[i], 1);
 		for (p = 0; build && p < run->nr_points; p++)
-			put_test(out, run, &run->points[p], origin, build,
-				 describe, &first);
+			put_test(out, m, run, &run->points[p], origin, build,
+				 &first);
 		free(build);
 	}
 }
 
-void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
-		   const char *(*describe)(const char *))
+void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin)
 {
 	struct kernel *k = calloc(m->nr_runs + 1, sizeof(*k));
 	struct kernel *sorted = calloc(m->nr_runs + 1, sizeof(*sorted));
@@ -303,9 +305,13 @@ void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
 	int ok = k && sorted;
 
 	for (i = 0; ok && i < m->nr_runs; i++) {
-		k[i] = (struct kernel){ head_str(&m->runs[i], "kernel", "unknown"),
-					head_str(&m->runs[i], "kernel_version", ""),
-					head_str(&m->runs[i], "machine", "unknown") };
+		const struct rd_run *run = &m->runs[i];
+
+		k[i] = (struct kernel){
+			head_str(run, WIS_FIELD(kernel), "unknown"),
+			head_str(run, WIS_FIELD(kernel_version), ""),
+			head_str(run, WIS_FIELD(machine), "unknown"),
+		};
 		ok = k[i].release && k[i].version && k[i].arch;
 	}
 	if (!ok) {
@@ -320,7 +326,7 @@ void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin,
 	fputs("],\"builds\":[", out);
 	print_kernels(out, sorted, m->nr_runs, origin, 1);
 	fputs("],\"tests\":[", out);
-	print_tests(out, m, k, origin, describe);
+	print_tests(out, m, k, origin);
 	fputs("]}\n", out);
 out:
 	for (i = 0; k && i < m->nr_runs; i++) {

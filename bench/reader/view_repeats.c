@@ -115,8 +115,10 @@ static void print_side(FILE *out, const char *name, const struct rd_cmp_side *s)
 		repeats += s->runs[i]->repeats;
 		if (!ok)
 			continue;
-		r[i] = (struct side_run){ head_field(s->runs[i], "kernel"),
-					  head_field(s->runs[i], "id"), i };
+		r[i] = (struct side_run){
+			head_field(s->runs[i], WIS_FIELD(kernel)),
+			head_field(s->runs[i], WIS_FIELD(id)), i,
+		};
 		ok = r[i].kernel && r[i].machine;
 	}
 	if (ok) {

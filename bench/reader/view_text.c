@@ -5,24 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comparison.h"
 #include "table.h"
 #include "verdict.h"
 #include "view.h"
 
 static void print_header(FILE *out, const struct rd_run *run)
 {
-	static const char *const keys[][2] = {
-		{ "id", "id" }, { "kernel", "kernel" }, { "cpu", "cpu_model" },
-		{ "date", "date" },
+	/* What the header calls a field, and the field. */
+	static const struct {
+		const char *called;
+		enum wis_field field;
+	} keys[] = {
+		{ "id", WIS_F_id }, { "kernel", WIS_F_kernel },
+		{ "cpu", WIS_F_cpu_model }, { "date", WIS_F_date },
 	};
 	size_t i;
 
 	fputs("run ", out);
 	puts_clean(out, run->id);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i][0]);
-		rd_put_field(out, run->head, keys[i][1]);
+		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i].called);
+		rd_put_field(out, run->head, wis_fields[keys[i].field].name);
 	}
 	fputs("\nstatus: ", out);
 	fputs(run->end && !run->missing ? "complete" : "incomplete", out);
@@ -32,7 +35,7 @@ static void print_header(FILE *out, const struct rd_run *run)
 		fprintf(out, ", %" PRIu64 " records missing", run->missing);
 	if (run->end) {
 		fputs(", end ", out);
-		rd_put_field(out, run->end, "status");
+		rd_put_field(out, run->end, WIS_FIELD(status));
 	}
 	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported",
 		run->nr_points, run->nr_points == 1 ? "" : "s", run->failed,
@@ -49,16 +52,19 @@ static void print_notes(FILE *out, const struct rd_run *run)
 	size_t i;
 
 	for (i = 0; i < run->nr; i++) {
+		enum wis_record_type type;
+
 		rec = run->recs[i];
-		if (strcmp(rec->type, "warn") && strcmp(rec->type, "error"))
+		type = wis_record_type(rec->type);
+		if (type != WIS_REC_WARN && type != WIS_REC_ERROR)
 			continue;
-		fputs(strcmp(rec->type, "warn") ? "error: " : "warning: ", out);
-		rd_put_field(out, rec, "message");
-		if (!rd_rec_get(rec, "key", &v)) {
+		fputs(type == WIS_REC_WARN ? "warning: " : "error: ", out);
+		rd_put_field(out, rec, WIS_FIELD(message));
+		if (!rd_rec_get(rec, WIS_FIELD(key), &v)) {
 			fputs(" (", out);
-			rd_put_field(out, rec, "key");
+			rd_put_field(out, rec, WIS_FIELD(key));
 			fputc('=', out);
-			rd_put_field(out, rec, "value");
+			rd_put_field(out, rec, WIS_FIELD(value));
 			fputc(')', out);
 		}
 		fputc('\n', out);
@@ -150,14 +156,14 @@ static void median_scaling(struct spread *v, size_t n)
 }
 
 /* The largest spread of a control that measured: the run's noise floor. */
-static double control_spread(const struct spread *v, size_t n,
-			     const char **which)
+static double control_spread(const struct rd_model *m, const struct spread *v,
+			     size_t n, const char **which)
 {
 	double most = NAN;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (rd_cmp_control_rank(v[i].median.test) >= 3 || v[i].failed ||
+		if (!rd_test_control(m, v[i].median.test) || v[i].failed ||
 		    !isfinite(v[i].s.stddev_pct) || v[i].s.stddev_pct <= most)
 			continue;
 		most = v[i].s.stddev_pct;
@@ -174,11 +180,11 @@ static int pad(const char *name, size_t width)
 	return n < width ? (int)(width - n) : 0;
 }
 
-static void print_spreads(FILE *out, const struct spread *v, size_t n,
-			  unsigned repeats)
+static void print_spreads(FILE *out, const struct rd_model *m,
+			  const struct spread *v, size_t n, unsigned repeats)
 {
 	const char *ctl = NULL;
-	double noise = control_spread(v, n, &ctl);
+	double noise = control_spread(m, v, n, &ctl);
 	char sd[32], mm[64];
 	size_t i;
 
@@ -213,7 +219,8 @@ static void print_spreads(FILE *out, const struct spread *v, size_t n,
  * A run with repeats: the table of each point's median repeat, the
  * spreads, and the analysis of the median curve.
  */
-static void view_repeats(FILE *out, const struct rd_run *run)
+static void view_repeats(FILE *out, const struct rd_model *m,
+			 const struct rd_run *run)
 {
 	struct spread *v = calloc(run->nr_points + 1, sizeof(*v));
 	double *rates = calloc(run->nr_points + 1, sizeof(*rates));
@@ -233,7 +240,7 @@ static void view_repeats(FILE *out, const struct rd_run *run)
 		medians[i] = v[i].median;
 		print_point(out, &medians[i]);
 	}
-	print_spreads(out, v, n, run->repeats);
+	print_spreads(out, m, v, n, run->repeats);
 	med.points = medians;
 	med.nr_points = n;
 	rd_analysis_curves(out, &med);
@@ -243,8 +250,7 @@ out:
 	free(medians);
 }
 
-void rd_view_text(FILE *out, const struct rd_model *m,
-	       const char *(*family)(const char *test))
+void rd_view_text(FILE *out, const struct rd_model *m)
 {
 	const struct rd_run *run;
 	size_t i, k;
@@ -255,12 +261,12 @@ void rd_view_text(FILE *out, const struct rd_model *m,
 			fputc('\n', out);
 		print_header(out, run);
 		print_notes(out, run);
-		rd_analysis_environment(out, run, family);
+		rd_analysis_environment(out, m, run);
 		if (!run->nr_points)
 			continue;
 		fputc('\n', out);
 		if (run->repeats > 1) {
-			view_repeats(out, run);
+			view_repeats(out, m, run);
 			continue;
 		}
 		wis_table_header(out);

@@ -16,6 +16,7 @@
 
 #include "file.h"
 #include "record.h"
+#include "schema.h"
 
 /*
  * IEEE 802.3 CRC-32 (zlib's crc32()), reflected, eight bytes a step
@@ -74,9 +75,9 @@ char *wis_frame_build(const char *run, uint64_t seq, const char *type,
 	char *frame, hex[9];
 
 	wis_json_init(&p);
-	wis_json_str(&p, "run", run);
-	wis_json_u64(&p, "seq", seq);
-	wis_json_str(&p, "type", type);
+	wis_json_str(&p, WIS_FIELD(run), run);
+	wis_json_u64(&p, WIS_FIELD(seq), seq);
+	wis_json_str(&p, WIS_FIELD(type), type);
 	if (j)
 		wis_json_append(&p, j);
 	if (p.oom || (j && j->oom)) {

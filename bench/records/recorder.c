@@ -14,6 +14,7 @@
 
 #include "file.h"
 #include "recorder.h"
+#include "schema.h"
 
 /* A record that cannot be framed still leaves a trace in its seq slot. */
 static char *oversize_frame(const char *run, uint64_t seq, const char *type,
@@ -27,8 +28,8 @@ static char *oversize_frame(const char *run, uint64_t seq, const char *type,
 		 "%s record dropped: %zu bytes of fields exceed the %d-byte record limit",
 		 type, j ? j->len : 0, WIS_RECORD_MAX);
 	wis_json_init(&e);
-	wis_json_str(&e, "message", msg);
-	frame = wis_frame_build(run, seq, "error", &e, len);
+	wis_json_str(&e, WIS_FIELD(message), msg);
+	frame = wis_frame_build(run, seq, WIS_RECORD(ERROR), &e, len);
 	wis_json_free(&e);
 	return frame;
 }
@@ -110,10 +111,10 @@ static void tell_failed_sinks(struct wis_sinks *s, const char *run,
 
 	while (wis_sinks_next_failure(s, msg, sizeof(msg), &name, &err)) {
 		wis_json_init(&e);
-		wis_json_str(&e, "message", msg);
-		wis_json_str(&e, "sink", name);
-		wis_json_i64(&e, "errno", err);
-		write_record(s, run, seq, "error", &e);
+		wis_json_str(&e, WIS_FIELD(message), msg);
+		wis_json_str(&e, WIS_FIELD(sink), name);
+		wis_json_i64(&e, WIS_FIELD(errno), err);
+		write_record(s, run, seq, WIS_RECORD(ERROR), &e);
 		wis_json_free(&e);
 	}
 }

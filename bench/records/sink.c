@@ -20,6 +20,7 @@
 
 #include "file.h"
 #include "record.h"
+#include "schema.h"
 #include "sink.h"
 
 #define MAX_SINKS 16
@@ -678,8 +679,8 @@ static int pmem_write(struct sink *k, const char *run, uint64_t seq,
 	if (k->full)
 		return 0;
 	wis_json_init(&j);
-	wis_json_u64(&j, "size", k->size);
-	full = wis_frame_build(run, seq, "full", &j, &full_len);
+	wis_json_u64(&j, WIS_FIELD(size), k->size);
+	full = wis_frame_build(run, seq, WIS_RECORD(FULL), &j, &full_len);
 	wis_json_free(&j);
 	if (!full)
 		return sink_fail(k, "full record");

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The store's statements and the errors a user can act on. */
+#include <stdlib.h>
+
 #include "db.h"
 
 void store_error(struct wis_store *s, const char *doing)
@@ -35,4 +37,20 @@ sqlite3_stmt *store_prepare(struct wis_store *s, const char *sql)
 		return NULL;
 	}
 	return st;
+}
+
+char *store_sql(void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	char *sql = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	write(f, arg);
+	if (fclose(f)) {
+		free(sql);
+		return NULL;
+	}
+	return sql;
 }

@@ -21,19 +21,29 @@ struct sel_word {
 	int used;
 };
 
-static const char *const sel_column[] = {
-	[SEL_RUN] = "run", [SEL_KERNEL] = "kernel",
+/* A selector's key is the field of the run it selects by, its column. */
+static const enum wis_field sel_field[] = {
+	[SEL_RUN] = WIS_F_run, [SEL_KERNEL] = WIS_F_kernel,
+	[SEL_DATE] = WIS_F_date,
 };
 
-static enum sel_kind kind_of(const struct wis_label *l)
+static const char *sel_column(enum sel_kind k)
 {
-	static const char *const names[] = { "run", "kernel", "date" };
+	return wis_fields[sel_field[k]].name;
+}
 
-	for (size_t k = 0; k < 3; k++)
-		if (l->key_len == strlen(names[k]) &&
-		    !memcmp(l->key, names[k], l->key_len))
+static enum sel_kind kind_of(const char *key, size_t len)
+{
+	for (size_t k = 0; k < SEL_LABEL; k++)
+		if (len == strlen(sel_column(k)) &&
+		    !memcmp(key, sel_column(k), len))
 			return (enum sel_kind)k;
 	return SEL_LABEL;
+}
+
+int wis_store_selector(const char *key, size_t len)
+{
+	return kind_of(key, len) != SEL_LABEL;
 }
 
 /* An ISO date or a prefix of one: digits, -, T, :, ., Z. */
@@ -55,7 +65,7 @@ static int parse_word(const char *word, struct sel_word *w, FILE *diag)
 			word);
 		return -1;
 	}
-	w->kind = kind_of(&w->l);
+	w->kind = kind_of(w->l.key, w->l.key_len);
 	if (w->kind != SEL_DATE)
 		return 0;
 	dots = strstr(w->l.value, "..");
@@ -98,15 +108,17 @@ static void word_sql(FILE *f, const struct sel_word *w)
 	switch (w->kind) {
 	case SEL_RUN:
 	case SEL_KERNEL:
-		fprintf(f, "%s = ?", sel_column[w->kind]);
+		fprintf(f, "%s = ?", sel_column(w->kind));
 		return;
 	case SEL_DATE:
 		fputs("(1", f);
 		if (w->from_len)
-			fputs(w->to ? " AND date >= ?" :
-			      " AND substr(date, 1, length(?)) = ?", f);
+			fprintf(f, w->to ? " AND %s >= ?" :
+				" AND substr(%s, 1, length(?)) = ?",
+				sel_column(SEL_DATE));
 		if (w->to && *w->to)
-			fputs(" AND substr(date, 1, length(?)) <= ?", f);
+			fprintf(f, " AND substr(%s, 1, length(?)) <= ?",
+				sel_column(SEL_DATE));
 		fputs(")", f);
 		return;
 	case SEL_LABEL:
@@ -143,32 +155,38 @@ static int bind_word(sqlite3_stmt *st, int k, const struct sel_word *w)
  * head, then the selection: the words of one key ORed, the keys ANDed,
  * then tail.  NULL out of memory.
  */
-static char *selection_sql(const char *head, struct sel_word **order,
-			   size_t n, const char *tail)
-{
-	char *sql = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&sql, &len);
+struct selection_text {
+	const char *head;
+	struct sel_word **order;
+	size_t n;
+	const char *tail;
+};
 
-	if (!f)
-		return NULL;
-	fputs(head, f);
+static void write_selection(FILE *f, const void *arg)
+{
+	const struct selection_text *t = arg;
+
+	fputs(t->head, f);
 	fputs(" WHERE 1", f);
-	for (size_t i = 0; i < n; i++) {
-		int first = !i || !same_key(order[i - 1], order[i]);
-		int last = i + 1 == n || !same_key(order[i], order[i + 1]);
+	for (size_t i = 0; i < t->n; i++) {
+		int first = !i || !same_key(t->order[i - 1], t->order[i]);
+		int last = i + 1 == t->n || !same_key(t->order[i],
+						      t->order[i + 1]);
 
 		fputs(first ? " AND (" : " OR ", f);
-		word_sql(f, order[i]);
+		word_sql(f, t->order[i]);
 		if (last)
 			fputs(")", f);
 	}
-	fputs(tail, f);
-	if (fclose(f)) {
-		free(sql);
-		return NULL;
-	}
-	return sql;
+	fputs(t->tail, f);
+}
+
+static char *selection_sql(const char *head, struct sel_word **order,
+			   size_t n, const char *tail)
+{
+	const struct selection_text t = { head, order, n, tail };
+
+	return store_sql(write_selection, &t);
 }
 
 struct selection {

@@ -53,7 +53,23 @@ static const char *const migrations[WIS_STORE_SCHEMA] = {
 	" samples TEXT, elapsed_ns TEXT, profile TEXT, profile_samples REAL,"
 	" PRIMARY KEY (run, seq)) WITHOUT ROWID;"
 	"CREATE INDEX points_series ON points (test, mode, tasks);"
-	"INSERT INTO points " STORE_POINT_SELECT ";",
+	"INSERT INTO points SELECT run, seq, json_extract(payload, '$.test'),"
+	" json_extract(payload, '$.mode'), json_extract(payload, '$.tasks'),"
+	" coalesce(json_extract(payload, '$.repeat'), 0),"
+	" json_extract(payload, '$.status'),"
+	" json_extract(payload, '$.message'),"
+	" json_extract(payload, '$.average'),"
+	" json_extract(payload, '$.total'),"
+	" json_extract(payload, '$.elapsed_ns'),"
+	" json_extract(payload, '$.profile'),"
+	" json_extract(payload, '$.prof_samples')"
+	" FROM records WHERE type = 'point';",
+	/*
+	 * 3: every column named as the record field it holds: samples held
+	 * the total array, profile_samples prof_samples.
+	 */
+	"ALTER TABLE points RENAME COLUMN samples TO total;"
+	"ALTER TABLE points RENAME COLUMN profile_samples TO prof_samples;",
 };
 
 static void say(struct wis_store *s, const char *fmt, const char *what)

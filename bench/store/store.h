@@ -15,7 +15,7 @@
 #include "model.h"
 
 /* The schema this wis writes; an older one is migrated on open. */
-#define WIS_STORE_SCHEMA 2
+#define WIS_STORE_SCHEMA 3
 
 struct wis_store;
 
@@ -56,6 +56,8 @@ int wis_store_import(struct wis_store *s, const struct rd_model *m,
 
 /* KEY=VALUE: a label's key and value as given; -1 when malformed. */
 int wis_label_parse(const char *word, struct wis_label *l);
+/* Whether key[0..len) is a selector's own (run, kernel, date): no label. */
+int wis_store_selector(const char *key, size_t len);
 
 /*
  * The runs the selection words[0..n) names, read into in as one input

@@ -5,35 +5,122 @@
  * becomes SQL.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "db.h"
 #include "store.h"
 
-/* The run record's fields that become the run's columns. */
-#define RUN_COLUMNS_FROM_HEAD \
-	"UPDATE runs SET (kernel, kernel_version, cmdline, machine, hostname," \
-	" cpu_model, packages, numa_nodes, cores, threads_per_core, nodes,"  \
-	" date, sweep, sweep_hash, version) = (SELECT"			\
-	" json_extract(payload, '$.kernel'),"				\
-	" json_extract(payload, '$.kernel_version'),"			\
-	" json_extract(payload, '$.cmdline'),"				\
-	" json_extract(payload, '$.machine'),"				\
-	" json_extract(payload, '$.hostname'),"				\
-	" json_extract(payload, '$.cpu_model'),"			\
-	" json_extract(payload, '$.packages'),"				\
-	" json_extract(payload, '$.numa_nodes'),"			\
-	" json_extract(payload, '$.cores'),"				\
-	" json_extract(payload, '$.threads_per_core'),"			\
-	" json_extract(payload, '$.nodes'),"				\
-	" json_extract(payload, '$.date'),"				\
-	" json_extract(payload, '$.sweep'),"				\
-	" json_extract(payload, '$.sweep_hash'),"			\
-	" json_extract(payload, '$.version')"				\
-	" FROM records WHERE run = ?1 AND type = 'run' ORDER BY seq LIMIT 1)," \
-	" complete = EXISTS (SELECT 1 FROM records"			\
-	" WHERE run = ?1 AND type = 'end'), content = ?2 WHERE id = ?1"
+/*
+ * The fields of a run's run record that are columns of runs, and those
+ * of its points that are columns of points, each column named as its
+ * field (records/fields.def); absent, the SQL value a column takes when
+ * the record lacks the field.  The statements that fill them are made
+ * from these lists (columns_sql(), points_sql()).
+ */
+struct column {
+	enum wis_field field;
+	const char *absent;	/* NULL: NULL */
+};
+
+static const struct column run_columns[] = {
+	{ WIS_F_kernel, NULL }, { WIS_F_kernel_version, NULL },
+	{ WIS_F_cmdline, NULL }, { WIS_F_machine, NULL },
+	{ WIS_F_hostname, NULL }, { WIS_F_cpu_model, NULL },
+	{ WIS_F_packages, NULL }, { WIS_F_numa_nodes, NULL },
+	{ WIS_F_cores, NULL }, { WIS_F_threads_per_core, NULL },
+	{ WIS_F_nodes, NULL }, { WIS_F_date, NULL }, { WIS_F_sweep, NULL },
+	{ WIS_F_sweep_hash, NULL }, { WIS_F_version, NULL },
+};
+
+static const struct column point_columns[] = {
+	{ WIS_F_test, NULL }, { WIS_F_mode, NULL }, { WIS_F_tasks, NULL },
+	{ WIS_F_repeat, "0" }, { WIS_F_status, NULL },
+	{ WIS_F_message, NULL }, { WIS_F_average, NULL },
+	{ WIS_F_total, NULL }, { WIS_F_elapsed_ns, NULL },
+	{ WIS_F_profile, NULL }, { WIS_F_prof_samples, NULL },
+};
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "c1, c2, ..." of the columns' names into f. */
+static void column_names(FILE *f, const struct column *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", wis_fields[c[i].field].name);
+}
+
+/* Each column's value from a record's payload, in the same order. */
+static void column_values(FILE *f, const struct column *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *name = wis_fields[c[i].field].name;
+
+		fputs(i ? ", " : "", f);
+		if (c[i].absent)
+			fprintf(f, "coalesce(json_extract(payload, '$.%s'), %s)",
+				name, c[i].absent);
+		else
+			fprintf(f, "json_extract(payload, '$.%s')", name);
+	}
+}
+
+/*
+ * head, the columns' names, mid, their values from a record, tail: a
+ * statement over the columns; NULL out of memory.
+ */
+struct columns_text {
+	const char *head;
+	const struct column *c;
+	size_t n;
+	const char *mid, *tail;
+};
+
+static void write_columns(FILE *f, const void *arg)
+{
+	const struct columns_text *t = arg;
+
+	fputs(t->head, f);
+	column_names(f, t->c, t->n);
+	fputs(t->mid, f);
+	column_values(f, t->c, t->n);
+	fputs(t->tail, f);
+}
+
+static char *columns_statement(const char *head, const struct column *c,
+			       size_t n, const char *mid, const char *tail)
+{
+	const struct columns_text t = { head, c, n, mid, tail };
+
+	return store_sql(write_columns, &t);
+}
+
+/* The run's columns from its run record, its complete and its content. */
+static char *columns_sql(void)
+{
+	char tail[256];
+
+	snprintf(tail, sizeof(tail), " FROM records WHERE run = ?1 AND"
+		 " type = '%s' ORDER BY seq LIMIT 1), complete = EXISTS"
+		 " (SELECT 1 FROM records WHERE run = ?1 AND type = '%s'),"
+		 " content = ?2 WHERE id = ?1", WIS_RECORD(RUN),
+		 WIS_RECORD(END));
+	return columns_statement("UPDATE runs SET (", run_columns,
+				 NR(run_columns), ") = (SELECT ", tail);
+}
+
+/* The run's points from its point records. */
+static char *points_sql(void)
+{
+	char tail[128];
+
+	snprintf(tail, sizeof(tail), " FROM records WHERE type = '%s' AND"
+		 " run = ?", WIS_RECORD(POINT));
+	return columns_statement("INSERT INTO points (run, seq, ",
+				 point_columns, NR(point_columns),
+				 ") SELECT run, seq, ", tail);
+}
 
 enum { ST_FIND, ST_ADD_RUN, ST_ADD_REC, ST_GET_REC, ST_COLUMNS,
        ST_DEL_POINTS, ST_ADD_POINTS, ST_LABEL, ST_GET_LABEL, ST_ALL_RECS,
@@ -46,9 +133,9 @@ static const char *const sql[NR_ST] = {
 	[ST_ADD_REC] = "INSERT OR IGNORE INTO records (run, seq, type, payload)"
 		       " VALUES (?, ?, ?, ?)",
 	[ST_GET_REC] = "SELECT payload FROM records WHERE run = ? AND seq = ?",
-	[ST_COLUMNS] = RUN_COLUMNS_FROM_HEAD,
+	/* ST_COLUMNS: columns_sql() */
 	[ST_DEL_POINTS] = "DELETE FROM points WHERE run = ?",
-	[ST_ADD_POINTS] = "INSERT INTO points " STORE_POINT_SELECT " AND run = ?",
+	/* ST_ADD_POINTS: points_sql() */
 	[ST_LABEL] = "INSERT OR REPLACE INTO labels (run, key, value)"
 		     " VALUES (?, ?, ?)",
 	[ST_GET_LABEL] = "SELECT value FROM labels WHERE run = ? AND key = ?",
@@ -284,12 +371,21 @@ static int import_run(struct import *im, const struct rd_run *run,
 
 static int prepare_all(struct import *im)
 {
-	for (int k = 0; k < NR_ST; k++) {
-		im->st[k] = store_prepare(im->s, sql[k]);
-		if (!im->st[k])
-			return -1;
+	char *made[NR_ST] = {
+		[ST_COLUMNS] = columns_sql(), [ST_ADD_POINTS] = points_sql(),
+	};
+	int ret = 0;
+
+	for (int k = 0; !ret && k < NR_ST; k++) {
+		if (k == ST_COLUMNS || k == ST_ADD_POINTS)
+			im->st[k] = made[k] ? store_prepare(im->s, made[k]) : NULL;
+		else
+			im->st[k] = store_prepare(im->s, sql[k]);
+		ret = im->st[k] ? 0 : -1;
 	}
-	return 0;
+	free(made[ST_COLUMNS]);
+	free(made[ST_ADD_POINTS]);
+	return ret;
 }
 
 int wis_store_import(struct wis_store *s, const struct rd_model *m,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "result.h"
+#include "schema.h"
 #include "table.h"
 
 double wis_result_average(const struct wis_result *r)
@@ -79,7 +80,7 @@ static void cpus_array(struct wis_json *j, const struct wis_point *p,
 		used += snprintf(buf + used, cap - used, "%s%d", i ? "," : "",
 				 r->cpus[i]);
 	snprintf(buf + used, cap - used, "]");
-	wis_json_raw(j, "cpus", buf);
+	wis_json_raw(j, WIS_FIELD(cpus), buf);
 	free(buf);
 }
 
@@ -92,14 +93,14 @@ static void cpus_array(struct wis_json *j, const struct wis_point *p,
 static void barrier_json(struct wis_json *j, const struct wis_result *r)
 {
 	if (r->window_end_ns) {
-		wis_json_u64(j, "window_start_ns", r->window_start_ns);
-		wis_json_u64(j, "window_end_ns", r->window_end_ns);
+		wis_json_u64(j, WIS_FIELD(window_start_ns), r->window_start_ns);
+		wis_json_u64(j, WIS_FIELD(window_end_ns), r->window_end_ns);
 	}
 	if (!r->barrier.gen)
 		return;
-	wis_json_u64(j, "barrier_gen", r->barrier.gen);
-	wis_json_u64(j, "barrier_release_ns", r->barrier.release_ns);
-	wis_json_u64(j, "barrier_skew_ns", r->barrier.skew_ns);
+	wis_json_u64(j, WIS_FIELD(barrier_gen), r->barrier.gen);
+	wis_json_u64(j, WIS_FIELD(barrier_release_ns), r->barrier.release_ns);
+	wis_json_u64(j, WIS_FIELD(barrier_skew_ns), r->barrier.skew_ns);
 }
 
 /* Which task made no progress when, and the machine's load then. */
@@ -109,48 +110,49 @@ static void starved_json(struct wis_json *j, const struct wis_result *r)
 
 	if (r->status != WIS_STARVED)
 		return;
-	wis_json_u64(j, "starved_task", (uint64_t)st->task);
-	wis_json_u64(j, "starved_sample", (uint64_t)st->sample);
-	wis_json_i64(j, "procs_running", st->procs_running);
-	wis_json_f64(j, "load1", st->load1);
+	wis_json_u64(j, WIS_FIELD(starved_task), (uint64_t)st->task);
+	wis_json_u64(j, WIS_FIELD(starved_sample), (uint64_t)st->sample);
+	wis_json_i64(j, WIS_FIELD(procs_running), st->procs_running);
+	wis_json_f64(j, WIS_FIELD(load1), st->load1);
 }
 
 void wis_point_json(struct wis_json *j, const struct wis_point *p,
 		    const struct wis_result *r)
 {
-	static const char *const stat_names[STAT_NR] = {
-		"user", "nice", "sys", "idle", "iowait", "irq", "softirq",
+	static const enum wis_field stat_fields[STAT_NR] = {
+		WIS_F_user, WIS_F_nice, WIS_F_sys, WIS_F_idle, WIS_F_iowait,
+		WIS_F_irq, WIS_F_softirq,
 	};
 	double avg = wis_result_average(r);
 
-	wis_json_str(j, "test", p->test->name);
-	wis_json_str(j, "mode", p->threads ? "threads" : "processes");
-	wis_json_u64(j, "tasks", p->nr_tasks);
-	wis_json_u64(j, "repeat", p->repeat);
-	wis_json_str(j, "affinity", wis_affinity_names[p->m->affinity]);
+	wis_json_str(j, WIS_FIELD(test), p->test->name);
+	wis_json_str(j, WIS_FIELD(mode), p->threads ? "threads" : "processes");
+	wis_json_u64(j, WIS_FIELD(tasks), p->nr_tasks);
+	wis_json_u64(j, WIS_FIELD(repeat), p->repeat);
+	wis_json_str(j, WIS_FIELD(affinity), wis_affinity_names[p->m->affinity]);
 	cpus_array(j, p, r);
-	wis_json_u64(j, "wrapped", r->wrapped);
-	wis_json_str(j, "status", wis_status_name(r->status));
+	wis_json_u64(j, WIS_FIELD(wrapped), r->wrapped);
+	wis_json_str(j, WIS_FIELD(status), wis_status_name(r->status));
 	if (r->status != WIS_OK)
-		wis_json_str(j, "message", r->message);
-	wis_json_u64(j, "interval_ms", p->m->interval_ms);
-	wis_json_u64(j, "warmup", p->m->warmup);
-	wis_json_u64(j, "samples", r->nr_samples);
-	wis_json_str(j, "sampler", wis_sampler_name(r->sampler));
-	wis_json_u64(j, "overrun", r->overrun);
-	sample_array(j, "elapsed_ns", r, 0);
-	sample_array(j, "total", r, 1);
-	sample_array(j, "min", r, 2);
-	sample_array(j, "max", r, 3);
-	wis_json_f64(j, "average", avg);
-	wis_json_f64(j, "per_task", avg / p->nr_tasks);
-	wis_json_u64(j, "clk_tck", sysconf(_SC_CLK_TCK));
+		wis_json_str(j, WIS_FIELD(message), r->message);
+	wis_json_u64(j, WIS_FIELD(interval_ms), p->m->interval_ms);
+	wis_json_u64(j, WIS_FIELD(warmup), p->m->warmup);
+	wis_json_u64(j, WIS_FIELD(samples), r->nr_samples);
+	wis_json_str(j, WIS_FIELD(sampler), wis_sampler_name(r->sampler));
+	wis_json_u64(j, WIS_FIELD(overrun), r->overrun);
+	sample_array(j, WIS_FIELD(elapsed_ns), r, 0);
+	sample_array(j, WIS_FIELD(total), r, 1);
+	sample_array(j, WIS_FIELD(min), r, 2);
+	sample_array(j, WIS_FIELD(max), r, 3);
+	wis_json_f64(j, WIS_FIELD(average), avg);
+	wis_json_f64(j, WIS_FIELD(per_task), avg / p->nr_tasks);
+	wis_json_u64(j, WIS_FIELD(clk_tck), sysconf(_SC_CLK_TCK));
 	for (int i = 0; i < STAT_NR; i++)
-		wis_json_u64(j, stat_names[i], r->stat[i]);
-	wis_json_f64(j, "idle_pct", wis_result_idle_pct(r));
+		wis_json_u64(j, wis_fields[stat_fields[i]].name, r->stat[i]);
+	wis_json_f64(j, WIS_FIELD(idle_pct), wis_result_idle_pct(r));
 	if (r->first_sample_uptime > 0)
-		wis_json_f64(j, "first_sample_uptime", r->first_sample_uptime);
-	wis_json_f64(j, "sys_us_per_op", sys_us_per_op(r));
+		wis_json_f64(j, WIS_FIELD(first_sample_uptime), r->first_sample_uptime);
+	wis_json_f64(j, WIS_FIELD(sys_us_per_op), sys_us_per_op(r));
 	barrier_json(j, r);
 	starved_json(j, r);
 	wis_profile_json(j, &r->profile, wis_profile_top(p->m));

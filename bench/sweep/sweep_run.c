@@ -22,6 +22,7 @@
 #include "recorder.h"
 #include "registry.h"
 #include "result.h"
+#include "schema.h"
 #include "request.h"
 #include "settle.h"
 #include "signals.h"
@@ -92,7 +93,7 @@ static void emit_msg(struct sweep *s, const char *type, const char *msg)
 	struct wis_json j;
 
 	wis_json_init(&j);
-	wis_json_str(&j, "message", msg);
+	wis_json_str(&j, WIS_FIELD(message), msg);
 	emit(s, type, &j);
 	wis_json_free(&j);
 }
@@ -246,14 +247,14 @@ static void barrier_fields(struct sweep *s, struct wis_json *j)
 	if (s->sweep_hash) {
 		snprintf(hex, sizeof(hex), "%016llx",
 			 (unsigned long long)s->sweep_hash);
-		wis_json_str(j, "sweep_hash", hex);
+		wis_json_str(j, WIS_FIELD(sweep_hash), hex);
 	}
 	if (!s->barrier)
 		return;
 	wis_barrier_campaign(s->barrier, hex, sizeof(hex));
-	wis_json_str(j, "barrier_campaign", hex);
-	wis_json_u64(j, "instances", s->cfg->instances ? s->cfg->instances : 1);
-	wis_json_u64(j, "instance", s->cfg->instance);
+	wis_json_str(j, WIS_FIELD(barrier_campaign), hex);
+	wis_json_u64(j, WIS_FIELD(instances), s->cfg->instances ? s->cfg->instances : 1);
+	wis_json_u64(j, WIS_FIELD(instance), s->cfg->instance);
 }
 
 static void run_record(struct sweep *s)
@@ -262,18 +263,18 @@ static void run_record(struct sweep *s)
 	struct wis_json j;
 
 	wis_json_init(&j);
-	wis_json_str(&j, "version", WIS_VERSION);
-	wis_json_str(&j, "id", s->cfg->id);
+	wis_json_str(&j, WIS_FIELD(version), WIS_VERSION);
+	wis_json_str(&j, WIS_FIELD(id), s->cfg->id);
 	if (wis_cfg_format(s->cfg, sweep, sizeof(sweep)) >= 0)
-		wis_json_str(&j, "sweep", sweep);
-	wis_json_u64(&j, "nr_points", (uint64_t)s->plan.nr_points);
+		wis_json_str(&j, WIS_FIELD(sweep), sweep);
+	wis_json_u64(&j, WIS_FIELD(nr_points), (uint64_t)s->plan.nr_points);
 	barrier_fields(s, &j);
 	if (!s->sampler)
 		audit(s);
 	wis_json_append(&j, &s->audit);
 	wis_audit_start_json(&j, s->opts->boot, s->audited_at);
-	wis_json_str(&j, "sampler", s->sampler);
-	emit(s, "run", &j);
+	wis_json_str(&j, WIS_FIELD(sampler), s->sampler);
+	emit(s, WIS_RECORD(RUN), &j);
 	wis_json_free(&j);
 }
 
@@ -291,8 +292,8 @@ static void warn_environment(struct sweep *s)
 		return;
 	wis_audit_env(&env);
 	for (int t = 0; t < s->cfg->nr_tests; t++)
-		wis_env_tests_add(&tests, s->tests[t]->name,
-				  s->tests[t]->family);
+		wis_env_tests_add(&tests, s->tests[t]->family,
+				  s->tests[t]->maps);
 	wis_env_warn(s->opts->table ? stdout : stderr, &env, &tests);
 }
 
@@ -356,7 +357,7 @@ static void catch_up(struct sweep *s, const struct wis_point *p,
  */
 static void barrier_failed(struct sweep *s, const struct wis_result *r)
 {
-	emit_msg(s, "error", r->message);
+	emit_msg(s, WIS_RECORD(ERROR), r->message);
 	fprintf(stderr, "wis: %s\n", r->message);
 }
 
@@ -385,7 +386,7 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 		*base = wis_result_average(r);
 	wis_json_init(&j);
 	wis_point_json(&j, p, r);
-	emit(s, "point", &j);
+	emit(s, WIS_RECORD(POINT), &j);
 	wis_json_free(&j);
 	if (s->opts->progress)
 		progress(s, k, n, p, r);
@@ -404,7 +405,7 @@ static int timed_out(struct sweep *s, time_t start)
 		return 0;
 	snprintf(msg, sizeof(msg), "wis.timeout: %u s reached, sweep stopped",
 		 s->cfg->timeout_s);
-	emit_msg(s, "error", msg);
+	emit_msg(s, WIS_RECORD(ERROR), msg);
 	fprintf(stderr, "wis: %s\n", msg);
 	return 1;
 }
@@ -439,7 +440,7 @@ static void report_interrupt(struct sweep *s)
 
 	snprintf(msg, sizeof(msg), "interrupted by SIG%s",
 		 sigabbrev_np(s->interrupted));
-	emit_msg(s, "error", msg);
+	emit_msg(s, WIS_RECORD(ERROR), msg);
 	if (s->opts->progress)
 		fprintf(stderr, "wis: %s\n", msg);
 }
@@ -449,12 +450,12 @@ static void end_record(struct sweep *s, const char *status)
 	struct wis_json j;
 
 	wis_json_init(&j);
-	wis_json_str(&j, "status", status);
-	wis_json_u64(&j, "points", s->points);
-	wis_json_u64(&j, "failed", s->failed);
-	wis_json_u64(&j, "unsupported", s->unsupported);
-	wis_json_u64(&j, "starved", s->starved);
-	emit(s, "end", &j);
+	wis_json_str(&j, WIS_FIELD(status), status);
+	wis_json_u64(&j, WIS_FIELD(points), s->points);
+	wis_json_u64(&j, WIS_FIELD(failed), s->failed);
+	wis_json_u64(&j, WIS_FIELD(unsupported), s->unsupported);
+	wis_json_u64(&j, WIS_FIELD(starved), s->starved);
+	emit(s, WIS_RECORD(END), &j);
 	wis_json_free(&j);
 }
 
@@ -475,7 +476,7 @@ static int fail_early(struct sweep *s, const char *err)
 	if (!wis_cpuset_count(&s->mask))
 		wis_cpuset_inherited(&s->mask);
 	run_record(s);
-	emit_msg(s, "error", err);
+	emit_msg(s, WIS_RECORD(ERROR), err);
 	end_record(s, "error");
 	return 2;
 }
@@ -609,9 +610,12 @@ static int print_point(struct sweep *s, struct wis_point *p, int k, void *arg)
 
 static void print_memory(const struct sweep *s, unsigned cpus)
 {
+	enum wis_maps maps[WIS_MAX_SWEEP_TESTS];
 	struct wis_memory_need need;
 
-	wis_plan_memory(&s->plan, s->cfg, cpus, &need);
+	for (int t = 0; t < s->cfg->nr_tests; t++)
+		maps[t] = s->tests[t]->maps;
+	wis_plan_memory(&s->plan, maps, cpus, &need);
 	if (need.resident_mb)
 		printf("memory: %u MB or more: %u tasks of a test that touches "
 		       "128 MB each, plus 80 MB\n", need.resident_mb,

@@ -25,4 +25,6 @@ WIS_TEST(
 	.family = "syscall",
 	.desc = "futex(FUTEX_WAIT_PRIVATE)",
 	.run = futex4_run,
+	/* A control (wis.h): a syscall that finds no shared state. */
+	.control = 2,
 );

@@ -17,4 +17,6 @@ WIS_TEST(
 	.family = "syscall",
 	.desc = "getppid",
 	.run = getppid1_run,
+	/* A control (wis.h), the first: one syscall, the harness's cost. */
+	.control = 1,
 );

@@ -29,4 +29,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "malloc/free of 128MB",
 	.run = malloc1_run,
+	.maps = WIS_MAPS_UNTOUCHED,
 );

@@ -24,4 +24,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "Anonymous memory mmap/munmap of 128MB",
 	.run = mmap1_run,
+	.maps = WIS_MAPS_UNTOUCHED,
 );

@@ -30,4 +30,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file mmap/munmap of 128MB",
 	.run = mmap2_run,
+	.maps = WIS_MAPS_UNTOUCHED,
 );

@@ -47,4 +47,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "Anonymous memory page fault",
 	.run = page_fault1_run,
+	.maps = WIS_MAPS_TOUCHED,
 );

@@ -54,4 +54,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file private mapping page fault",
 	.run = page_fault2_run,
+	.maps = WIS_MAPS_TOUCHED,
 );

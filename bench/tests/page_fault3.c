@@ -54,4 +54,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "Separate file shared mapping page fault",
 	.run = page_fault3_run,
+	.maps = WIS_MAPS_TOUCHED,
 );

@@ -45,4 +45,6 @@ WIS_TEST(
 	.run = poll2_run,
 	/* Threads mode puts every task's files in one table. */
 	.nofile = POLL2_NR_FILES + 10,
+	/* A control (wis.h): a syscall over the task's own descriptors. */
+	.control = 3,
 );

@@ -63,4 +63,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "TLB flush of separate file private mapping",
 	.run = tlb_flush1_run,
+	.maps = WIS_MAPS_TOUCHED,
 );

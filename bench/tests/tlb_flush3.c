@@ -63,4 +63,5 @@ WIS_TEST(
 	.family = "memory",
 	.desc = "TLB flush of separate file shared mapping",
 	.run = tlb_flush3_run,
+	.maps = WIS_MAPS_TOUCHED,
 );
