@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "file.h"
 #include "report_options.h"
 #include "store.h"
