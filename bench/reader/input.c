@@ -34,15 +34,12 @@ static const char frame_magic[] = WIS_RECORD_MAGIC " ";
 
 void rd_report_diag(FILE *diag, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	fputs("wis report: ", diag);
-	puts_clean(diag, msg);
-	fputc('\n', diag);
+	wis_vsay_clean(diag, fmt, ap);
+	va_end(ap);
 }
 
 /*
