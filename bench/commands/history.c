@@ -36,6 +36,7 @@ struct history_cmd {
 static const char history_usage[] =
 	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
 	"                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
+	"                   [--trust-shared-store]\n"
 	"The selected runs of the store DB (wis import) in order (--by: kernel\n"
 	"release, the default; date; or a label, numerically when every value is\n"
 	"a number), and per test, mode and task count the rate along them.  A\n"
@@ -49,6 +50,8 @@ static const char history_usage[] =
 	"  --json  one line per step     --csv  one row per run and series\n"
 	"  --plot DIR  per test an SVG and a PNG (gnuplot), a curve per mode and\n"
 	"              task count along the runs, and index.html\n"
+	"  --trust-shared-store  read a store, or in a directory, that another\n"
+	"              user owns or can write (they decide what it holds)\n"
 	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
 	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
 	"2 from it); 2: bad usage or store.\n";
@@ -418,6 +421,7 @@ static const struct option history_options[] = {
 	{ "plot", required_argument, NULL, 'p' },
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "min-step", required_argument, NULL, 'm' },
+	{ "trust-shared-store", no_argument, NULL, 't' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -455,6 +459,9 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		return 0;
 	case 'j':
 		c->json = 1;
+		return 0;
+	case 't':
+		wis_store_trust_shared();
 		return 0;
 	case 'c':
 		c->csv = 1;

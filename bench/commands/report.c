@@ -16,6 +16,8 @@
 
 /* Defined in the host's wis only, like the commands on the store. */
 extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
+extern __typeof__(wis_store_trust_shared) wis_store_trust_shared
+	__attribute__((weak));
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
@@ -40,6 +42,8 @@ static const char report_usage[] =
 	"                 operands select (KEY=VALUE: run=, kernel=,\n"
 	"                 date=FROM..TO, a label; none: every run) instead\n"
 	"                 of files\n"
+	"  --trust-shared-store  read a store, or in a directory, that another\n"
+	"                 user owns or can write (they decide what it holds)\n"
 	"  --sum          a side holding several runs adds up their rates\n"
 	"  --force        add up points whose windows did not overlap\n";
 
@@ -74,6 +78,7 @@ static const char compare_usage[] =
 	"  --noise-z Z          the noise floor's multiple, 0 for none (2)\n"
 	"  --db DB              each side is a selection of runs in the store DB\n"
 	"                       (wis import): KEY=VALUE words, as wis report --db\n"
+	"  --trust-shared-store as wis report --trust-shared-store\n"
 	"  --bisect TEST[/MODE[/TASKS]]\n"
 	"                       exit for git bisect run: 0 when no point of TEST\n"
 	"                       (MODE, TASKS) regressed, 1 when one did, 125 when\n"
@@ -99,7 +104,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_FORCE, OPT_PLOT, OPT_LKP, OPT_OUT,
 	OPT_FOLDED, OPT_COMPARE, OPT_SUM, OPT_IN, OPT_BISECT, OPT_MIN_REPEATS,
 	OPT_TRIM_SHIFT, OPT_TRIM_MAX, OPT_ROUNDS, OPT_MIN_RATIO, OPT_LEVEL,
-	OPT_NOISE_Z, OPT_DB, OPT_KCIDB, OPT_ORIGIN,
+	OPT_NOISE_Z, OPT_DB, OPT_KCIDB, OPT_ORIGIN, OPT_TRUST_STORE,
 };
 
 /* Each command's options, for getopt_long. */
@@ -116,6 +121,7 @@ static const struct option report_options[] = {
 	{ "sum", no_argument, NULL, OPT_SUM },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "db", required_argument, NULL, OPT_DB },
+	{ "trust-shared-store", no_argument, NULL, OPT_TRUST_STORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -135,6 +141,7 @@ static const struct option compare_options[] = {
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "noise-z", required_argument, NULL, OPT_NOISE_Z },
 	{ "db", required_argument, NULL, OPT_DB },
+	{ "trust-shared-store", no_argument, NULL, OPT_TRUST_STORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -230,6 +237,10 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return 0;
 	case OPT_DB:
 		c->o.db = optarg;
+		return 0;
+	case OPT_TRUST_STORE:
+		if (wis_store_trust_shared)
+			wis_store_trust_shared();
 		return 0;
 	case OPT_IN:
 		c->files[c->nr_files++] = optarg;
