@@ -280,13 +280,20 @@ static struct rd_input *cur_input(struct rd_inputs *in)
 	return &in->v[in->nr - 1];
 }
 
+/* Where a frame found in the line being scanned is in its file. */
+struct frame_at {
+	const char *bytes;
+	uint64_t off;
+	size_t len;
+};
+
 /*
  * rec without the members in->dropped names, remembering where its frame
- * is; rec itself when it cannot be (out of memory: it stays whole).
+ * is and what it held; rec itself when it cannot be (out of memory: it
+ * stays whole).
  */
 static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
-			      const struct rec_head *h, uint64_t off,
-			      size_t frame_len)
+			      const struct rec_head *h, const struct frame_at *at)
 {
 	struct wis_jval k, v;
 	struct rd_rec *t;
@@ -313,17 +320,12 @@ static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
 	if (!t)
 		return rec;
 	t->src = in->src;
-	t->frame_off = off;
-	t->frame_len = frame_len;
+	t->frame_off = at->off;
+	t->frame_len = at->len;
+	wis_sha256(at->bytes, at->len, t->frame_sha256);
 	rd_rec_free(rec);
 	return t;
 }
-
-/* Where a frame found in the line being scanned is in its file. */
-struct frame_at {
-	uint64_t off;
-	size_t len;
-};
 
 static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 		       const struct frame_at *at)
@@ -339,7 +341,7 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 	if (rec && (!*rec->run || !*rec->type))
 		ret = not_a_string(*rec->run ? "type" : "run", err, sizeof(err));
 	if (!ret && rec && at && in->src && in->trimmable && in->trimmable(rec))
-		rec = trimmed(in, rec, &h, at->off, at->len);
+		rec = trimmed(in, rec, &h, at);
 	/* The line buffer is reused: its fields are not to be remembered. */
 	members_forget(payload);
 	if (ret) {
@@ -385,6 +387,7 @@ static int find_frame(struct rd_inputs *in, const char *line, size_t len,
 			     frame_magic, MAGIC_LEN)) {
 		if (!wis_frame_check(p, (size_t)(line + len - p), &payload,
 				     &plen)) {
+			at.bytes = p;
 			at.off = in->line_off + (uint64_t)(p - line);
 			at.len = (size_t)(line + len - p);
 			add_record(in, payload, plen, verbatim ? &at : NULL);
@@ -636,6 +639,15 @@ void rd_inputs_summary(const struct rd_inputs *in)
 	}
 }
 
+/* buf holds the very bytes rec's frame held when it was first read. */
+static int same_frame(const struct rd_rec *rec, const char *buf)
+{
+	uint8_t sum[WIS_SHA256_LEN];
+
+	wis_sha256(buf, rec->frame_len, sum);
+	return !memcmp(sum, rec->frame_sha256, sizeof(sum));
+}
+
 struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 {
 	struct rd_rec frame = { 0 }, *whole = NULL;
@@ -651,6 +663,7 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 	    st.st_dev == rec->src->dev && st.st_ino == rec->src->ino &&
 	    pread(fd, buf, rec->frame_len, (off_t)rec->frame_off) ==
 		    (ssize_t)rec->frame_len &&
+	    same_frame(rec, buf) &&
 	    !wis_frame_check(buf, rec->frame_len, &payload, &plen)) {
 		frame.payload = (char *)payload;
 		frame.len = plen;
@@ -658,13 +671,8 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 			whole = record_new(payload, plen, &h);
 		members_forget(payload);
 	}
-	if (whole && (whole->seq != rec->seq || strcmp(whole->run, rec->run) ||
-		      strcmp(whole->type, rec->type))) {
-		rd_rec_free(whole);
-		whole = NULL;
-	}
 	if (!whole)
-		rd_report_diag(diag, "%s: changed since it was read: run %s seq %" PRIu64 " is no longer at byte %" PRIu64,
+		rd_report_diag(diag, "%s: changed since it was read: run %s seq %" PRIu64 " is no longer the frame read at byte %" PRIu64,
 			       rec->src->name, rec->run, rec->seq, rec->frame_off);
 	if (fd >= 0)
 		close(fd);
