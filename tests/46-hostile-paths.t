@@ -192,6 +192,20 @@ check "... none of the binaries' files, none of its directories left" sh -c \
 	"! find /tmp /dev/shm -maxdepth 1 \\( -name '*wistest*' -o \\
 		-name 'upstream-compare.*' -newer '$fake/wis/wis' \\) | grep -q ."
 rm -f "$planted" /tmp/willitscale.other$$
+# No test named: the tests are the binaries' names of [a-z0-9_] only, so
+# a file named "evil<newline>getppid1_processes" makes no row.
+evil=$(printf '%s/up/evil\ngetppid1_processes' "$fake")
+cp "$fake/up/getppid1_processes" "$evil"
+rc=0
+(cd "$tmp/cwd" && "$top/bench/scripts/upstream-compare" --runs 3 \
+	--samples 1 --discard 0 --modes processes --tasks 1 \
+	--wis "$fake/wis" "$fake/up") >"$tmp/out" 2>&1 || rc=$?
+check "upstream-compare, no test named, beside a binary named with a newline: runs (exit $rc)" \
+	test "$rc" = 0
+is "... its table has the one row of getppid1, none of the planted name" \
+	getppid1 "$(grep '^| [a-z]' "$tmp/out" | grep -v '^| test ' |
+		cut -d'|' -f2 | tr -d ' ')"
+rm -f "$evil"
 
 # Finding 5: regions that are not the pmem sink's stay untouched.
 pmem_refused() {	# pmem_refused WHAT FILE REASON
