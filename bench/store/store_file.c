@@ -30,7 +30,7 @@ static const char proc_fd[] = "/proc/self/fd/";
 static const char *const store_suffixes[] = { "", "-journal", "-wal", "-shm" };
 
 static const char trust_hint[] =
-	" (refused: --trust-shared-store takes it anyway)";
+	"; refused (--trust-shared-store takes it anyway)";
 
 /* The stores open in this process, found by their directory's fd. */
 static struct wis_store *open_stores;
