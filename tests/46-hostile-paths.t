@@ -274,7 +274,7 @@ if command -v mkfs.btrfs >/dev/null &&
 	losetup -d "$loop"
 	loop=
 else
-	for n in 1 2 3 4; do ok 0 "# SKIP no mkfs.btrfs or loop device"; done
+	for _ in 1 2 3 4; do ok 0 "# SKIP no mkfs.btrfs or loop device"; done
 fi
 rm -f "$tmp/ext4f" "$tmp/minix" "$tmp/btrfsf"
 

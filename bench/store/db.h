@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 #include "safename.h"
-#include "store.h"
 
 /* A reader waits this long for a writer's commit to finish. */
 #define STORE_READ_WAIT_MS 30000
@@ -32,6 +31,7 @@ struct wis_store {
 	/* Why SQLite could not open one of its files: said by store_error. */
 	char refused[PATH_MAX + 256];
 	double cpu_deadline;	/* the process's CPU seconds a query may reach */
+	int trust_shared;	/* take files others own or can write */
 	struct wis_store *next;	/* the other stores open in this process */
 };
 
@@ -52,8 +52,11 @@ struct wis_store {
 	" json_extract(payload, '$.prof_samples')"			\
 	" FROM records WHERE type = 'point'"
 
-/* Open s->path's directory and the store in it (store_file.c); -1 said. */
-int store_file_open(struct wis_store *s, enum wis_store_mode mode);
+/*
+ * Open s->path's directory and the store in it (store_file.c), to write
+ * (made when missing) or only to read.  0, or -1 said.
+ */
+int store_file_open(struct wis_store *s, int write);
 void store_file_close(struct wis_store *s);
 
 /* The reason for the last failure of s, doing what, on its diag. */

@@ -19,7 +19,6 @@
 
 #include "db.h"
 #include "file.h"
-#include "store.h"
 
 /* SQLite's own VFS, with the names it is handed kept as they are. */
 #define STORE_VFS "wis-store"
@@ -34,12 +33,6 @@ static const char trust_hint[] =
 
 /* The stores open in this process, found by their directory's fd. */
 static struct wis_store *open_stores;
-static int trust_shared;
-
-void wis_store_trust_shared(void)
-{
-	trust_shared = 1;
-}
 
 /* The store whose directory path names; *rest is what follows it. */
 static struct wis_store *store_of(const char *path, const char **rest)
@@ -113,7 +106,7 @@ static int open_in_store(const char *path, int flags, int mode)
 			    WIS_OPEN_ANY_OWNER, why, sizeof(why));
 	if (fd < 0)
 		return refuse(s, name, why, "", errno);
-	if (!trust_shared && wis_fd_private(fd, why, sizeof(why))) {
+	if (!s->trust_shared && wis_fd_private(fd, why, sizeof(why))) {
 		err = errno ? errno : EACCES;
 		close(fd);
 		return refuse(s, name, why, trust_hint, err);
@@ -193,7 +186,7 @@ static int open_dir(struct wis_store *s)
 			      dir, why);
 		return -1;
 	}
-	if (!trust_shared && wis_fd_private(s->dirfd, why, sizeof(why))) {
+	if (!s->trust_shared && wis_fd_private(s->dirfd, why, sizeof(why))) {
 		wis_say_clean(s->diag, "wis: %s: its directory %s: %s%s",
 			      s->path, dir, why, trust_hint);
 		return -1;
@@ -201,10 +194,10 @@ static int open_dir(struct wis_store *s)
 	return 0;
 }
 
-int store_file_open(struct wis_store *s, enum wis_store_mode mode)
+int store_file_open(struct wis_store *s, int write)
 {
-	int flags = mode == WIS_STORE_READ ? SQLITE_OPEN_READONLY :
-		    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	int flags = write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
+		    SQLITE_OPEN_READONLY;
 	char name[sizeof(proc_fd) + 16 + NAME_MAX];
 
 	if (vfs_ready(s->diag) || open_dir(s))
