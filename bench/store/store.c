@@ -178,10 +178,9 @@ static int schema_is_ours(struct wis_store *s, long long version)
 	for (;;) {
 		rh = sqlite3_step(have);
 		rw = sqlite3_step(want);
-		if (rh != SQLITE_ROW || rw != SQLITE_ROW)
-			break;
-		c = strcmp(text_of(have, 0), text_of(want, 0));
-		if (c || !same_entry(have, want))
+		if (rh != SQLITE_ROW || rw != SQLITE_ROW ||
+		    strcmp(text_of(have, 0), text_of(want, 0)) ||
+		    !same_entry(have, want))
 			break;
 	}
 	if (rh != SQLITE_ROW && rh != SQLITE_DONE) {
@@ -192,12 +191,13 @@ static int schema_is_ours(struct wis_store *s, long long version)
 		ret = 0;
 		goto out;
 	}
+	c = rh != SQLITE_ROW ? 1 : rw != SQLITE_ROW ? -1 :
+	    strcmp(text_of(have, 0), text_of(want, 0));
 	snprintf(what, sizeof(what), "schema %lld", version);
-	if (rh == SQLITE_ROW && (rw != SQLITE_ROW ||
-				 strcmp(text_of(have, 0), text_of(want, 0)) < 0))
+	if (c < 0 || (!c && strcmp(text_of(have, 1), text_of(want, 1))))
 		wis_say_clean(s->diag, "wis: %s: not a wis store (unexpected %s %s); nothing was changed",
 			      s->path, text_of(have, 1), text_of(have, 0));
-	else if (rh != SQLITE_ROW || strcmp(text_of(have, 0), text_of(want, 0)))
+	else if (c > 0)
 		wis_say_clean(s->diag, "wis: %s: not a wis store (no %s %s of %s); nothing was changed",
 			      s->path, text_of(want, 1), text_of(want, 0), what);
 	else
