@@ -12,12 +12,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
 #include "lava_log.h"
 #include "record.h"
+#include "siphash.h"
 #include "table.h"
 
 #define READ_CHUNK (1 << 20)
@@ -288,9 +290,25 @@ struct frame_at {
 };
 
 /*
+ * The key of the tags of frames read again: random, drawn once per
+ * process, so whoever can rewrite a file cannot make other bytes with
+ * the same tag.  NULL when there is no randomness to draw it from.
+ */
+static const uint8_t *frame_key(void)
+{
+	static uint8_t key[WIS_SIPHASH_KEY_LEN];
+	static int drawn;
+
+	if (!drawn)
+		drawn = getrandom(key, sizeof(key), GRND_NONBLOCK) ==
+			sizeof(key) ? 1 : -1;
+	return drawn > 0 ? key : NULL;
+}
+
+/*
  * rec without the members in->dropped names, remembering where its frame
- * is and what it held; rec itself when it cannot be (out of memory: it
- * stays whole).
+ * is and a tag of what it held; rec itself when it cannot be (out of
+ * memory, or no key for the tag: it stays whole).
  */
 static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
 			      const struct rec_head *h, const struct frame_at *at)
@@ -298,7 +316,8 @@ static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
 	struct wis_jval k, v;
 	struct rd_rec *t;
 	size_t pos = 0, n = 1;
-	char *text = malloc(rec->len + 1);
+	const uint8_t *key = frame_key();
+	char *text = key ? malloc(rec->len + 1) : NULL;
 
 	if (!text)
 		return rec;
@@ -322,7 +341,7 @@ static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
 	t->src = in->src;
 	t->frame_off = at->off;
 	t->frame_len = at->len;
-	wis_sha256(at->bytes, at->len, t->frame_sha256);
+	t->frame_tag = wis_siphash(key, at->bytes, at->len);
 	rd_rec_free(rec);
 	return t;
 }
@@ -642,10 +661,7 @@ void rd_inputs_summary(const struct rd_inputs *in)
 /* buf holds the very bytes rec's frame held when it was first read. */
 static int same_frame(const struct rd_rec *rec, const char *buf)
 {
-	uint8_t sum[WIS_SHA256_LEN];
-
-	wis_sha256(buf, rec->frame_len, sum);
-	return !memcmp(sum, rec->frame_sha256, sizeof(sum));
+	return wis_siphash(frame_key(), buf, rec->frame_len) == rec->frame_tag;
 }
 
 struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)

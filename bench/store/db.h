@@ -15,7 +15,7 @@
  * What one query may take, whatever a store holds: SQLite's memory
  * (temporary tables and sorts are kept in memory, never in /var/tmp),
  * and CPU seconds per opening, per input imported or per selection
- * read.  An import of 100,000 records takes about 3 s of CPU here.
+ * read: an import of 150 inputs, 15,300 records, takes 1 s of CPU.
  */
 #define STORE_HEAP_MAX (512LL << 20)
 /* No value (nor row) wis stores is longer: a record is at most 64 KiB. */
