@@ -50,8 +50,8 @@ static const char history_usage[] =
 	"  --json  one line per step     --csv  one row per run and series\n"
 	"  --plot DIR  per test an SVG and a PNG (gnuplot), a curve per mode and\n"
 	"              task count along the runs, and index.html\n"
-	"  --trust-shared-store  read a store, or in a directory, that another\n"
-	"              user owns or can write (they decide what it holds)\n"
+	"  --trust-shared-store  read a store that another user owns or can\n"
+	"              write, or one in such a directory (they decide what it holds)\n"
 	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
 	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
 	"2 from it); 2: bad usage or store.\n";

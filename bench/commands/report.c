@@ -42,8 +42,8 @@ static const char report_usage[] =
 	"                 operands select (KEY=VALUE: run=, kernel=,\n"
 	"                 date=FROM..TO, a label; none: every run) instead\n"
 	"                 of files\n"
-	"  --trust-shared-store  read a store, or in a directory, that another\n"
-	"                 user owns or can write (they decide what it holds)\n"
+	"  --trust-shared-store  read a store that another user owns or can\n"
+	"                 write, or one in such a directory (they decide what it holds)\n"
 	"  --sum          a side holding several runs adds up their rates\n"
 	"  --force        add up points whose windows did not overlap\n";
 
