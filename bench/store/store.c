@@ -118,12 +118,12 @@ static long long schema_version(struct wis_store *s)
 		return -1;
 	}
 	version = query_int(s, "SELECT max(version) FROM schema", NULL);
-	if (version == -1 || !version)
+	if (version < 1 && version != -2)
 		say(s, "not a wis store (its schema table holds no version); nothing was changed");
 	return version > 0 ? version : -1;
 }
 
-/* Store a schema of version from nothing: the reference a store is held to. */
+/* The schema of version made in db from nothing: what a store is held to. */
 static int make_schema(sqlite3 *db, long long version)
 {
 	if (sqlite3_exec(db, schema_table, NULL, NULL, NULL) != SQLITE_OK)
@@ -164,7 +164,6 @@ static int schema_is_ours(struct wis_store *s, long long version)
 	sqlite3 *ref = NULL;
 	sqlite3_stmt *want = NULL, *have = store_prepare(s, schema_rows);
 	int rw = SQLITE_DONE, rh = SQLITE_DONE, c, ret = -1;
-	char what[64];
 
 	if (!have)
 		return -1;
@@ -193,16 +192,15 @@ static int schema_is_ours(struct wis_store *s, long long version)
 	}
 	c = rh != SQLITE_ROW ? 1 : rw != SQLITE_ROW ? -1 :
 	    strcmp(text_of(have, 0), text_of(want, 0));
-	snprintf(what, sizeof(what), "schema %lld", version);
 	if (c < 0 || (!c && strcmp(text_of(have, 1), text_of(want, 1))))
 		wis_say_clean(s->diag, "wis: %s: not a wis store (unexpected %s %s); nothing was changed",
 			      s->path, text_of(have, 1), text_of(have, 0));
 	else if (c > 0)
-		wis_say_clean(s->diag, "wis: %s: not a wis store (no %s %s of %s); nothing was changed",
-			      s->path, text_of(want, 1), text_of(want, 0), what);
+		wis_say_clean(s->diag, "wis: %s: not a wis store (no %s %s of schema %lld); nothing was changed",
+			      s->path, text_of(want, 1), text_of(want, 0), version);
 	else
-		wis_say_clean(s->diag, "wis: %s: not a wis store (%s %s is not the one of %s); nothing was changed",
-			      s->path, text_of(have, 1), text_of(have, 0), what);
+		wis_say_clean(s->diag, "wis: %s: not a wis store (%s %s is not the one of schema %lld); nothing was changed",
+			      s->path, text_of(have, 1), text_of(have, 0), version);
 out:
 	sqlite3_finalize(want);
 	sqlite3_finalize(have);

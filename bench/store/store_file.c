@@ -87,7 +87,7 @@ static int open_in_store(const char *path, int flags, int mode)
 	const char *name;
 	struct wis_store *s = store_of(path, &name);
 	char why[160];
-	int fd, err;
+	int fd;
 
 	if (!s) {
 		errno = EACCES;
@@ -107,9 +107,8 @@ static int open_in_store(const char *path, int flags, int mode)
 	if (fd < 0)
 		return refuse(s, name, why, "", errno);
 	if (!s->trust_shared && wis_fd_private(fd, why, sizeof(why))) {
-		err = errno ? errno : EACCES;
 		close(fd);
-		return refuse(s, name, why, trust_hint, err);
+		return refuse(s, name, why, trust_hint, EACCES);
 	}
 	s->refused[0] = '\0';
 	return fd;
