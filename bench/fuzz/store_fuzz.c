@@ -232,6 +232,19 @@ static void read_selection(const char *const *words, size_t n, int views)
 	rd_model_free(&m);
 }
 
+/* The store and its directory go when the fuzzer exits. */
+static void remove_dir(void)
+{
+	static const char *const suffixes[] = { "", "-journal", "-wal", "-shm" };
+	char name[sizeof(path) + 16];
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s", path, suffixes[i]);
+		unlink(name);
+	}
+	rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* Selections by label, kernel, date and run id, as history makes. */
@@ -245,6 +258,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!devnull || !mkdtemp(dir))
 			abort();
 		snprintf(path, sizeof(path), "%s/db", dir);
+		atexit(remove_dir);
 		make_base();
 		m = model_of(base_records, 3);
 	}
