@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "file.h"
 #include "report_options.h"
 #include "store.h"
-
-/* Defined in the host's wis only, like the commands on the store. */
-extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
 
 static int set_format(struct wis_report_opts *o, enum wis_report_format f)
 {
@@ -111,6 +109,9 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return 0;
 	case OPT_DB:
 		c->o.db = optarg;
+		return 0;
+	case OPT_TRUST_STORE:
+		wis_trust_shared_store();
 		return 0;
 	case OPT_IN:
 		c->files[c->nr_files++] = optarg;
