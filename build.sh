@@ -7,9 +7,11 @@ set -o pipefail
 
 ROOT=$(cd "$(dirname "$0")" && pwd)
 # What every architecture needs on the build host; dpkg-dev and bzip2
-# unpack busybox's source package (./build.sh busybox).
+# unpack busybox's source package (./build.sh busybox); the host's wis
+# links libsqlite3 (the store) and libblkid (the pmem sink's check).
 COMMON_PACKAGES="make binutils kmod cpio gzip zstd shellcheck clang
-libclang-rt-14-dev perl gnuplot-nox iproute2 libsqlite3-dev dpkg-dev bzip2"
+libclang-rt-14-dev perl gnuplot-nox iproute2 libsqlite3-dev libblkid-dev
+dpkg-dev bzip2"
 # What only the tests need: LAVA's dispatcher runs the jobs of
 # ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t); strace
 # sees a point process's mappings (tests/43-layout.t); xmllint parses

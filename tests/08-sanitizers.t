@@ -19,7 +19,7 @@ clean() {	# clean LOG: no sanitizer report in it
 
 tests="04-bad-input 20-records 21-report-reader 22-report-output 23-fuzz-reader
 	17-hostile-tmp 18-hostile-barrier 19-hostile-records 29-repeats-compare
-	46-hostile-paths 47-hostile-text"
+	46-hostile-paths 47-hostile-text 67-hostile-store"
 plan $(($(echo "$tests" | wc -w) * 2 + 3))
 for t in $tests; do
 	rc=0

@@ -1,6 +1,9 @@
 #!/bin/sh
-# Fuzz the record reader for a while: libFuzzer with AddressSanitizer and
-# UndefinedBehaviorSanitizer, seeded with bench/fuzz/corpus.
+# Fuzz what reads hostile input for a while: libFuzzer with
+# AddressSanitizer and UndefinedBehaviorSanitizer, the record reader
+# seeded with bench/fuzz/corpus, the store (report, history's selections
+# and import on a store's mutated pages and columns) with
+# bench/fuzz/store_corpus.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${WIS_FUZZ_SECONDS:-20}
@@ -19,32 +22,43 @@ if ! clang -fsanitize=fuzzer,address -o "$tmp/probe" "$tmp/probe.c" \
 	exit 0
 fi
 
-echo 1..2
+# Each target: its name, what it reads, its corpus and its options.
+targets="reader|the reader|corpus|-dict=bench/fuzz/reader.dict
+store_fuzz|the store|store_corpus|"
+
+echo 1..3
 if make -s -C bench/fuzz OUT="$tmp/out" >"$tmp/build.log" 2>&1; then
-	echo "ok 1 - the reader's fuzz target builds"
+	echo "ok 1 - the fuzz targets build"
 else
-	echo "not ok 1 - the reader's fuzz target builds"
+	echo "not ok 1 - the fuzz targets build"
 	sed 's/^/# /' "$tmp/build.log" >&2
 	echo "not ok 2 - the reader was fuzzed (no target to run)"
+	echo "not ok 3 - the store was fuzzed (no target to run)"
 	exit 1
 fi
 
-# New inputs go to the first corpus directory, never into the tree.
-mkdir "$tmp/corpus"
-if "$tmp/out/fuzz/reader" -max_total_time="$seconds" -timeout=10 \
-	-rss_limit_mb=2048 -dict=bench/fuzz/reader.dict \
-	-artifact_prefix="$tmp/" "$tmp/corpus" bench/fuzz/corpus \
-	>"$tmp/fuzz.log" 2>&1; then
-	echo "ok 2 - ${seconds}s of fuzzing the reader found nothing"
-else
-	echo "not ok 2 - ${seconds}s of fuzzing the reader found nothing"
+n=1
+echo "$targets" | while IFS='|' read -r target what corpus options; do
+	n=$((n + 1))
+	# New inputs go to the first corpus directory, never into the tree.
+	mkdir "$tmp/$target"
+	# $options is split on purpose: nothing, or one option.
+	# shellcheck disable=SC2086
+	if "$tmp/out/fuzz/$target" -max_total_time="$seconds" -timeout=10 \
+		-rss_limit_mb=2048 $options -artifact_prefix="$tmp/$target-" \
+		"$tmp/$target" "bench/fuzz/$corpus" >"$tmp/$target.log" 2>&1; then
+		echo "ok $n - ${seconds}s of fuzzing $what found nothing"
+		continue
+	fi
+	echo "not ok $n - ${seconds}s of fuzzing $what found nothing"
 	# On stderr, which prove shows when not verbose: a CI log has it.
 	{
-		grep -v '^#[0-9]' "$tmp/fuzz.log" | tail -n 40 | sed 's/^/# /'
-		for crash in "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-*; do
+		grep -v '^#[0-9]' "$tmp/$target.log" | tail -n 40 | sed 's/^/# /'
+		for crash in "$tmp/$target"-crash-* "$tmp/$target"-leak-* \
+			"$tmp/$target"-timeout-*; do
 			[ -f "$crash" ] || continue
 			echo "# $(basename "$crash"), base64:"
 			base64 "$crash" | sed 's/^/#   /'
 		done
 	} >&2
-fi
+done

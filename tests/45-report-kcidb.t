@@ -81,8 +81,15 @@ is($doc->{checkouts}[0]{id}, "wis:$head->{kernel}", '... named by the kernel rel
 is(scalar(@{$doc->{builds}}), 1, '... one build');
 my $build = $doc->{builds}[0];
 is($build->{checkout_id}, $doc->{checkouts}[0]{id}, '... the build of that checkout');
-is($build->{id}, "wis:$head->{kernel} $head->{kernel_version} $head->{machine}",
-   '... named by release, version and architecture');
+# An id's field as the id carries it: percent-encoded, a URL path segment.
+sub id_part {
+	my ($s) = @_;
+	$s =~ s/([^A-Za-z0-9_.~-])/sprintf('%%%02X', ord($1))/ge;
+	return $s;
+}
+
+is($build->{id}, join(':', 'wis', map { id_part($_) } @$head{qw(kernel kernel_version machine)}),
+   '... named by release, version and architecture, each encoded');
 is($build->{architecture}, $head->{machine}, '... its architecture the run\'s machine');
 is(scalar(@{$doc->{tests}}), scalar(@points), '... one test per point');
 my %ids = map { $_->{id} => 1 } @{$doc->{tests}};
@@ -149,7 +156,7 @@ my ($skip) = grep { $_->{misc}{test} eq 'a.b c/d' } @{$doc->{tests}};
 is($skip->{path}, 'will-it-scale.a_b_c_d.processes.1', '... a hostile test name: _ in the path');
 is($skip->{status}, 'SKIP', '... an unsupported point: SKIP');
 is($skip->{log_excerpt}, 'unsupported: no O_DIRECT here', '... with its reason');
-ok($skip->{build_id} =~ /^wis:7\.0\.0-next /, '... of its own kernel\'s build');
+ok($skip->{build_id} =~ /^wis:7\.0\.0-next:/, '... of its own kernel\'s build');
 my ($starved) = grep { $_->{misc}{run} eq 'other-1' && $_->{misc}{test} eq 'open1' && $_->{path} =~ /\.processes\.1$/ } @{$doc->{tests}};
 is($starved->{status}, 'ERROR', '... a starved point: ERROR, not measured');
 is($starved->{log_excerpt}, 'starved: task 1 did no operation in sample 2', '... with its reason');
@@ -157,7 +164,30 @@ ok(!exists $starved->{number}, '... and no number');
 my ($cut) = grep { $_->{misc}{run} eq 'other-1' && ($_->{log_excerpt} // '') =~ /^error: x/ } @{$doc->{tests}};
 is(length($cut->{log_excerpt}), 16383, '... a long reason cut within 16384 characters, before the split character');
 
-# 4. No run at all: still a document.
+# 4. Ids are fields encoded, never joined with spaces: kernel "6.1 A"
+# with version "B" and kernel "6.1" with version "A B" are two builds of
+# two checkouts; a run id's colon is encoded in its tests' ids.
+my @ids = map {
+	my ($kernel, $version, $run) = @$_;
+	derive("ids-$run", "$fx/clean.wis", sub {
+		my ($p) = @_;
+		$p =~ s/"kernel":"[^"]*"/"kernel":"$kernel"/;
+		$p =~ s/"kernel_version":"[^"]*"/"kernel_version":"$version"/;
+		$p =~ s/"run":"[^"]*"/"run":"$run"/;
+		return $p;
+	});
+} (['6.1 A', 'B', 'r1'], ['6.1', 'A B', 'r1:1']);
+wis('report', '--kcidb', @ids);
+$doc = decode_json($out);
+is_deeply([schema_faults($doc, 'wis')], [], 'colliding fields: within what KCIDB v5 allows');
+is(scalar(@{$doc->{builds}}), 2, '... kernel "6.1 A" version "B" and kernel "6.1" version "A B": two builds');
+is(scalar(keys %{{ map { $_->{id} => 1 } @{$doc->{builds}} }}), 2, '... of two ids');
+is_deeply([sort map { $_->{checkout_id} } @{$doc->{builds}}],
+	  ['wis:6.1', 'wis:6.1%20A'], '... each of its own checkout');
+ok(scalar(grep { $_->{id} =~ /^wis:r1%3A1:\d+$/ } @{$doc->{tests}}),
+   '... a test\'s id holds its run id encoded (r1:1 as r1%3A1)');
+
+# 5. No run at all: still a document.
 open(my $e, '>', "$tmp/empty.wis") or die;
 close($e);
 is(wis('report', '--kcidb', "$tmp/empty.wis"), 1, 'no records: exit 1');

@@ -192,11 +192,27 @@ check "... none of the binaries' files, none of its directories left" sh -c \
 	"! find /tmp /dev/shm -maxdepth 1 \\( -name '*wistest*' -o \\
 		-name 'upstream-compare.*' -newer '$fake/wis/wis' \\) | grep -q ."
 rm -f "$planted" /tmp/willitscale.other$$
+# No test named: the tests are the binaries' names of [a-z0-9_] only, so
+# a file named "evil<newline>getppid1_processes" makes no row.
+evil=$(printf '%s/up/evil\ngetppid1_processes' "$fake")
+cp "$fake/up/getppid1_processes" "$evil"
+rc=0
+(cd "$tmp/cwd" && "$top/bench/scripts/upstream-compare" --runs 3 \
+	--samples 1 --discard 0 --modes processes --tasks 1 \
+	--wis "$fake/wis" "$fake/up") >"$tmp/out" 2>&1 || rc=$?
+check "upstream-compare, no test named, beside a binary named with a newline: runs (exit $rc)" \
+	test "$rc" = 0
+is "... its table has the one row of getppid1, none of the planted name" \
+	getppid1 "$(grep '^| [a-z]' "$tmp/out" | grep -v '^| test ' |
+		cut -d'|' -f2 | tr -d ' ')"
+rm -f "$evil"
 
 # Finding 5: regions that are not the pmem sink's stay untouched.
-pmem_refused() {	# pmem_refused WHAT FILE REASON
+# pmem_refused WHAT FILE REASON, by $sink_wis (the image's wis, which
+# looks for its table's signatures, unless set).
+pmem_refused() {
 	sum=$(sha256sum <"$2")
-	run "$WIS" emit --out "pmem:$2" --run p --seq 0 run id=host
+	run "${sink_wis:-$WIS}" emit --out "pmem:$2" --run p --seq 0 run id=host
 	check "pmem at $1: refused (exit $rc)" sh -c \
 		"[ $rc = 1 ] && grep -q '$3' '$tmp/out'"
 	check "... unchanged" test "$(sha256sum <"$2")" = "$sum"
@@ -227,6 +243,41 @@ else
 	ok 0 "# SKIP no loop device"
 	ok 0 "# SKIP no loop device"
 fi
+# A frame at the start of a disk image proves nothing: written before an
+# ext4, minix or btrfs superblock, the image is still somebody's disk.
+# The host's wis asks libblkid, which knows every signature (minix is in
+# no table of wis's); the image's wis its table.
+host=${WIS%/rootfs/bin/wis}/bin/wis
+"$WIS" emit --out "file:$tmp/frame.wis" --run p --seq 0 run id=host
+framed() {	# framed IMAGE SIZE MKFS...: a fresh filesystem, a frame at 0
+	truncate -s "$2" "$1"
+	img=$1
+	shift 2
+	"$@" "$img" >/dev/null 2>&1
+	dd if="$tmp/frame.wis" of="$img" conv=notrunc 2>/dev/null
+}
+framed "$tmp/ext4f" 8M mkfs.ext4 -q -F
+pmem_refused "an ext4 image (mkfs.ext4) that starts with a frame" \
+	"$tmp/ext4f" 'holds a ext2/3/4 signature'
+sink_wis=$host pmem_refused "the same, by the host's wis" "$tmp/ext4f" \
+	'holds a ext4 signature (libblkid)'
+framed "$tmp/minix" 8M mkfs.minix
+sink_wis=$host pmem_refused "a minix image (mkfs.minix) that starts with a frame, by the host's wis" \
+	"$tmp/minix" 'holds a minix signature (libblkid)'
+if command -v mkfs.btrfs >/dev/null &&
+	framed "$tmp/btrfsf" 128M mkfs.btrfs -q -f &&
+	loop=$(losetup -f --show "$tmp/btrfsf" 2>/dev/null); then
+	pmem_refused "a loop device holding btrfs (mkfs.btrfs) that starts with a frame" \
+		"$loop" 'no pmem or DAX device'
+	sink_wis=$host pmem_refused "the same, by the host's wis" "$loop" \
+		'no pmem or DAX device'
+	losetup -d "$loop"
+	loop=
+else
+	for _ in 1 2 3 4; do ok 0 "# SKIP no mkfs.btrfs or loop device"; done
+fi
+rm -f "$tmp/ext4f" "$tmp/minix" "$tmp/btrfsf"
+
 truncate -s 65536 "$tmp/fresh"
 run "$WIS" emit --out "pmem:$tmp/fresh" --run p --seq 0 run id=host
 check "pmem at a fresh zeroed file: written (exit $rc)" sh -c \

@@ -138,7 +138,7 @@ static int check_owned(int fd, int flags, unsigned types, char *why,
 		snprintf(why, len, "%s", refused);
 		return -1;
 	}
-	if (owner_ok(&st, why, len))
+	if (!(types & WIS_OPEN_ANY_OWNER) && owner_ok(&st, why, len))
 		return -1;
 	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
 		snprintf(why, len, "has %lu hard links (refused: it may be another file's)",
@@ -273,21 +273,38 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
 	return fd;
 }
 
-int wis_dir_owned(int dirfd, char *why, size_t len)
+/* Owned by this user or root, and none of the write bits in writers set. */
+static int fd_owned(int fd, mode_t writers, char *why, size_t len)
 {
 	struct stat st;
 
-	if (fstat(dirfd, &st)) {
+	if (fstat(fd, &st)) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
 	if (owner_ok(&st, why, len))
 		return -1;
-	if (st.st_mode & S_IWOTH) {
-		snprintf(why, len, "writable by every user (give a directory of your own)");
+	if (st.st_mode & writers & S_IWOTH) {
+		snprintf(why, len, "writable by every user%s",
+			 S_ISDIR(st.st_mode) ? " (give a directory of your own)" : "");
+		return -1;
+	}
+	if (st.st_mode & writers & S_IWGRP) {
+		snprintf(why, len, "writable by its group (gid %u)",
+			 (unsigned)st.st_gid);
 		return -1;
 	}
 	return 0;
+}
+
+int wis_dir_owned(int dirfd, char *why, size_t len)
+{
+	return fd_owned(dirfd, S_IWOTH, why, len);
+}
+
+int wis_fd_private(int fd, char *why, size_t len)
+{
+	return fd_owned(fd, S_IWOTH | S_IWGRP, why, len);
 }
 
 /* The last component of a sysfs link is name. */

@@ -33,6 +33,8 @@ int wis_parse_uint(const char *s, unsigned long long max,
 /* The devices a path may name besides a regular file (wis_open_owned). */
 #define WIS_OPEN_CHR 1u
 #define WIS_OPEN_BLK 2u
+/* A file of any owner: the caller checks who owns it (wis_fd_private). */
+#define WIS_OPEN_ANY_OWNER 4u
 
 /*
  * The one way wis opens a path a user gave, or a name in a directory
@@ -57,6 +59,14 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
  * entries.  0, or -1 with the reason in why.
  */
 int wis_dir_owned(int dirfd, char *why, size_t len);
+
+/*
+ * A file or directory nobody but this user or root can change: owned by
+ * one of them and writable neither by its group nor by every user, so
+ * nobody else can rewrite what it holds or swap its entries.  0, or -1
+ * with the reason in why.
+ */
+int wis_fd_private(int fd, char *why, size_t len);
 
 struct stat;
 

@@ -4,7 +4,9 @@
  * purpose: no byte in it means anything to gnuplot ('<' and '|' open
  * commands), a shell, HTML, a URL or a path walk ('/', a leading '.').
  */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,4 +158,27 @@ void put_clean(FILE *out, const char *s, size_t n)
 void puts_clean(FILE *out, const char *s)
 {
 	put_clean(out, s, strlen(s));
+}
+
+void wis_vsay_clean(FILE *out, const char *fmt, va_list ap)
+{
+	char *line = NULL;
+	int n = vasprintf(&line, fmt, ap);
+
+	if (n < 0) {
+		fputs("wis: out of memory\n", out);
+		return;
+	}
+	put_clean(out, line, (size_t)n);
+	fputc('\n', out);
+	free(line);
+}
+
+void wis_say_clean(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	wis_vsay_clean(out, fmt, ap);
+	va_end(ap);
 }

@@ -8,6 +8,7 @@
 #ifndef WIS_SAFENAME_H
 #define WIS_SAFENAME_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -46,5 +47,15 @@ void wis_url_segment(FILE *out, const char *s);
  */
 void put_clean(FILE *out, const char *s, size_t n);
 void puts_clean(FILE *out, const char *s);
+
+/*
+ * One line of diagnostics: fmt's whole text through put_clean(), then a
+ * newline, so no string it formats (a record's, a store's, SQLite's own
+ * error text) can recolour the terminal or forge a line of its own.
+ */
+void wis_say_clean(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void wis_vsay_clean(FILE *out, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

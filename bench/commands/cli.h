@@ -7,8 +7,10 @@
 
 #include "harness.h"
 #include "model.h"
+#include "options.h"
 #include "record.h"
 #include "registry.h"
+#include "store.h"
 
 /*
  * The commands of main.c's table: argv[0] is the command's name, its
@@ -37,5 +39,19 @@ int wis_compat_main(const char *self, int argc, char **argv);
  * image's wis, which links no SQLite, it is NULL.
  */
 int cmd_import(int argc, char **argv) __attribute__((weak));
+extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
+extern __typeof__(wis_store_trust_shared) wis_store_trust_shared
+	__attribute__((weak));
+
+/* The option of every command that opens a store, and what it does. */
+#define WIS_OPT_TRUST_SHARED_STORE(val) \
+	WIS_OPT_FLAG("trust-shared-store", val, \
+		"take a store, or its directory, that another user owns\n" \
+		"or can write (they decide what it holds and what is read)")
+static inline void wis_trust_shared_store(void)
+{
+	if (wis_store_trust_shared)
+		wis_store_trust_shared();
+}
 
 #endif

@@ -65,6 +65,7 @@ static const struct wis_opt_spec compare_spec = {
 		WIS_OPT_VALUE("db", OPT_DB, "DB",
 			"each side is a selection of runs in the store DB\n"
 			"(wis import): KEY=VALUE words, as wis report --db"),
+		WIS_OPT_TRUST_SHARED_STORE(OPT_TRUST_STORE),
 		WIS_OPT_VALUE("bisect", OPT_BISECT, "TEST[/MODE[/TASKS]]",
 			"exit for git bisect run: 0 when no point of TEST\n"
 			"(MODE, TASKS) regressed, 1 when one did, 125 when\n"

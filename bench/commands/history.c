@@ -21,9 +21,6 @@
 #include "table.h"
 #include "view.h"
 
-/* Defined in the host's wis only: files need no store. */
-extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
-
 #define HISTORY_EXIT_STEP 1
 #define HISTORY_EXIT_FEW 125
 
@@ -464,6 +461,7 @@ static const struct wis_opt_spec history_spec = {
 			"and task count along the runs, and index.html"),
 		WIS_OPT_VALUE("alpha", 'a', "P", "the permutation test's level (0.01)"),
 		WIS_OPT_VALUE("min-step", 'm', "PCT", "the smallest step (1)"),
+		WIS_OPT_TRUST_SHARED_STORE('t'),
 		{ 0 },
 	},
 };
@@ -490,6 +488,9 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		return 0;
 	case 'j':
 		c->json = 1;
+		return 0;
+	case 't':
+		wis_trust_shared_store();
 		return 0;
 	case 'c':
 		c->csv = 1;

@@ -11,6 +11,7 @@
 #include "file.h"
 #include "model.h"
 #include "options.h"
+#include "safename.h"
 #include "store.h"
 
 #define MAX_WAIT_S 86400
@@ -25,13 +26,13 @@ static int label_ok(const struct wis_label *l, const char *word)
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", l->key[i]))
 			break;
 	if (i < l->key_len) {
-		fprintf(stderr, "wis import: --label %s: a key is letters, digits, '_', '.' and '-'\n",
-			word);
+		wis_say_clean(stderr, "wis import: --label %s: a key is letters, digits, '_', '.' and '-'",
+			      word);
 		return 0;
 	}
 	if (wis_store_selector(l->key, l->key_len)) {
-		fprintf(stderr, "wis import: --label %s: '%.*s' is a selector of its own, not a label\n",
-			word, (int)l->key_len, l->key);
+		wis_say_clean(stderr, "wis import: --label %s: '%.*s' is a selector of its own, not a label",
+			      word, (int)l->key_len, l->key);
 		return 0;
 	}
 	return 1;
@@ -42,7 +43,7 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	struct wis_label l;
 
 	if (wis_label_parse(word, &l)) {
-		fprintf(stderr, "wis import: --label %s: not KEY=VALUE\n", word);
+		wis_say_clean(stderr, "wis import: --label %s: not KEY=VALUE", word);
 		return -1;
 	}
 	if (!label_ok(&l, word))
@@ -50,8 +51,8 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	for (size_t k = 0; k < *n; k++) {
 		if (v[k].key_len == l.key_len &&
 		    !memcmp(v[k].key, l.key, l.key_len)) {
-			fprintf(stderr, "wis import: --label %s: key given twice\n",
-				word);
+			wis_say_clean(stderr, "wis import: --label %s: key given twice",
+				      word);
 			return -1;
 		}
 	}
@@ -59,7 +60,10 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	return 0;
 }
 
-/* One input: 0 stored (or nothing to store), -1 a problem, said. */
+/*
+ * One input: 0 stored as it is (or nothing to store), 1 a conflict (the
+ * stored kept), -1 a problem; said.
+ */
 static int import_one(struct wis_store *s, const char *file,
 		      const struct wis_label *labels, size_t nr_labels,
 		      struct wis_import_counts *c)
@@ -78,25 +82,29 @@ static int import_one(struct wis_store *s, const char *file,
 	if (built == 2 || !m.nr_runs)
 		goto out;
 	if (wis_store_import(s, &m, file, labels, nr_labels, c)) {
-		fprintf(stderr, "wis import: %s: nothing of it stored\n", file);
+		wis_say_clean(stderr, "wis import: %s: nothing of it stored", file);
 		goto out;
 	}
-	printf("%s: %zu run%s: %zu added, %zu extended, %zu skipped (already stored)\n",
-	       file, m.nr_runs, m.nr_runs == 1 ? "" : "s",
+	puts_clean(stdout, file);
+	printf(": %zu run%s: %zu added, %zu extended, %zu skipped (already stored)\n",
+	       m.nr_runs, m.nr_runs == 1 ? "" : "s",
 	       c->added - before.added, c->extended - before.extended,
 	       c->skipped - before.skipped);
-	ret = 0;
+	ret = c->conflicts != before.conflicts;
 out:
 	rd_model_free(&m);
 	return ret;
 }
 
 static const char import_usage[] =
-	"usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...\n"
+	"usage: wis import DB [--label KEY=VALUE]... [--wait SECONDS]\n"
+	"                     [--trust-shared-store] FILE...\n"
 	"Stores the runs of each FILE (console logs, virtio captures, pmem\n"
 	"images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
 	"made when missing.  A run already stored is skipped; each FILE is one\n"
-	"transaction: all its runs are stored, or none.\n";
+	"transaction: all its runs are stored, or none.  A record that differs\n"
+	"from the stored one, or that a complete run cannot take, is a\n"
+	"conflict: the stored run is kept, and the exit status is 1.\n";
 
 static const struct wis_opt_spec import_spec = {
 	.cmd = "wis import", .usage = import_usage,
@@ -106,6 +114,7 @@ static const struct wis_opt_spec import_spec = {
 			"selector of wis report --db and wis history"),
 		WIS_OPT_VALUE("wait", 'w', "SECONDS",
 			"how long to wait for another writer (30)"),
+		WIS_OPT_TRUST_SHARED_STORE('t'),
 		{ 0 },
 	},
 };
@@ -133,10 +142,13 @@ static int parse_import(int argc, char **argv, struct import_args *a)
 			if (add_label(a->labels, &a->nr_labels, optarg))
 				return -1;
 			break;
+		case 't':
+			wis_trust_shared_store();
+			break;
 		case 'w':
 			if (wis_parse_uint(optarg, MAX_WAIT_S, &a->wait_s)) {
-				fprintf(stderr, "wis import: --wait %s: not a number of seconds up to %d\n",
-					optarg, MAX_WAIT_S);
+				wis_say_clean(stderr, "wis import: --wait %s: not a number of seconds up to %d",
+					      optarg, MAX_WAIT_S);
 				return -1;
 			}
 			break;
@@ -174,8 +186,9 @@ int cmd_import(int argc, char **argv)
 	for (size_t i = 1; i < a.nr_operands; i++)
 		bad |= import_one(s, a.operands[i], a.labels, a.nr_labels, &c) != 0;
 	wis_store_close(s);
-	printf("%s: %zu added, %zu extended, %zu skipped (already stored)",
-	       a.operands[0], c.added, c.extended, c.skipped);
+	puts_clean(stdout, a.operands[0]);
+	printf(": %zu added, %zu extended, %zu skipped (already stored)",
+	       c.added, c.extended, c.skipped);
 	if (c.conflicts)
 		printf(", %zu conflicting record%s (the stored kept)",
 		       c.conflicts, c.conflicts == 1 ? "" : "s");

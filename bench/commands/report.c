@@ -44,6 +44,7 @@ static const struct wis_opt_spec report_spec = {
 			"operands select (KEY=VALUE: run=, kernel=,\n"
 			"date=FROM..TO, a label; none: every run) instead\n"
 			"of files"),
+		WIS_OPT_TRUST_SHARED_STORE(OPT_TRUST_STORE),
 		WIS_OPT_FLAG("sum", OPT_SUM,
 			"a side holding several runs adds up their rates"),
 		WIS_OPT_FLAG("force", OPT_FORCE,

@@ -10,9 +10,6 @@
 #include "report_options.h"
 #include "store.h"
 
-/* Defined in the host's wis only, like the commands on the store. */
-extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
-
 static int set_format(struct wis_report_opts *o, enum wis_report_format f)
 {
 	if (o->format != WIS_REPORT_TEXT)
@@ -112,6 +109,9 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return 0;
 	case OPT_DB:
 		c->o.db = optarg;
+		return 0;
+	case OPT_TRUST_STORE:
+		wis_trust_shared_store();
 		return 0;
 	case OPT_IN:
 		c->files[c->nr_files++] = optarg;

@@ -12,12 +12,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
 #include "lava_log.h"
 #include "record.h"
+#include "siphash.h"
 #include "table.h"
 
 #define READ_CHUNK (1 << 20)
@@ -34,15 +36,12 @@ static const char frame_magic[] = WIS_RECORD_MAGIC " ";
 
 void rd_report_diag(FILE *diag, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	fputs("wis report: ", diag);
-	puts_clean(diag, msg);
-	fputc('\n', diag);
+	wis_vsay_clean(diag, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -283,18 +282,42 @@ static struct rd_input *cur_input(struct rd_inputs *in)
 	return &in->v[in->nr - 1];
 }
 
+/* Where a frame found in the line being scanned is in its file. */
+struct frame_at {
+	const char *bytes;
+	uint64_t off;
+	size_t len;
+};
+
+/*
+ * The key of the tags of frames read again: random, drawn once per
+ * process, so whoever can rewrite a file cannot make other bytes with
+ * the same tag.  NULL when there is no randomness to draw it from.
+ */
+static const uint8_t *frame_key(void)
+{
+	static uint8_t key[WIS_SIPHASH_KEY_LEN];
+	static int drawn;
+
+	if (!drawn)
+		drawn = getrandom(key, sizeof(key), GRND_NONBLOCK) ==
+			sizeof(key) ? 1 : -1;
+	return drawn > 0 ? key : NULL;
+}
+
 /*
  * rec without the members in->dropped names, remembering where its frame
- * is; rec itself when it cannot be (out of memory: it stays whole).
+ * is and a tag of what it held; rec itself when it cannot be (out of
+ * memory, or no key for the tag: it stays whole).
  */
 static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
-			      const struct rec_head *h, uint64_t off,
-			      size_t frame_len)
+			      const struct rec_head *h, const struct frame_at *at)
 {
 	struct wis_jval k, v;
 	struct rd_rec *t;
 	size_t pos = 0, n = 1;
-	char *text = malloc(rec->len + 1);
+	const uint8_t *key = frame_key();
+	char *text = key ? malloc(rec->len + 1) : NULL;
 
 	if (!text)
 		return rec;
@@ -316,17 +339,12 @@ static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
 	if (!t)
 		return rec;
 	t->src = in->src;
-	t->frame_off = off;
-	t->frame_len = frame_len;
+	t->frame_off = at->off;
+	t->frame_len = at->len;
+	t->frame_tag = wis_siphash(key, at->bytes, at->len);
 	rd_rec_free(rec);
 	return t;
 }
-
-/* Where a frame found in the line being scanned is in its file. */
-struct frame_at {
-	uint64_t off;
-	size_t len;
-};
 
 static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 		       const struct frame_at *at)
@@ -343,7 +361,7 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 		ret = not_a_string(*rec->run ? WIS_FIELD(type) : WIS_FIELD(run),
 				   err, sizeof(err));
 	if (!ret && rec && at && in->src && in->trimmable && in->trimmable(rec))
-		rec = trimmed(in, rec, &h, at->off, at->len);
+		rec = trimmed(in, rec, &h, at);
 	/* The line buffer is reused: its fields are not to be remembered. */
 	members_forget(payload);
 	if (ret) {
@@ -389,6 +407,7 @@ static int find_frame(struct rd_inputs *in, const char *line, size_t len,
 			     frame_magic, MAGIC_LEN)) {
 		if (!wis_frame_check(p, (size_t)(line + len - p), &payload,
 				     &plen)) {
+			at.bytes = p;
 			at.off = in->line_off + (uint64_t)(p - line);
 			at.len = (size_t)(line + len - p);
 			add_record(in, payload, plen, verbatim ? &at : NULL);
@@ -640,6 +659,12 @@ void rd_inputs_summary(const struct rd_inputs *in)
 	}
 }
 
+/* buf holds the very bytes rec's frame held when it was first read. */
+static int same_frame(const struct rd_rec *rec, const char *buf)
+{
+	return wis_siphash(frame_key(), buf, rec->frame_len) == rec->frame_tag;
+}
+
 struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 {
 	struct rd_rec frame = { 0 }, *whole = NULL;
@@ -655,6 +680,7 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 	    st.st_dev == rec->src->dev && st.st_ino == rec->src->ino &&
 	    pread(fd, buf, rec->frame_len, (off_t)rec->frame_off) ==
 		    (ssize_t)rec->frame_len &&
+	    same_frame(rec, buf) &&
 	    !wis_frame_check(buf, rec->frame_len, &payload, &plen)) {
 		frame.payload = (char *)payload;
 		frame.len = plen;
@@ -662,13 +688,8 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 			whole = record_new(payload, plen, &h);
 		members_forget(payload);
 	}
-	if (whole && (whole->seq != rec->seq || strcmp(whole->run, rec->run) ||
-		      strcmp(whole->type, rec->type))) {
-		rd_rec_free(whole);
-		whole = NULL;
-	}
 	if (!whole)
-		rd_report_diag(diag, "%s: changed since it was read: run %s seq %" PRIu64 " is no longer at byte %" PRIu64,
+		rd_report_diag(diag, "%s: changed since it was read: run %s seq %" PRIu64 " is no longer the frame read at byte %" PRIu64,
 			       rec->src->name, rec->run, rec->seq, rec->frame_off);
 	if (fd >= 0)
 		close(fd);

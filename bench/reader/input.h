@@ -36,11 +36,13 @@ struct rd_rec {
 	size_t run_idx;		/* set by the merge */
 	/*
 	 * A record kept without some of its members (rd_inputs.trimmable):
-	 * the file and place of its frame, for rd_rec_reread.  NULL: whole.
+	 * the file and place of its frame and a keyed hash of its bytes,
+	 * for rd_rec_reread.  NULL: whole.
 	 */
 	const struct rd_src *src;
 	uint64_t frame_off;
 	size_t frame_len;
+	uint64_t frame_tag;
 };
 
 /* A run's label from the store (wis import --label KEY=VALUE). */
@@ -101,8 +103,8 @@ void rd_inputs_add(struct rd_inputs *in, const char *payload, size_t len);
 
 /*
  * The whole record of a trimmed one (rec->src set), read again from its
- * frame in its file and checked against rec; NULL, said on diag, when
- * the file changed.  Freed with rd_rec_free.
+ * frame in its file: the very bytes first read (their SipHash under a
+ * key of this process's), else NULL, said on diag (the file changed).  Freed with rd_rec_free.
  */
 struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag);
 void rd_rec_free(struct rd_rec *rec);

@@ -212,6 +212,20 @@ static void note_gap(struct rd_model *m, struct rd_run *run, uint64_t from,
 		       run->missing + n;
 }
 
+/*
+ * A record after the run's end: the run said it was over, so this is no
+ * part of it (a forged or mixed-up capture).  Named, left out of every
+ * view, and the run is damaged.
+ */
+static void note_after_end(struct rd_model *m, struct rd_run *run,
+			   const struct rd_rec *rec)
+{
+	rd_report_diag(m->in.diag, "run %s: seq %" PRIu64 " (%s, %s:%zu) comes after the run's end at seq %" PRIu64 ": left out, the run is damaged",
+		       run->id, rec->seq, rec->type, m->in.v[rec->input].name,
+		       rec->line, run->end->seq);
+	run->after_end++;
+}
+
 /* Mean of a numeric array field; NaN when missing or empty. */
 static double array_mean(const struct rd_rec *rec, const char *key)
 {
@@ -578,6 +592,10 @@ static int check_run(struct rd_model *m, struct rd_run *run)
 		return -1;
 	for (i = 0; i < run->nr; i++) {
 		rec = run->recs[i];
+		if (run->end) {
+			note_after_end(m, run, rec);
+			continue;
+		}
 		if (rec->seq != expected)
 			note_gap(m, run, expected, rec->seq - 1);
 		expected = rec->seq + 1;
@@ -602,7 +620,8 @@ static int check_run(struct rd_model *m, struct rd_run *run)
 
 int rd_run_bad(const struct rd_run *run)
 {
-	return !run->end || run->missing || run->errors || run->failed;
+	return !run->end || run->missing || run->after_end || run->errors ||
+	       run->failed;
 }
 
 /* Each run's labels: the inputs hold a run's together. */

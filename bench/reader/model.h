@@ -57,6 +57,7 @@ struct rd_run {
 	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
 	size_t nr_points, failed, unsupported, starved;
 	uint64_t missing;
+	size_t after_end;	/* records after its end: left out, damaged */
 	int errors;	/* error records, conflicts, bad points, a bad end */
 	const struct rd_label *labels;	/* the store's, into the inputs' */
 	size_t nr_labels;

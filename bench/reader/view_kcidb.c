@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "safename.h"
 #include "view.h"
 
 /* The oldest v5 minor holding every field written here. */
@@ -43,24 +44,42 @@ static int cmp_kernel(const void *a, const void *b)
 }
 
 /*
- * A checkout's id, "ORIGIN:RELEASE", or a build's, "ORIGIN:RELEASE
- * VERSION ARCH": a reproducible build's version is the same on every
- * architecture.
+ * An id: the origin, then each field percent-encoded as a URL path
+ * segment (safename.h) after a colon, so no field's text can stand for
+ * another's: "6.1 A" and "B" give ORIGIN:6.1%20A:B, "6.1" and "A B"
+ * ORIGIN:6.1:A%20B.  NULL out of memory.
+ */
+static char *kcidb_id(const char *origin, const char *const *fields,
+		      size_t n)
+{
+	char *id = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&id, &len);
+
+	if (!f)
+		return NULL;
+	fputs(origin, f);
+	for (size_t i = 0; i < n; i++) {
+		fputc(':', f);
+		wis_url_segment(f, fields[i]);
+	}
+	if (fclose(f)) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
+
+/*
+ * A checkout's id, of the kernel release, or a build's, of the release,
+ * version and architecture: a reproducible build's version is the same
+ * on every architecture.
  */
 static char *kernel_id(const char *origin, const struct kernel *k, int build)
 {
-	size_t n = strlen(origin) + strlen(k->release) + strlen(k->version) +
-		   strlen(k->arch) + 4;
-	char *id = malloc(n);
+	const char *fields[] = { k->release, k->version, k->arch };
 
-	if (!id)
-		return NULL;
-	if (build)
-		snprintf(id, n, "%s:%s %s %s", origin, k->release, k->version,
-			 k->arch);
-	else
-		snprintf(id, n, "%s:%s", origin, k->release);
-	return id;
+	return kcidb_id(origin, fields, build ? 3 : 1);
 }
 
 static void print_object(FILE *out, const struct wis_json *j, int *first)
@@ -248,18 +267,22 @@ static void put_test(FILE *out, const struct rd_model *m,
 		     const char *origin, const char *build, int *first)
 {
 	const struct rd_test_info *info = rd_test_info(m, p->test);
-	char test[256], path[320], id[512];
+	char test[256], path[320], seq[24];
 	const char *title = info ? info->desc : NULL;
+	const char *fields[] = { run->id, seq };
 	struct wis_json j, misc;
+	char *id;
 
 	path_part(test, sizeof(test), p->test);
 	snprintf(path, sizeof(path), "will-it-scale.%s.%s.%lu", test,
 		 rd_point_mode(p), p->tasks);
-	snprintf(id, sizeof(id), "%s:%s:%llu", origin, run->id,
-		 (unsigned long long)p->rec->seq);
+	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)p->rec->seq);
+	id = kcidb_id(origin, fields, 2);
 	wis_json_init(&j);
 	wis_json_init(&misc);
-	wis_json_str(&j, "id", id);
+	if (!id)
+		j.oom = 1;
+	wis_json_str(&j, "id", id ? id : "");
 	wis_json_str(&j, "build_id", build);
 	wis_json_str(&j, "origin", origin);
 	wis_json_str(&j, "path", path);
@@ -277,6 +300,7 @@ static void put_test(FILE *out, const struct rd_model *m,
 	print_object(out, &j, first);
 	wis_json_free(&j);
 	wis_json_free(&misc);
+	free(id);
 }
 
 static void print_tests(FILE *out, const struct rd_model *m, const struct kernel *k,

@@ -28,9 +28,13 @@ static void print_header(FILE *out, const struct rd_run *run)
 		rd_put_field(out, run->head, wis_fields[keys[i].field].name);
 	}
 	fputs("\nstatus: ", out);
-	fputs(run->end && !run->missing ? "complete" : "incomplete", out);
+	fputs(run->after_end ? "damaged" : run->end && !run->missing ?
+	      "complete" : "incomplete", out);
 	if (!run->end)
 		fputs(", no end record", out);
+	if (run->after_end)
+		fprintf(out, ", %zu record%s after its end", run->after_end,
+			run->after_end == 1 ? "" : "s");
 	if (run->missing)
 		fprintf(out, ", %" PRIu64 " records missing", run->missing);
 	if (run->end) {

@@ -374,32 +374,57 @@ static int file_is_zero(int fd)
 }
 
 /*
- * A region wis may write over: one whose start holds a record frame (an
- * earlier run); else one that holds no signature of a filesystem,
- * partition table or volume and is a pmem or DAX device by sysfs, or a
- * regular file of zeros (a fresh image).  Anything else is somebody's,
- * and stays untouched: 0, or -1 with the reason in why.
+ * The signature of a filesystem, partition table or volume in fd, by
+ * libblkid where this wis links it, else by the table: 0 when there is
+ * none, else -1 with the reason in why.
+ */
+static int no_signature(int fd, char *why, size_t len)
+{
+	const char *sig;
+	char name[64];
+	int found;
+
+	if (wis_blkid_signature) {
+		found = wis_blkid_signature(fd, name, sizeof(name));
+		if (found < 0)
+			snprintf(why, len, "libblkid cannot look for signatures in it: left untouched");
+		else if (found)
+			snprintf(why, len, "holds a %s signature (libblkid): left untouched",
+				 name);
+		return found ? -1 : 0;
+	}
+	sig = signature_of(fd);
+	if (!sig)
+		return 0;
+	snprintf(why, len, "holds a %s signature: left untouched", sig);
+	return -1;
+}
+
+/*
+ * A region wis may write over: a pmem or DAX device by sysfs, or a
+ * regular file that starts with a record frame (an earlier run's) or is
+ * zeros throughout (a fresh image); and in either case one that holds
+ * no signature of a filesystem, partition table or volume.  A leading
+ * frame is no proof: anybody can write one at the start of their disk
+ * image, before its superblock.  Anything else is somebody's, and stays
+ * untouched: 0, or -1 with the reason in why.
  */
 static int region_ours(int fd, const struct stat *st, char *why, size_t len)
 {
 	static const char magic[] = WIS_RECORD_MAGIC " ";
 	char head[sizeof(magic) - 1];
-	const char *sig;
 	size_t got;
 
-	if (!pread_full(fd, head, sizeof(head), 0, &got) &&
-	    got == sizeof(head) && !memcmp(head, magic, sizeof(head)))
-		return 0;
 	if (S_ISBLK(st->st_mode) && !wis_is_dax(st)) {
 		snprintf(why, len, "a block device that is no pmem or DAX device: left untouched");
 		return -1;
 	}
-	sig = signature_of(fd);
-	if (sig) {
-		snprintf(why, len, "holds a %s signature: left untouched", sig);
+	if (no_signature(fd, why, len))
 		return -1;
-	}
-	if (S_ISREG(st->st_mode) && !file_is_zero(fd)) {
+	if (S_ISREG(st->st_mode) &&
+	    (pread_full(fd, head, sizeof(head), 0, &got) || got != sizeof(head) ||
+	     memcmp(head, magic, sizeof(head))) &&
+	    !file_is_zero(fd)) {
 		snprintf(why, len, "starts with no records and is not all zeros: left untouched");
 		return -1;
 	}

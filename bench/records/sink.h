@@ -50,4 +50,14 @@ int wis_sinks_write(struct wis_sinks *s, const char *run, uint64_t seq,
 int wis_sinks_next_failure(struct wis_sinks *s, char *msg, size_t len,
 			   const char **name, int *err);
 
+/*
+ * The first signature of a filesystem, partition table or volume that
+ * libblkid finds in fd, its name in name: 1, 0 when there is none, -1
+ * when it cannot look.  The host's wis only (blkid_host.c): elsewhere
+ * the symbol is NULL and the pmem sink looks for the signatures of a
+ * table of its own.
+ */
+int wis_blkid_signature(int fd, char *name, size_t len)
+	__attribute__((weak));
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "record.h"
 #include "store.h"
 
 enum sel_kind { SEL_RUN, SEL_KERNEL, SEL_DATE, SEL_LABEL };
@@ -61,8 +62,8 @@ static int parse_word(const char *word, struct sel_word *w, FILE *diag)
 
 	memset(w, 0, sizeof(*w));
 	if (wis_label_parse(word, &w->l)) {
-		fprintf(diag, "wis: selection '%s': not KEY=VALUE (run=ID, kernel=RELEASE, date=FROM..TO or a label)\n",
-			word);
+		wis_say_clean(diag, "wis: selection '%s': not KEY=VALUE (run=ID, kernel=RELEASE, date=FROM..TO or a label)",
+			      word);
 		return -1;
 	}
 	w->kind = kind_of(w->l.key, w->l.key_len);
@@ -74,8 +75,8 @@ static int parse_word(const char *word, struct sel_word *w, FILE *diag)
 	w->to = dots ? dots + 2 : NULL;
 	if (date_ok(w->from, w->from_len) && (!w->to || date_ok(w->to, strlen(w->to))))
 		return 0;
-	fprintf(diag, "wis: selection '%s': not a date or FROM..TO of ISO dates (date=2026-11-30..2026-12-02)\n",
-		word);
+	wis_say_clean(diag, "wis: selection '%s': not a date or FROM..TO of ISO dates (date=2026-11-30..2026-12-02)",
+		      word);
 	return -1;
 }
 
@@ -243,11 +244,18 @@ static void explain_empty(struct wis_store *s, const struct selection *sel,
 			  const char *const *words)
 {
 	sqlite3_stmt *st = store_prepare(s, "SELECT 1 FROM labels WHERE key = ? LIMIT 1");
+	char *why = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&why, &len);
 
-	fprintf(s->diag, "wis: %s: %s", s->path,
-		sel->n ? "no run matches" : "no run stored");
+	if (!f) {
+		sqlite3_finalize(st);
+		fprintf(s->diag, "wis: out of memory\n");
+		return;
+	}
+	fputs(sel->n ? "no run matches" : "no run stored", f);
 	for (size_t i = 0; i < sel->n; i++)
-		fprintf(s->diag, " %s", words[i]);
+		fprintf(f, " %s", words[i]);
 	for (size_t i = 0; st && i < sel->n; i++) {
 		const struct wis_label *l = &sel->w[i].l;
 
@@ -256,11 +264,13 @@ static void explain_empty(struct wis_store *s, const struct selection *sel,
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, l->key, (int)l->key_len, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_DONE)
-			fprintf(s->diag, " (no run has a label '%.*s')",
+			fprintf(f, " (no run has a label '%.*s')",
 				(int)l->key_len, l->key);
 	}
-	fputc('\n', s->diag);
 	sqlite3_finalize(st);
+	if (!fclose(f))
+		wis_say_clean(s->diag, "wis: %s: %s", s->path, why);
+	free(why);
 }
 
 /* The labels of the selected runs, each run's together. */
@@ -275,10 +285,21 @@ static int read_labels(struct wis_store *s, struct rd_inputs *in,
 
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_TEXT ||
+		    sqlite3_column_type(st, 1) != SQLITE_TEXT ||
+		    sqlite3_column_type(st, 2) != SQLITE_TEXT ||
+		    !sqlite3_column_bytes(st, 1)) {
+			wis_say_clean(s->diag, "wis: %s: a label of run %s is not a key and value of text (a damaged or forged store): left out",
+				      s->path, sqlite3_column_type(st, 0) == SQLITE_TEXT ?
+				      (const char *)sqlite3_column_text(st, 0) : "?");
+			in->malformed++;
+			continue;
+		}
 		rd_inputs_label(in, (const char *)sqlite3_column_text(st, 0),
 				(const char *)sqlite3_column_text(st, 1),
 				(const char *)sqlite3_column_text(st, 2));
+	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
@@ -295,6 +316,7 @@ long wis_store_read(struct wis_store *s, struct rd_inputs *in,
 	long runs = -1;
 	int rc;
 
+	store_budget(s);
 	if (selection_parse(&sel, words, n, s->diag))
 		goto out;
 	st = selection_stmt(s, &sel, "SELECT records.run, payload FROM records"
@@ -311,6 +333,13 @@ long wis_store_read(struct wis_store *s, struct rd_inputs *in,
 		if (sqlite3_column_int64(st, 0) != run)
 			runs++;
 		run = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_TEXT ||
+		    sqlite3_column_bytes(st, 1) > WIS_RECORD_MAX) {
+			wis_say_clean(s->diag, "wis: %s: a record of run %lld is not text a frame can carry (a damaged or forged store): left out",
+				      s->path, (long long)run);
+			in->malformed++;
+			continue;
+		}
 		rd_inputs_add(in, (const char *)sqlite3_column_text(st, 1),
 			      (size_t)sqlite3_column_bytes(st, 1));
 	}

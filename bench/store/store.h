@@ -25,7 +25,17 @@ enum wis_store_mode {
 };
 
 /*
- * Open the store at path.  wait_ms: how long a write waits for another
+ * Take a store that another user owns or can write, or whose directory,
+ * journal or WAL they own or can write (--trust-shared-store): whoever
+ * can write those can make wis store and report what they like, so by
+ * default each is refused.  For the rest of the process.
+ */
+void wis_store_trust_shared(void);
+
+/*
+ * Open the store at path: its directory and every file of it by the
+ * rule of wis_open_owned(), its schema exactly the one this wis makes
+ * (docs/security.md).  wait_ms: how long a write waits for another
  * writer's lock.  NULL with the reason (naming path) on diag.
  */
 struct wis_store *wis_store_open(const char *path, enum wis_store_mode mode,

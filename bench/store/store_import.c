@@ -5,6 +5,7 @@
  * becomes SQL.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -124,13 +125,13 @@ static char *points_sql(void)
 
 enum { ST_FIND, ST_ADD_RUN, ST_ADD_REC, ST_GET_REC, ST_COLUMNS,
        ST_DEL_POINTS, ST_ADD_POINTS, ST_LABEL, ST_GET_LABEL, ST_ALL_RECS,
-       NR_ST };
+       ST_END, ST_NR_POINTS, NR_ST };
 
 static const char *const sql[NR_ST] = {
 	[ST_FIND] = "SELECT id, content FROM runs WHERE run = ?",
 	[ST_ADD_RUN] = "INSERT INTO runs (run, content, source, imported,"
 		       " complete) VALUES (?, '', ?, ?, 0)",
-	[ST_ADD_REC] = "INSERT OR IGNORE INTO records (run, seq, type, payload)"
+	[ST_ADD_REC] = "INSERT INTO records (run, seq, type, payload)"
 		       " VALUES (?, ?, ?, ?)",
 	[ST_GET_REC] = "SELECT payload FROM records WHERE run = ? AND seq = ?",
 	/* ST_COLUMNS: columns_sql() */
@@ -141,6 +142,10 @@ static const char *const sql[NR_ST] = {
 	[ST_GET_LABEL] = "SELECT value FROM labels WHERE run = ? AND key = ?",
 	[ST_ALL_RECS] = "SELECT seq, payload FROM records WHERE run = ?"
 			" ORDER BY seq",
+	[ST_END] = "SELECT seq, json_extract(payload, '$.points') FROM records"
+		   " WHERE run = ? AND type = 'end' ORDER BY seq LIMIT 1",
+	[ST_NR_POINTS] = "SELECT count(*) FROM records WHERE run = ?"
+			 " AND type = 'point'",
 };
 
 struct import {
@@ -149,6 +154,17 @@ struct import {
 	const char *source;
 	char when[32];
 	struct wis_import_counts *c;
+};
+
+/*
+ * A complete run is closed: its end, stored or in the input, is its last
+ * record, and the end's count of points is all the points it takes.
+ */
+struct closed {
+	int has_end;
+	uint64_t end_seq;
+	long long points;	/* the end's count; -1: it gives none */
+	long long have;		/* points stored and being added */
 };
 
 /* FNV-1a, 64 bits: of each record's seq and payload, in seq order. */
@@ -190,6 +206,14 @@ static sqlite3_stmt *fresh(struct import *im, int which)
 	return im->st[which];
 }
 
+/* A stored value of the wrong type: the store was not made by wis. */
+static int unsound(struct import *im, const char *what, sqlite3_int64 id)
+{
+	wis_say_clean(im->s->diag, "wis: %s: %s of stored run %lld is not what wis stores (a damaged or forged store); nothing of %s stored",
+		      im->s->path, what, (long long)id, im->source);
+	return -1;
+}
+
 /* The content of the stored run id: its hash over every record. */
 static int stored_hash(struct import *im, sqlite3_int64 id, char *hex)
 {
@@ -198,10 +222,15 @@ static int stored_hash(struct import *im, sqlite3_int64 id, char *hex)
 	int rc;
 
 	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+		    sqlite3_column_int64(st, 0) < 0 ||
+		    sqlite3_column_type(st, 1) != SQLITE_TEXT)
+			return unsound(im, "a record", id);
 		h = rec_hash(h, (uint64_t)sqlite3_column_int64(st, 0),
 			     (const char *)sqlite3_column_text(st, 1),
 			     (size_t)sqlite3_column_bytes(st, 1));
+	}
 	if (rc != SQLITE_DONE) {
 		store_error(im->s, "import");
 		return -1;
@@ -220,8 +249,12 @@ static uint64_t run_hash_of(const struct rd_run *run)
 	return h;
 }
 
-/* A record of a seq already stored must be the same record. */
-static int check_conflict(struct import *im, const struct rd_run *run,
+/*
+ * Whether the store holds the record's seq: 1 when it does (a different
+ * record there is a conflict, said, and the stored one kept), 0 when it
+ * does not, -1 on error.
+ */
+static int stored_already(struct import *im, const struct rd_run *run,
 			  sqlite3_int64 id, const struct rd_rec *rec)
 {
 	sqlite3_stmt *st = fresh(im, ST_GET_REC);
@@ -233,14 +266,91 @@ static int check_conflict(struct import *im, const struct rd_run *run,
 	r = step(im, ST_GET_REC, 1);
 	if (r <= 0)
 		return r;
+	if (sqlite3_column_type(st, 0) != SQLITE_TEXT)
+		return unsound(im, "a record", id);
 	have = (const char *)sqlite3_column_text(st, 0);
 	if ((size_t)sqlite3_column_bytes(st, 0) == rec->len &&
 	    !memcmp(have, rec->payload, rec->len))
-		return 0;
-	fprintf(im->s->diag, "wis: %s: run %s seq %" PRIu64 ": %s holds a different record than the store; keeping the stored one\n",
-		im->s->path, run->id, rec->seq, im->source);
+		return 1;
+	wis_say_clean(im->s->diag, "wis: %s: run %s seq %" PRIu64 ": %s holds a different record than the store; keeping the stored one",
+		      im->s->path, run->id, rec->seq, im->source);
 	im->c->conflicts++;
+	return 1;
+}
+
+/* The end's count of points, -1 when it gives none that is a count. */
+static long long end_points(sqlite3_stmt *st, int col)
+{
+	sqlite3_int64 n = sqlite3_column_int64(st, col);
+
+	return sqlite3_column_type(st, col) == SQLITE_INTEGER && n >= 0 ? n : -1;
+}
+
+/* Where the run's end is, stored or in the input, and its points. */
+static int find_end(struct import *im, const struct rd_run *run,
+		    sqlite3_int64 id, struct closed *cl)
+{
+	sqlite3_stmt *st = fresh(im, ST_END);
+	double points;
+	int r;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->points = -1;
+	sqlite3_bind_int64(st, 1, id);
+	r = step(im, ST_END, 1);
+	if (r < 0)
+		return -1;
+	if (r) {
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER)
+			return unsound(im, "the end record", id);
+		cl->has_end = 1;
+		cl->end_seq = (uint64_t)sqlite3_column_int64(st, 0);
+		cl->points = end_points(st, 1);
+	}
+	for (size_t k = 0; k < run->nr; k++) {
+		const struct rd_rec *rec = run->recs[k];
+
+		if (strcmp(rec->type, "end") || (cl->has_end && rec->seq >= cl->end_seq))
+			continue;
+		cl->has_end = 1;
+		cl->end_seq = rec->seq;
+		points = rd_rec_num(rec, WIS_FIELD(points));
+		cl->points = points >= 0 && points <= (double)LLONG_MAX &&
+			     points == (long long)points ? (long long)points : -1;
+		break;
+	}
+	sqlite3_bind_int64(fresh(im, ST_NR_POINTS), 1, id);
+	if (step(im, ST_NR_POINTS, 1) < 0)
+		return -1;
+	cl->have = sqlite3_column_int64(im->st[ST_NR_POINTS], 0);
 	return 0;
+}
+
+/*
+ * A record the store lacks, of a complete run: none past its end, no
+ * point past the end's count.  0 when it may be added; 1 when it is a
+ * conflict, said.
+ */
+static int closed_to(struct import *im, const struct rd_run *run,
+		     struct closed *cl, const struct rd_rec *rec)
+{
+	int point = !strcmp(rec->type, "point");
+
+	if (!cl->has_end)
+		return 0;
+	if (rec->seq > cl->end_seq) {
+		wis_say_clean(im->s->diag, "wis: %s: run %s is complete (its end is seq %" PRIu64 "): %s adds seq %" PRIu64 " after it; keeping the stored run",
+			      im->s->path, run->id, cl->end_seq, im->source, rec->seq);
+	} else if (point && cl->points >= 0 && cl->have >= cl->points) {
+		wis_say_clean(im->s->diag, "wis: %s: run %s is complete with %lld point%s (its end says so): %s adds another at seq %" PRIu64 "; keeping the stored run",
+			      im->s->path, run->id, cl->points,
+			      cl->points == 1 ? "" : "s", im->source, rec->seq);
+	} else {
+		cl->have += point;
+		return 0;
+	}
+	im->c->conflicts++;
+	return 1;
 }
 
 /* The run's records missing from the store; *added counts them. */
@@ -249,10 +359,19 @@ static int add_records(struct import *im, const struct rd_run *run,
 {
 	sqlite3_stmt *st;
 	const struct rd_rec *rec;
+	struct closed cl;
+	int r;
 
 	*added = 0;
+	if (find_end(im, run, id, &cl))
+		return -1;
 	for (size_t k = 0; k < run->nr; k++) {
 		rec = run->recs[k];
+		r = stored_already(im, run, id, rec);
+		if (r < 0)
+			return -1;
+		if (r || closed_to(im, run, &cl, rec))
+			continue;
 		st = fresh(im, ST_ADD_REC);
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)rec->seq);
@@ -261,10 +380,7 @@ static int add_records(struct import *im, const struct rd_run *run,
 				  SQLITE_STATIC);
 		if (step(im, ST_ADD_REC, 0))
 			return -1;
-		if (sqlite3_changes(im->s->db))
-			(*added)++;
-		else if (check_conflict(im, run, id, rec))
-			return -1;
+		(*added)++;
 	}
 	return 0;
 }
@@ -300,12 +416,14 @@ static int set_label(struct import *im, const char *run, sqlite3_int64 id,
 	r = step(im, ST_GET_LABEL, 1);
 	if (r < 0)
 		return -1;
+	if (r && sqlite3_column_type(st, 0) != SQLITE_TEXT)
+		return unsound(im, "a label", id);
 	if (r && !strcmp((const char *)sqlite3_column_text(st, 0), l->value))
 		return 0;
 	if (r)
-		fprintf(im->s->diag, "wis: %s: run %s: label %.*s was '%s', now '%s'\n",
-			im->s->path, run, (int)l->key_len, l->key,
-			(const char *)sqlite3_column_text(st, 0), l->value);
+		wis_say_clean(im->s->diag, "wis: %s: run %s: label %.*s was '%s', now '%s'",
+			      im->s->path, run, (int)l->key_len, l->key,
+			      (const char *)sqlite3_column_text(st, 0), l->value);
 	st = fresh(im, ST_LABEL);
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_text(st, 2, l->key, (int)l->key_len, SQLITE_STATIC);
@@ -323,6 +441,10 @@ static sqlite3_int64 find_run(struct import *im, const char *run, char *hex)
 	r = step(im, ST_FIND, 1);
 	if (r <= 0)
 		return r;
+	if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+	    sqlite3_column_int64(st, 0) <= 0 ||
+	    sqlite3_column_type(st, 1) != SQLITE_TEXT)
+		return unsound(im, "the runs row", sqlite3_column_int64(st, 0));
 	snprintf(hex, 17, "%s", (const char *)sqlite3_column_text(st, 1));
 	return sqlite3_column_int64(st, 0);
 }
@@ -400,6 +522,7 @@ int wis_store_import(struct wis_store *s, const struct rd_model *m,
 
 	strftime(im.when, sizeof(im.when), "%Y-%m-%dT%H:%M:%SZ",
 		 gmtime_r(&now, &tm));
+	store_budget(s);
 	if (prepare_all(&im) || store_exec(s, "BEGIN IMMEDIATE", "import"))
 		goto out;
 	for (size_t i = 0; i < m->nr_runs; i++)
