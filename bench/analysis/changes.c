@@ -50,7 +50,7 @@
 #define SURE 1e-3		/* a sequential decision is wrong this rarely */
 #define BOOT_ROUNDS 2000
 #define BOOT_LEVEL 0.95
-#define DRIFT_MIN_RUNS 4
+#define DRIFT_MIN_RUNS 8
 #define DRIFT_T 1.0		/* the levels' shared slope, in standard errors */
 /* The Gaussian draws' generator, apart from the permutations'. */
 #define GAUSS_STREAM 0x5851f42d4c957f2dULL

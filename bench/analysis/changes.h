@@ -17,7 +17,7 @@
 
 /* Runs that measured the series on each side of a step, at least. */
 #define AN_STEP_MIN_SIDE 2
-#define AN_STEP_ALPHA 0.01
+#define AN_STEP_ALPHA 0.02
 #define AN_STEP_MIN_STEP 0.01
 
 struct an_step_rule {

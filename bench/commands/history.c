@@ -42,7 +42,7 @@ static const char history_usage[] =
 	"release, the default; date; or a label, numerically when every value is\n"
 	"a number), and per test, mode and task count the rate along them.  A\n"
 	"step is where the series is cut into levels, each cut tested (p <=\n"
-	"--alpha, 0.01) and each part cut again, and the 95 % bootstrap interval\n"
+	"--alpha, 0.02) and each part cut again, and the 95 % bootstrap interval\n"
 	"of the ratio of the two levels' medians excludes 1 and the step is at\n"
 	"least --min-step % (1); steps the same way that a straight slope fits\n"
 	"better are a drift.  Each step names the run where the new level\n"
