@@ -43,10 +43,13 @@
 #define MAD_TO_SD 1.4826	/* the MAD of a normal sample is 0.6745 sd */
 #define BLOCK_MIN 3		/* runs in a block, at least: a lone slow run */
 				/* and its neighbour are not a level */
-#define BLOCK_MAX 32		/* ... and at most */
+#define BLOCK_MAX 16		/* ... and at most */
 #define BLOCK_SHARE 0.25	/* of alpha, spent on blocks */
-#define DRAWS_BATCH 50
-#define DRAWS_MAX 9999
+#define DRAWS_BATCH 64
+#define DRAWS_MAX 10000
+/* A block's draw costs a value per length: 2e7 values' worth, 1000 draws at least. */
+#define BLOCK_WORK 2e7
+#define DRAWS_MIN 1000
 #define SURE 1e-3		/* a sequential decision is wrong this rarely */
 #define BOOT_ROUNDS 2000
 #define BOOT_LEVEL 0.95
@@ -59,7 +62,8 @@
 
 /* The best two-level fits of a segment, as shares of its variance. */
 struct fit {
-	double step, block;	/* 0: none possible */
+	double total;		/* sum of squares about the mean */
+	double step, block;	/* shares of it; 0: none possible */
 	size_t at;		/* the step's first run of the new level */
 	size_t from, to;	/* the block, [from, to) */
 };
@@ -73,7 +77,7 @@ struct work {
 	const struct an_step_rule *rule;
 	const double *x;	/* the values, gaps dropped */
 	size_t m;
-	double *seg, *draw, *scratch, *pre;	/* m + 1 each */
+	double *seg, *draw, *scratch, *pre, *weight;	/* m + 1 each */
 	struct cut *cuts;	/* m / 2 + 1: each level holds 2 values */
 	size_t nr_cuts;
 };
@@ -179,15 +183,22 @@ static void shuffle(double *v, size_t n, uint64_t *state)
 
 /* ---- The test of a segment ---- */
 
+/* What best_fits() finds. */
+#define FIT_STEP 1
+#define FIT_BLOCK 2
+
 /*
- * The best step and block of v[0..n) (pre: n + 1 doubles): for a group
- * of k values against the other n - k, the sum of squares between the
- * two means, (S_group - k mean)^2 n / (k (n - k)), over the total.
+ * The best step and block of v[0..n), those of `want`: for a group of k
+ * values against the other n - k, the sum of squares between the two
+ * means, (S_group - k mean)^2 n / (k (n - k)), as a share of the total.
+ * pre: n + 1 doubles; weight[k]: n / (k (n - k)), the same for every
+ * draw of a segment.
  */
-static void best_fits(const double *v, size_t n, double *pre, struct fit *f)
+static void best_fits(const double *v, size_t n, double *pre,
+		      const double *weight, int want, struct fit *f)
 {
-	double mean, total = 0, best = 0, b;
 	size_t min = AN_STEP_MIN_SIDE;
+	double mean, best = 0;
 
 	*f = (struct fit){ 0 };
 	pre[0] = 0;
@@ -195,33 +206,39 @@ static void best_fits(const double *v, size_t n, double *pre, struct fit *f)
 		pre[i + 1] = pre[i] + v[i];
 	mean = pre[n] / (double)n;
 	for (size_t i = 0; i < n; i++)
-		total += (v[i] - mean) * (v[i] - mean);
-	if (!(total > 0))
+		f->total += (v[i] - mean) * (v[i] - mean);
+	if (!(f->total > 0))
 		return;
-	for (size_t t = min; t + min <= n; t++) {
-		b = pre[t] - (double)t * mean;
-		b = b * b / ((double)t * (double)(n - t));
+	for (size_t t = min; want & FIT_STEP && t + min <= n; t++) {
+		double c = pre[t] - (double)t * mean, b = c * c * weight[t];
+
 		if (b > best) {
 			best = b;
 			f->at = t;
 		}
 	}
-	f->step = best * (double)n / total;
+	f->step = best / f->total;
 	best = 0;
-	for (size_t s = min; s + BLOCK_MIN + min <= n; s++) {
-		for (size_t e = s + BLOCK_MIN; e + min <= n && e - s <= BLOCK_MAX; e++) {
-			double k = (double)(e - s);
+	for (size_t k = BLOCK_MIN; want & FIT_BLOCK && k <= BLOCK_MAX &&
+	     k + 2 * min <= n; k++) {
+		double km = (double)k * mean, most = 0;
+		size_t at = 0;
 
-			b = pre[e] - pre[s] - k * mean;
-			b = b * b / (k * ((double)n - k));
-			if (b > best) {
-				best = b;
-				f->from = s;
-				f->to = e;
+		for (size_t s = min; s + k + min <= n; s++) {
+			double c = pre[s + k] - pre[s] - km;
+
+			if (c * c > most) {
+				most = c * c;
+				at = s;
 			}
 		}
+		if (most * weight[k] > best) {
+			best = most * weight[k];
+			f->from = at;
+			f->to = at + k;
+		}
 	}
-	f->block = best * (double)n / total;
+	f->block = best / f->total;
 }
 
 /*
@@ -239,6 +256,46 @@ static double permutation_floor(size_t n, size_t k, size_t places)
 	return (double)places / c;
 }
 
+/*
+ * An upper bound on the permutation p of a share of the total sum of
+ * squares reached by a group of k values, at `places` places.  The sum
+ * of k of the n values drawn without replacement strays u from k times
+ * their mean with chance at most 2 exp(-u^2 / (2 (k var + dev u / 3))),
+ * var their variance and dev their largest distance from the mean
+ * (Bernstein's inequality, which holds without replacement as with,
+ * Hoeffding 1963), and a group of k strays as far as the other n - k.
+ * exp(x) is exp2(x log2 e): exp2() is the one the static libm links.
+ */
+static double bernstein(double share, const struct fit *f, double dev,
+			size_t n, size_t k, size_t places)
+{
+	double var = f->total / (double)n, small = (double)(k < n - k ? k : n - k);
+	double u = sqrt(share * var * (double)k * (double)(n - k));
+
+	return 2 * (double)places *
+	       exp2(-u * u / (2 * (small * var + dev * u / 3)) * M_LOG2E);
+}
+
+/* Bernstein's bound on the p of a step's or a block's share: every place. */
+static double bound_p(const double *v, size_t n, const struct fit *f, int kind)
+{
+	size_t min = AN_STEP_MIN_SIDE;
+	double mean = 0, dev = 0, sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		mean += v[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		dev = fabs(v[i] - mean) > dev ? fabs(v[i] - mean) : dev;
+	if (kind == FIT_STEP) {
+		for (size_t t = min; t + min <= n; t++)
+			sum += bernstein(f->step, f, dev, n, t, 1);
+		return sum;
+	}
+	for (size_t k = BLOCK_MIN; k <= BLOCK_MAX && k + 2 * min <= n; k++)
+		sum += bernstein(f->block, f, dev, n, k, n - k - 2 * min + 1);
+	return sum;
+}
+
 enum side { OPEN, BELOW, ABOVE };
 
 /* Whether e exceedances in k draws put p clearly below or above a. */
@@ -251,86 +308,131 @@ static enum side side_of(size_t e, size_t k, double a)
 	return OPEN;
 }
 
+/* One kind of fit's test: how its p stands. */
 struct count {
 	int gauss;		/* ranked among Gaussian noise, not permutations */
 	double seen, alpha;
-	size_t over;		/* draws at least as good */
+	size_t over, draws;	/* draws at least as good, of draws */
+	size_t max;		/* draws, at most */
+	enum side side;
+	double p;
 };
 
-/* A draw's fits (f), for the kinds that rank against that draw's source. */
-static void count_draw(struct count *step, struct count *block, int gauss,
-		       const struct fit *f)
+/* The test's start: decided already when there is nothing to rank. */
+static void count_init(struct count *c, double seen, double alpha,
+		       size_t max, double floor, double bound)
 {
-	if (step->gauss == gauss)
-		step->over += f->step >= step->seen * (1 - SAME);
-	if (block->gauss == gauss)
-		block->over += f->block >= block->seen * (1 - SAME);
+	*c = (struct count){ .seen = seen, .alpha = alpha, .max = max,
+			     .gauss = floor > alpha / 2, .p = 1 };
+	if (!(seen > 0)) {
+		c->side = ABOVE;
+	} else if (!c->gauss && bound <= alpha) {
+		c->side = BELOW;
+		c->p = bound;
+	}
+}
+
+static void count_draw(struct count *c, double share)
+{
+	c->draws++;
+	c->over += share >= c->seen * (1 - SAME);
+	c->p = (double)(c->over + 1) / (double)(c->draws + 1);
+}
+
+/*
+ * Where p stands, after 1, 2, 4 ... DRAWS_BATCH draws and every
+ * DRAWS_BATCH after: most segments hold no change, and a few draws say
+ * so.  At the most draws the estimate decides.
+ */
+static void count_judge(struct count *c)
+{
+	if (c->side != OPEN || !c->draws ||
+	    (c->draws % DRAWS_BATCH && (c->draws & (c->draws - 1))))
+		return;
+	c->side = side_of(c->over, c->draws, c->alpha);
+	if (c->draws >= c->max && c->side == OPEN)
+		c->side = c->p <= c->alpha ? BELOW : ABOVE;
+}
+
+/* A draw of the kind (permutation or Gaussian) given: its fits, counted. */
+static void draw(struct work *w, size_t n, int gauss, uint64_t *state,
+		 struct count *step, struct count *block)
+{
+	/* a block is tested once no step is found: it costs BLOCK_MAX as much */
+	int want = step->side == OPEN ?
+		   (step->gauss == gauss ? FIT_STEP : 0) :
+		   (step->side == ABOVE && block->side == OPEN &&
+		    block->gauss == gauss ? FIT_BLOCK : 0);
+	double *v = w->draw;
+	struct fit f;
+
+	if (!want)
+		return;
+	if (gauss) {
+		v = w->scratch + n;
+		for (size_t j = 0; j < n; j++)
+			v[j] = normal(state);
+		clip(v, n, w->scratch);
+	} else {
+		/* a shuffle of a shuffle is as random as one */
+		shuffle(v, n, state);
+	}
+	best_fits(v, n, w->pre, w->weight, want, &f);
+	if (want & FIT_STEP)
+		count_draw(step, f.step);
+	if (want & FIT_BLOCK)
+		count_draw(block, f.block);
+}
+
+/* A block's test draws at most DRAWS_MAX, BLOCK_WORK values, DRAWS_MIN. */
+static size_t block_draws(size_t n)
+{
+	double most = BLOCK_WORK / ((double)n * (BLOCK_MAX - BLOCK_MIN + 1));
+
+	return most > DRAWS_MAX ? DRAWS_MAX : most < DRAWS_MIN ? DRAWS_MIN : (size_t)most;
 }
 
 /*
  * Test the values v[0..n): where they change in out (none, one for a
- * step, two for a block), the test's p in *p.  Returns how many.
+ * step, two for a block), the test's p in *p.  Returns how many.  A
+ * step is preferred to a block: its test is decided first.
  */
 static size_t test_segment(struct work *w, const double *v, size_t n,
 			   size_t out[2], double *p)
 {
-	size_t k = 0;
 	double alpha = w->rule->alpha;
-	struct count step = { .alpha = alpha * (1 - BLOCK_SHARE) };
-	struct count block = { .alpha = alpha * BLOCK_SHARE };
 	uint64_t perm_state, gauss_state;
-	struct fit seen, f;
-	enum side s1 = OPEN, s2 = OPEN;
+	struct count step, block;
+	struct fit seen;
 
 	memcpy(w->seg, v, n * sizeof(*w->seg));
-	perm_state = gauss_state = an_seed_bytes(AN_SEED_START, w->seg,
-						 n * sizeof(*w->seg));
+	perm_state = an_seed_bytes(AN_SEED_START, w->seg, n * sizeof(*w->seg));
+	gauss_state = perm_state ^ GAUSS_STREAM;
 	clip(w->seg, n, w->scratch);
-	best_fits(w->seg, n, w->pre, &seen);
-	if (!(seen.step > 0))
-		return 0;
-	step.seen = seen.step;
-	block.seen = seen.block;
-	step.gauss = permutation_floor(n, seen.at, 2) > step.alpha / 2;
-	block.gauss = permutation_floor(n, seen.to - seen.from,
-					n - (seen.to - seen.from) -
-					2 * AN_STEP_MIN_SIDE + 1) > block.alpha / 2;
-	gauss_state ^= GAUSS_STREAM;
+	for (size_t k = 1; k < n; k++)
+		w->weight[k] = (double)n / ((double)k * (double)(n - k));
+	best_fits(w->seg, n, w->pre, w->weight, FIT_STEP | FIT_BLOCK, &seen);
+	count_init(&step, seen.step, alpha * (1 - BLOCK_SHARE), DRAWS_MAX,
+		   permutation_floor(n, seen.at, 2),
+		   bound_p(w->seg, n, &seen, FIT_STEP));
+	count_init(&block, seen.block, alpha * BLOCK_SHARE,
+		   block_draws(n), permutation_floor(n, seen.to - seen.from,
+				     n - (seen.to - seen.from) - 2 * AN_STEP_MIN_SIDE + 1),
+		   bound_p(w->seg, n, &seen, FIT_BLOCK));
 	memcpy(w->draw, w->seg, n * sizeof(*w->draw));
-	while (k < DRAWS_MAX) {
-		for (size_t i = 0; i < DRAWS_BATCH; i++, k++) {
-			if (!step.gauss || !block.gauss) {
-				/* a shuffle of a shuffle is as random as one */
-				shuffle(w->draw, n, &perm_state);
-				best_fits(w->draw, n, w->pre, &f);
-				count_draw(&step, &block, 0, &f);
-			}
-			if (step.gauss || block.gauss) {
-				for (size_t j = 0; j < n; j++)
-					w->scratch[n + j] = normal(&gauss_state);
-				clip(w->scratch + n, n, w->scratch);
-				best_fits(w->scratch + n, n, w->pre, &f);
-				count_draw(&step, &block, 1, &f);
-			}
-		}
-		s1 = side_of(step.over, k, step.alpha);
-		s2 = seen.block > 0 ? side_of(block.over, k, block.alpha) : ABOVE;
-		if (s1 == BELOW || (s1 == ABOVE && s2 != OPEN))
-			break;
+	while (step.side == OPEN || (step.side == ABOVE && block.side == OPEN)) {
+		draw(w, n, 0, &perm_state, &step, &block);
+		draw(w, n, 1, &gauss_state, &step, &block);
+		count_judge(&step);
+		count_judge(&block);
 	}
-	if (s1 == OPEN)		/* DRAWS_MAX: the estimate decides */
-		s1 = (double)(step.over + 1) / (double)(k + 1) <= step.alpha ?
-		     BELOW : ABOVE;
-	if (s2 == OPEN)
-		s2 = (double)(block.over + 1) / (double)(k + 1) <= block.alpha ?
-		     BELOW : ABOVE;
-	if (s1 == BELOW) {
-		*p = (double)(step.over + 1) / (double)(k + 1);
+	if (step.side == BELOW) {
+		*p = step.p;
 		out[0] = seen.at;
 		return 1;
 	}
-	if (s2 == BELOW) {
-		*p = (double)(block.over + 1) / (double)(k + 1);
+	if (block.side == BELOW) {
+		*p = block.p;
 		out[0] = seen.from;
 		out[1] = seen.to;
 		return 2;
@@ -680,7 +782,7 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	struct work w = { .rule = rule };
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	double *x = calloc(n + 1, sizeof(*x));
-	double *bufs = calloc(5 * (n + 1), sizeof(*bufs));
+	double *bufs = calloc(6 * (n + 1), sizeof(*bufs));
 	int ret = -1;
 
 	*c = (struct an_changes){ 0 };
@@ -699,7 +801,8 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	w.seg = bufs;
 	w.draw = bufs + (n + 1);
 	w.pre = bufs + 2 * (n + 1);
-	w.scratch = bufs + 3 * (n + 1);	/* 2 (n + 1): a Gaussian draw's too */
+	w.weight = bufs + 3 * (n + 1);
+	w.scratch = bufs + 4 * (n + 1);	/* 2 (n + 1): a Gaussian draw's too */
 	segment(&w, 0, w.m);
 	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
 	c->nr_steps = judge_all(&w, c->steps);
