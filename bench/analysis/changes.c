@@ -15,10 +15,11 @@
  *
  * The statistic's p-value is its rank among those of the segment's
  * values shuffled: a permutation test, exact for any noise.  Where the
- * observed split cannot reach alpha by permutations at all (k runs of m
- * on one side of a split are in a place no permutation can beat only
- * with chance 2 / C(m, k): 0.026 for 2 runs of 13), it ranks among
- * those of Gaussian noise of the same length instead.  Draws go on in
+ * observed split can hardly reach alpha by permutations (k runs of m on
+ * one side of a split are in a place no permutation beats with chance
+ * 2 / C(m, k): 0.026 for 2 runs of 13; above a fifth of alpha, only the
+ * most extreme orders pass), it ranks among those of Gaussian noise of
+ * the same length instead.  Draws go on in
  * batches until p is clearly on one side of its alpha (a binomial test
  * at SURE), or DRAWS_MAX.  They are seeded by the segment's values, so
  * the same values always give the same answer.
@@ -323,7 +324,7 @@ static void count_init(struct count *c, double seen, double alpha,
 		       size_t max, double floor, double bound)
 {
 	*c = (struct count){ .seen = seen, .alpha = alpha, .max = max,
-			     .gauss = floor > alpha / 2, .p = 1 };
+			     .gauss = floor > alpha / 5, .p = 1 };
 	if (!(seen > 0)) {
 		c->side = ABOVE;
 	} else if (!c->gauss && bound <= alpha) {
