@@ -2,9 +2,9 @@
 /*
  * wis history --db DB [SELECTORS] [TEST...] [--by date|kernel|LABEL]
  * [--json | --csv]: the stored runs in order, each test, mode and task
- * count's rate along them, and the runs where a rate stepped, found by
- * E-divisive means and confirmed by a bootstrap interval.  Exit 0: no
- * step among the latest runs; 1: a step there; 125: too few runs; 2: bad usage.
+ * count's rate along them, and the runs where a rate stepped or drifted
+ * (analysis/changes.h).  Exit 0: no step among the latest runs; 1: a
+ * step there; 125: too few runs; 2: bad usage.
  */
 #include <math.h>
 #include <stdlib.h>
