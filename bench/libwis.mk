@@ -10,7 +10,7 @@
 #   engine   the harness, the barrier, the environment audit, the test
 #            contract (wis.h) and its helpers
 #   analysis statistics on numbers: medians, the bootstrap, verdicts,
-#            E-divisive means, steps (beside engine: neither uses the other)
+#            a series' steps and drifts (beside engine: neither uses the other)
 #   reader   records read back, the model, the series of a history, the
 #            views
 #   sweep    the sweep of a plan's points, their records, lab signals

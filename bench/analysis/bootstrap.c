@@ -19,19 +19,24 @@ double an_median(double *v, size_t n)
 }
 
 /* FNV-1a, 64 bits. */
-uint64_t an_seed(const char *text)
+uint64_t an_seed_bytes(uint64_t h, const void *bytes, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	const unsigned char *b = bytes;
 
-	for (; *text; text++) {
-		h ^= (unsigned char)*text;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
 		h *= 0x100000001b3ULL;
 	}
 	return h;
 }
 
+uint64_t an_seed(const char *text)
+{
+	return an_seed_bytes(AN_SEED_START, text, strlen(text));
+}
+
 /* splitmix64: small, fast, and the same sequence on every machine. */
-static uint64_t next(uint64_t *state)
+uint64_t an_random(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
@@ -40,22 +45,22 @@ static uint64_t next(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* A uniform double in [0, 1): the top 53 bits of a draw. */
-static double uniform(uint64_t *state)
+/* The top 53 bits of a draw. */
+double an_uniform(uint64_t *state)
 {
-	return (double)(next(state) >> 11) * 0x1.0p-53;
+	return (double)(an_random(state) >> 11) * 0x1.0p-53;
 }
 
 /* Terms below this share of the mode's add nothing a double keeps. */
 #define TERM_NEGLIGIBLE 1e-18
 
 /*
- * P(Binomial(n, p) >= h), 0 < p < 1: the terms summed outward from the
- * mode, each from its neighbour by the ratio of successive terms, until
- * they are negligible.  No exp() or log(): the static libm cannot give
- * them to a dynamic binary, and the image carries no libm.so.6.
+ * The terms summed outward from the mode, each from its neighbour by the
+ * ratio of successive terms, until they are negligible.  No exp() or
+ * log(): the static libm cannot give them to a dynamic binary, and the
+ * image carries no libm.so.6.
  */
-static double binomial_at_least(size_t n, double p, size_t h)
+double an_binomial_at_least(size_t n, double p, size_t h)
 {
 	size_t mode = (size_t)((double)(n + 1) * p);
 	double odds = p / (1 - p), term = 1, total = 1, above;
@@ -101,7 +106,7 @@ static int side_init(struct side *s, const double *v, size_t n)
 	memcpy(s->sorted, v, n * sizeof(*v));
 	qsort(s->sorted, n, sizeof(*s->sorted), cmp_double);
 	for (size_t k = 0; k + 1 < n; k++)
-		s->at_most[k] = binomial_at_least(n, (double)(k + 1) / (double)n,
+		s->at_most[k] = an_binomial_at_least(n, (double)(k + 1) / (double)n,
 						  n / 2 + 1);
 	s->at_most[n - 1] = 1;
 	return 0;
@@ -116,7 +121,7 @@ static void side_free(struct side *s)
 /* The first place whose P(place <= k) passes a uniform draw. */
 static double resampled_median(const struct side *s, uint64_t *state)
 {
-	double u = uniform(state);
+	double u = an_uniform(state);
 	size_t lo = 0, hi = s->n - 1, mid;
 
 	while (lo < hi) {

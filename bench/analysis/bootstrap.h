@@ -18,6 +18,16 @@ double an_median(double *v, size_t n);
 
 /* A seed for the generator from a text, e.g. the point's test/mode/tasks. */
 uint64_t an_seed(const char *text);
+/* ... from n bytes, continuing the seed h (AN_SEED_START for a new one). */
+#define AN_SEED_START 0xcbf29ce484222325ULL
+uint64_t an_seed_bytes(uint64_t h, const void *bytes, size_t n);
+
+/* The generator: the next draw of *state, and a uniform double in [0, 1). */
+uint64_t an_random(uint64_t *state);
+double an_uniform(uint64_t *state);
+
+/* P(Binomial(n, p) >= h), 0 < p < 1. */
+double an_binomial_at_least(size_t n, double p, size_t h);
 
 /*
  * The central level (0.95) interval of median(b*) / median(a*) over

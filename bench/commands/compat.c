@@ -57,23 +57,20 @@ static void compat_sample(const struct wis_point *p, int measured,
 	fflush(stdout);
 }
 
-#define STRING(x) #x
-#define DEFAULT(x) "(" STRING(x) ")"
-
 /* Upstream's flags, and two of wis's own. */
 static const struct wis_opt compat_opts[] = {
 	{ NULL, 's', required_argument, 's', "iterations",
-		"samples to measure, 0: until killed " DEFAULT(0) },
+		"samples to measure, 0: until killed " WIS_OPT_DEFAULT(0) },
 	{ NULL, 't', required_argument, 't', "tasks",
-		"threads or processes " DEFAULT(1) },
+		"threads or processes " WIS_OPT_DEFAULT(1) },
 	{ NULL, 'm', no_argument, 'm', NULL,
 		"one task a hardware thread (default: a core)" },
 	{ NULL, 'n', no_argument, 'n', NULL, "tasks unpinned" },
 	{ NULL, 'v', no_argument, 'v', NULL, "each task's CPU on stderr" },
 	{ NULL, 'i', required_argument, 'i', "ms",
-		"sample length, wis's own " DEFAULT(1000) },
+		"sample length, wis's own " WIS_OPT_DEFAULT(1000) },
 	{ NULL, 'w', required_argument, 'w', "n",
-		"warmup samples, wis's own " DEFAULT(COMPAT_WARMUP) },
+		"warmup samples, wis's own " WIS_OPT_DEFAULT(COMPAT_WARMUP) },
 	{ 0 },
 };
 

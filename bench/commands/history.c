@@ -2,9 +2,9 @@
 /*
  * wis history --db DB [SELECTORS] [TEST...] [--by date|kernel|LABEL]
  * [--json | --csv]: the stored runs in order, each test, mode and task
- * count's rate along them, and the runs where a rate stepped, found by
- * E-divisive means and confirmed by a bootstrap interval.  Exit 0: no
- * step among the latest runs; 1: a step there; 125: too few runs; 2: bad usage.
+ * count's rate along them, and the runs where a rate stepped or drifted
+ * (analysis/changes.h).  Exit 0: no step among the latest runs; 1: a
+ * step there; 125: too few runs; 2: bad usage.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +23,8 @@
 
 #define HISTORY_EXIT_STEP 1
 #define HISTORY_EXIT_FEW 125
+/* A step among the latest runs alarms. */
+#define HISTORY_RECENT 3
 
 /* The command's options around the history it reads and prints. */
 struct history_cmd {
@@ -84,7 +86,7 @@ static void print_step(FILE *out, const struct rd_history *h,
 	fputs(", ", out);
 	put_pct(out, st->at.hi);
 	fprintf(out, "], p %.3f, %zu runs before, %zu from it; control ",
-		st->at.p, st->at.before, st->at.after);
+		st->at.p, st->at.before.n, st->at.after.n);
 	if (st->control_test) {
 		puts_clean(out, st->control_test);
 		fputc(' ', out);
@@ -103,6 +105,32 @@ static void print_step(FILE *out, const struct rd_history *h,
 		rd_put_symbol_changes(out, a, b);
 	else
 		fputs(" not profiled on both sides", out);
+	fputc('\n', out);
+}
+
+static void print_drift(FILE *out, const struct rd_history *h,
+			const struct rd_drift *dr)
+{
+	fputs(dr->at.control_off ? "undecided drift: " : "drift: ", out);
+	puts_clean(out, dr->s->test);
+	fprintf(out, " %s %lu tasks from run %zu ", mode_of(dr->s),
+		dr->s->tasks, dr->at.start + 1);
+	puts_clean(out, h->runs[dr->at.start].run->id);
+	fprintf(out, " to run %zu ", dr->at.end + 1);
+	puts_clean(out, h->runs[dr->at.end].run->id);
+	fprintf(out, ": %+.2f %% a run, ", 100 * dr->at.slope);
+	put_pct(out, dr->at.to / dr->at.from);
+	fprintf(out, " in all, p %.3f; control ", dr->at.p);
+	if (dr->control_test) {
+		puts_clean(out, dr->control_test);
+		fputc(' ', out);
+		put_pct(out, dr->at.control);
+	} else {
+		fputs(strcmp(dr->s->test, "getppid1") ? "none measured" :
+		      "none (it is one)", out);
+	}
+	if (dr->at.control_off)
+		fputs(", which moved with it: the machine moved", out);
 	fputc('\n', out);
 }
 
@@ -173,8 +201,8 @@ static void print_text(FILE *out, const struct rd_history *h, const char *db)
 
 	fprintf(out, "history: %zu runs of %s by %s; %zu series\n", h->nr,
 		db, h->by, h->nr_series);
-	fprintf(out, "steps: E-divisive means (permutation p <= %g, %d permutations), kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%\n",
-		h->rule.alpha, AN_STEP_PERMUTATIONS, 100 * h->rule.min_step);
+	fprintf(out, "steps: levels cut where a test finds a change (p <= %g) and cut again, kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%; steps a slope fits better are a drift\n",
+		h->rule.alpha, 100 * h->rule.min_step);
 	fputs("* marks where a new level starts, ? where the control moved with it\n", out);
 	for (i = 0; i < h->nr_series; i = end) {
 		for (end = i + 1; end < h->nr_series &&
@@ -186,11 +214,13 @@ static void print_text(FILE *out, const struct rd_history *h, const char *db)
 	print_gaps(out, h);
 	for (i = 0; i < h->nr_steps; i++)
 		print_step(out, h, &h->steps[i]);
-	if (!h->nr_steps)
+	for (i = 0; i < h->nr_drifts; i++)
+		print_drift(out, h, &h->drifts[i]);
+	if (!h->nr_steps && !h->nr_drifts)
 		fprintf(out, "no step in %zu series over %zu runs\n",
 			h->nr_series, h->nr);
 	else if (exit_status(h))
-		fprintf(out, "a step among the latest %d runs\n", AN_STEP_MIN_SIDE);
+		fprintf(out, "a step among the latest %d runs\n", HISTORY_RECENT);
 }
 
 static void print_csv(FILE *out, const struct rd_history *h)
@@ -238,13 +268,37 @@ static void print_json(FILE *out, const struct rd_history *h)
 		wis_json_f64(&j, "lo", st->at.lo - 1);
 		wis_json_f64(&j, "hi", st->at.hi - 1);
 		wis_json_f64(&j, "p", st->at.p);
-		wis_json_u64(&j, "before", st->at.before);
-		wis_json_u64(&j, "after", st->at.after);
+		wis_json_u64(&j, "before", st->at.before.n);
+		wis_json_u64(&j, "after", st->at.after.n);
 		if (st->control_test) {
 			wis_json_str(&j, "control", st->control_test);
 			wis_json_f64(&j, "control_size", st->at.control - 1);
 		}
 		wis_json_str(&j, "verdict", st->at.control_off ? "undecided" : "step");
+		if (!j.oom)
+			fprintf(out, "{%s}\n", j.buf);
+		wis_json_free(&j);
+	}
+	for (size_t i = 0; i < h->nr_drifts; i++) {
+		const struct rd_drift *dr = &h->drifts[i];
+		struct wis_json j;
+
+		wis_json_init(&j);
+		wis_json_str(&j, "test", dr->s->test);
+		wis_json_str(&j, "mode", mode_of(dr->s));
+		wis_json_u64(&j, "tasks", dr->s->tasks);
+		wis_json_str(&j, "run", h->runs[dr->at.start].run->id);
+		wis_json_u64(&j, "order", dr->at.start + 1);
+		wis_json_str(&j, "end_run", h->runs[dr->at.end].run->id);
+		wis_json_u64(&j, "end_order", dr->at.end + 1);
+		wis_json_f64(&j, "slope", dr->at.slope);
+		wis_json_f64(&j, "size", dr->at.to / dr->at.from - 1);
+		wis_json_f64(&j, "p", dr->at.p);
+		if (dr->control_test) {
+			wis_json_str(&j, "control", dr->control_test);
+			wis_json_f64(&j, "control_size", dr->at.control - 1);
+		}
+		wis_json_str(&j, "verdict", dr->at.control_off ? "undecided" : "drift");
 		if (!j.oom)
 			fprintf(out, "{%s}\n", j.buf);
 		wis_json_free(&j);
@@ -298,7 +352,7 @@ static int write_plots(const struct rd_history *h, const char *plot_dir)
 static int exit_status(const struct rd_history *h)
 {
 	for (size_t i = 0; i < h->nr_steps; i++)
-		if (h->steps[i].at.run + AN_STEP_MIN_SIDE >= h->nr && !h->steps[i].at.control_off)
+		if (h->steps[i].at.run + HISTORY_RECENT >= h->nr && !h->steps[i].at.control_off)
 			return HISTORY_EXIT_STEP;
 	return 0;
 }
@@ -353,9 +407,9 @@ static int analyse(struct history_cmd *c)
 {
 	struct rd_history *h = &c->h;
 
-	if (h->nr < AN_STEP_MIN_SIDE + AN_STEP_MIN_LAST) {
+	if (h->nr < 2 * AN_STEP_MIN_SIDE) {
 		fprintf(stderr, "wis history: %zu run%s selected: a step needs %d runs before it and %d from it; nothing compared\n",
-			h->nr, h->nr == 1 ? "" : "s", AN_STEP_MIN_SIDE, AN_STEP_MIN_LAST);
+			h->nr, h->nr == 1 ? "" : "s", AN_STEP_MIN_SIDE, AN_STEP_MIN_SIDE);
 		return HISTORY_EXIT_FEW;
 	}
 	if (rd_collect_series(h) || rd_fill_series(h) || rd_find_steps(h)) {
@@ -435,17 +489,18 @@ static const char history_usage[] =
 	"FILEs (console logs, captures, record files), in order (--by: kernel\n"
 	"release, the default; date; or a label, numerically when every value is\n"
 	"a number), and per test, mode and task count the rate along them.  A\n"
-	"step is where E-divisive means splits the series (a permutation test,\n"
-	"p <= --alpha, 0.01) and the 95 % bootstrap interval of the ratio of the\n"
-	"two levels' medians excludes 1 and the step is at least --min-step %\n"
-	"(1).  Each step names the run where the new level starts, the size and\n"
-	"interval, the test's control over the same runs (undecided when it\n"
-	"moved the same way by half as much), and the profile symbols whose\n"
-	"share moved most.\n";
+	"step is where the series is cut into levels, each cut tested (p <=\n"
+	"--alpha) and each part cut again, and the 95 % bootstrap interval of\n"
+	"the ratio of the two levels' medians excludes 1 and the step is at\n"
+	"least --min-step %; steps the same way that a straight slope fits\n"
+	"better are a drift.  Each step names the run where the new level\n"
+	"starts, the size and interval, the test's control over the same runs\n"
+	"(undecided when it moved the same way by half as much), and the profile\n"
+	"symbols whose share moved most; each drift its runs and slope.\n";
 
 static const char history_notes[] =
 	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
-	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
+	"once 2 runs follow it); 125: too few runs (a step needs 2 before it and\n"
 	"2 from it); 2: bad usage or store.\n";
 
 static const struct wis_opt_spec history_spec = {
@@ -454,13 +509,15 @@ static const struct wis_opt_spec history_spec = {
 		WIS_OPT_VALUE("db", 'd', "DB", "the store (wis import)"),
 		WIS_OPT_VALUE("by", 'b', "KEY",
 			"the order: kernel (the default), date or a label"),
-		WIS_OPT_FLAG("json", 'j', "one line per step"),
+		WIS_OPT_FLAG("json", 'j', "one line per step or drift"),
 		WIS_OPT_FLAG("csv", 'c', "one row per run and series"),
 		WIS_OPT_VALUE("plot", 'p', "DIR",
 			"per test an SVG and a PNG (gnuplot), a curve per mode\n"
 			"and task count along the runs, and index.html"),
-		WIS_OPT_VALUE("alpha", 'a', "P", "the permutation test's level (0.01)"),
-		WIS_OPT_VALUE("min-step", 'm', "PCT", "the smallest step (1)"),
+		WIS_OPT_VALUE("alpha", 'a', "P",
+			"each cut's test level " WIS_OPT_DEFAULT(AN_STEP_ALPHA)),
+		WIS_OPT_VALUE("min-step", 'm', "PCT",
+			"the smallest step, % " WIS_OPT_DEFAULT(AN_STEP_MIN_STEP_PCT)),
 		WIS_OPT_TRUST_SHARED_STORE('t'),
 		{ 0 },
 	},
@@ -550,6 +607,7 @@ static void history_free(struct history_cmd *c)
 		free(h->series[i].v);
 	free(h->series);
 	free(h->steps);
+	free(h->drifts);
 	free(h->runs);
 	free(c->words);
 	free(c->names);
@@ -560,7 +618,8 @@ static void history_free(struct history_cmd *c)
 int wis_history_main(int argc, char **argv)
 {
 	struct history_cmd c = { .h = { .by = WIS_FIELD(kernel),
-					.rule = { .alpha = 0.01, .min_step = 0.01 } } };
+					.rule = { .alpha = AN_STEP_ALPHA,
+						  .min_step = AN_STEP_MIN_STEP } } };
 	size_t nr_suite;
 	int ret;
 

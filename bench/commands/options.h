@@ -25,6 +25,10 @@ struct wis_opt {
 };
 
 /* The rows of a table, as perf's builtins write theirs; { 0 } ends it. */
+/* A default in a line of help, "(1000)", from the macro that holds it. */
+#define WIS_OPT_STRING(x) #x
+#define WIS_OPT_DEFAULT(x) "(" WIS_OPT_STRING(x) ")"
+
 #define WIS_OPT_FLAG(name, val, help) \
 	{ name, 0, no_argument, val, NULL, help }
 #define WIS_OPT_VALUE(name, val, arg, help) \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A history's runs in order, its series, and the steps in each
- * (analysis/steps.c) against the test's control.
+ * A history's runs in order, its series, and the steps and drifts in
+ * each (analysis/changes.c) against the test's control.
  */
 #include <math.h>
 #include <stdio.h>
@@ -214,26 +214,40 @@ static const struct rd_series *control_of(const struct rd_history *h,
 
 int rd_find_steps(struct rd_history *h)
 {
-	struct an_step at[AN_STEP_MAX_CUTS];
-	char name[256];
+	struct an_changes found;
+	size_t cap = 0;
 
-	h->steps = calloc(h->nr_series * AN_STEP_MAX_CUTS + 1, sizeof(*h->steps));
-	if (!h->steps)
-		return -1;
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct rd_series *s = &h->series[i];
 		const struct rd_series *c = control_of(h, s);
-		long nr;
+		const char *control = c ? c->test : NULL;
 
-		snprintf(name, sizeof(name), "%s/%d/%lu", s->test, s->threads,
-			 s->tasks);
-		nr = an_steps_find(&h->rule, s->v, c ? c->v : NULL, h->nr,
-				   name, at);
-		if (nr < 0)
+		if (an_changes_find(&h->rule, s->v, c ? c->v : NULL, h->nr,
+				    &found))
 			return -1;
-		for (long k = 0; k < nr; k++)
+		if (h->nr_steps + found.nr_steps + h->nr_drifts +
+		    found.nr_drifts > cap) {
+			void *st, *dr;
+
+			cap = 2 * cap + found.nr_steps + found.nr_drifts;
+			st = realloc(h->steps, (cap + 1) * sizeof(*h->steps));
+			if (st)
+				h->steps = st;
+			dr = realloc(h->drifts, (cap + 1) * sizeof(*h->drifts));
+			if (dr)
+				h->drifts = dr;
+			if (!st || !dr) {
+				an_changes_free(&found);
+				return -1;
+			}
+		}
+		for (size_t k = 0; k < found.nr_steps; k++)
 			h->steps[h->nr_steps++] = (struct rd_step){
-				s, c ? c->test : NULL, at[k] };
+				s, control, found.steps[k] };
+		for (size_t k = 0; k < found.nr_drifts; k++)
+			h->drifts[h->nr_drifts++] = (struct rd_drift){
+				s, control, found.drifts[k] };
+		an_changes_free(&found);
 	}
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A history of runs: the runs of a model in order, a series per test,
- * mode and task count along them, and the steps found in each
- * (analysis/steps.h); wis history prints them.
+ * mode and task count along them, and the steps and drifts found in
+ * each (analysis/changes.h); wis history prints them.
  */
 #ifndef WIS_SERIES_H
 #define WIS_SERIES_H
@@ -11,7 +11,7 @@
 
 #include "json.h"
 #include "model.h"
-#include "steps.h"
+#include "changes.h"
 
 struct rd_hist_run {
 	const struct rd_run *run;
@@ -36,6 +36,12 @@ struct rd_step {
 	struct an_step at;
 };
 
+struct rd_drift {
+	const struct rd_series *s;
+	const char *control_test;	/* NULL: no control measured */
+	struct an_drift at;
+};
+
 struct rd_history {
 	const char *by;		/* the ordering: a run record field or a label */
 	const char **tests;	/* the wanted tests; none: every one */
@@ -49,6 +55,8 @@ struct rd_history {
 	size_t nr_series;
 	struct rd_step *steps;
 	size_t nr_steps;
+	struct rd_drift *drifts;
+	size_t nr_drifts;
 };
 
 /* Order h->runs by h->by: a run record field or one of the run's labels. */
@@ -56,7 +64,10 @@ void rd_order_runs(struct rd_history *h);
 /* The series of the wanted tests, and their rates along the runs. */
 int rd_collect_series(struct rd_history *h);
 int rd_fill_series(struct rd_history *h);
-/* Every series' steps into h->steps, each against its test's control. */
+/*
+ * Every series' steps into h->steps and drifts into h->drifts, each
+ * against its test's control.
+ */
 int rd_find_steps(struct rd_history *h);
 
 #endif

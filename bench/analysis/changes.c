@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A series' steps and drifts (changes.h); docs/history.md gives the
+ * method and what it was measured to find.
+ *
+ * Steps: the series' values (its gaps dropped) are cut where a test
+ * finds a change, and each part is tested again, as E-divisive does.  A
+ * segment's test statistic is the share of its variance that a
+ * two-level fit explains, the best of two kinds of fit: a step (the
+ * values before a run and those from it) and a block (a run of values
+ * against the rest, a level that leaves and comes back, which no single
+ * split of the segment shows).  The values are first pulled to within
+ * CLIP robust standard deviations of the segment's median, so that one
+ * slow run cannot make a level of its own.
+ *
+ * The statistic's p-value is its rank among those of the segment's
+ * values shuffled: a permutation test, exact for any noise.  Where the
+ * observed split can hardly reach alpha by permutations (k runs of m on
+ * one side of a split are in a place no permutation beats with chance
+ * 2 / C(m, k): 0.026 for 2 runs of 13; above a fifth of alpha, only the
+ * most extreme orders pass), it ranks among those of Gaussian noise of
+ * the same length instead.  Draws go on in
+ * batches until p is clearly on one side of its alpha (a binomial test
+ * at SURE), or DRAWS_MAX.  They are seeded by the segment's values, so
+ * the same values always give the same answer.
+ *
+ * Each cut is kept when the bootstrap interval of the ratio of its two
+ * levels' medians excludes 1 and the step is at least min_step; a cut
+ * that fails is dropped and its neighbours' levels joined, the least
+ * significant first.  Drifts: consecutive steps the same way that a
+ * ramp (a level, a straight slope over at least DRIFT_MIN_RUNS runs,
+ * a level) fits better than their staircase, by the Bayesian
+ * information criterion, are one drift.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootstrap.h"
+#include "changes.h"
+
+#define CLIP 3.0		/* robust standard deviations */
+#define MAD_TO_SD 1.4826	/* the MAD of a normal sample is 0.6745 sd */
+#define BLOCK_MIN 3		/* runs in a block, at least: a lone slow run */
+				/* and its neighbour are not a level */
+#define BLOCK_MAX 16		/* ... and at most */
+#define BLOCK_SHARE 0.25	/* of alpha, spent on blocks */
+#define DRAWS_BATCH 64
+#define DRAWS_MAX 10000
+/* A block's draw costs a value per length: 2e7 values' worth, 1000 draws at least. */
+#define BLOCK_WORK 2e7
+#define DRAWS_MIN 1000
+#define SURE 1e-3		/* a sequential decision is wrong this rarely */
+#define BOOT_ROUNDS 2000
+#define BOOT_LEVEL 0.95
+#define DRIFT_MIN_RUNS 8
+#define DRIFT_T 1.0		/* the levels' shared slope, in standard errors */
+/* The Gaussian draws' generator, apart from the permutations'. */
+#define GAUSS_STREAM 0x5851f42d4c957f2dULL
+/* Shares equal but for rounding: a permutation that only reorders a side. */
+#define SAME 1e-9
+
+/* The best two-level fits of a segment, as shares of its variance. */
+struct fit {
+	double total;		/* sum of squares about the mean */
+	double step, block;	/* shares of it; 0: none possible */
+	size_t at;		/* the step's first run of the new level */
+	size_t from, to;	/* the block, [from, to) */
+};
+
+struct cut {
+	size_t at;		/* in the values, gaps dropped */
+	double p;
+};
+
+struct work {
+	const struct an_step_rule *rule;
+	const double *x;	/* the values, gaps dropped */
+	size_t m;
+	double *seg, *draw, *scratch, *pre, *weight;	/* m + 1 each */
+	struct cut *cuts;	/* m / 2 + 1: each level holds 2 values */
+	size_t nr_cuts;
+};
+
+/* ---- Small tools ---- */
+
+/* The k-th smallest of v[0..n), moving v's values around (Wirth's). */
+static double kth(double *v, size_t n, size_t k)
+{
+	long lo = 0, hi = (long)n - 1, want = (long)k;
+
+	while (lo < hi) {
+		double pivot = v[want], t;
+		long i = lo, j = hi;
+
+		do {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		} while (i <= j);
+		if (j < want)
+			lo = i;
+		if (want < i)
+			hi = j;
+	}
+	return v[want];
+}
+
+/* The median as an_median() takes it (the value at n / 2) and the MAD. */
+static double median_mad(const double *v, size_t n, double *scratch,
+			 double *mad)
+{
+	double med;
+
+	memcpy(scratch, v, n * sizeof(*v));
+	med = kth(scratch, n, n / 2);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(v[i] - med);
+	*mad = kth(scratch, n, n / 2);
+	return med;
+}
+
+static void clip(double *v, size_t n, double *scratch)
+{
+	double mad, med = median_mad(v, n, scratch, &mad);
+	double lo = med - CLIP * MAD_TO_SD * mad, hi = med + CLIP * MAD_TO_SD * mad;
+
+	for (size_t i = 0; mad > 0 && i < n; i++)
+		v[i] = v[i] < lo ? lo : v[i] > hi ? hi : v[i];
+}
+
+/*
+ * The natural logarithm, x > 0: the static libm's log() cannot be linked
+ * into a dynamic binary (bootstrap.c).  x = f 2^e, f in [sqrt(1/2),
+ * sqrt(2)); ln f = 2 atanh(z), z = (f - 1) / (f + 1), |z| < 0.18, whose
+ * series to z^23 is exact to a double.
+ */
+static double ln(double x)
+{
+	int e;
+	double f = frexp(x, &e), z, z2, sum = 0;
+
+	if (f < M_SQRT1_2) {
+		f *= 2;
+		e--;
+	}
+	z = (f - 1) / (f + 1);
+	z2 = z * z;
+	for (int k = 23; k >= 1; k -= 2)
+		sum = sum * z2 + 1.0 / k;
+	return 2 * z * sum + e * M_LN2;
+}
+
+/* A standard normal draw: Marsaglia's polar method. */
+static double normal(uint64_t *state)
+{
+	double u, v, s;
+
+	do {
+		u = 2 * an_uniform(state) - 1;
+		v = 2 * an_uniform(state) - 1;
+		s = u * u + v * v;
+	} while (s >= 1 || s == 0);
+	return u * sqrt(-2 * ln(s) / s);
+}
+
+static void shuffle(double *v, size_t n, uint64_t *state)
+{
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)(an_random(state) % (i + 1));
+		double t = v[i];
+
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+/* ---- The test of a segment ---- */
+
+/* What best_fits() finds. */
+#define FIT_STEP 1
+#define FIT_BLOCK 2
+
+/*
+ * The best step and block of v[0..n), those of `want`: for a group of k
+ * values against the other n - k, the sum of squares between the two
+ * means, (S_group - k mean)^2 n / (k (n - k)), as a share of the total.
+ * pre: n + 1 doubles; weight[k]: n / (k (n - k)), the same for every
+ * draw of a segment.
+ */
+static void best_fits(const double *v, size_t n, double *pre,
+		      const double *weight, int want, struct fit *f)
+{
+	size_t min = AN_STEP_MIN_SIDE;
+	double mean, best = 0;
+
+	*f = (struct fit){ 0 };
+	pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pre[i + 1] = pre[i] + v[i];
+	mean = pre[n] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		f->total += (v[i] - mean) * (v[i] - mean);
+	if (!(f->total > 0))
+		return;
+	for (size_t t = min; want & FIT_STEP && t + min <= n; t++) {
+		double c = pre[t] - (double)t * mean, b = c * c * weight[t];
+
+		if (b > best) {
+			best = b;
+			f->at = t;
+		}
+	}
+	f->step = best / f->total;
+	best = 0;
+	for (size_t k = BLOCK_MIN; want & FIT_BLOCK && k <= BLOCK_MAX &&
+	     k + 2 * min <= n; k++) {
+		double km = (double)k * mean, most = 0;
+		size_t at = 0;
+
+		for (size_t s = min; s + k + min <= n; s++) {
+			double c = pre[s + k] - pre[s] - km;
+
+			if (c * c > most) {
+				most = c * c;
+				at = s;
+			}
+		}
+		if (most * weight[k] > best) {
+			best = most * weight[k];
+			f->from = at;
+			f->to = at + k;
+		}
+	}
+	f->block = best / f->total;
+}
+
+/*
+ * The least a permutation p-value can be for a group of k values of n
+ * that has `places` equally good places: places / C(n, k).
+ */
+static double permutation_floor(size_t n, size_t k, size_t places)
+{
+	double c = 1;
+
+	if (k > n - k)
+		k = n - k;
+	for (size_t i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return (double)places / c;
+}
+
+/*
+ * An upper bound on the permutation p of a share of the total sum of
+ * squares reached by a group of k values, at `places` places.  The sum
+ * of k of the n values drawn without replacement strays u from k times
+ * their mean with chance at most 2 exp(-u^2 / (2 (k var + dev u / 3))),
+ * var their variance and dev their largest distance from the mean
+ * (Bernstein's inequality, which holds without replacement as with,
+ * Hoeffding 1963), and a group of k strays as far as the other n - k.
+ * exp(x) is exp2(x log2 e): exp2() is the one the static libm links.
+ */
+static double bernstein(double share, const struct fit *f, double dev,
+			size_t n, size_t k, size_t places)
+{
+	double var = f->total / (double)n, small = (double)(k < n - k ? k : n - k);
+	double u = sqrt(share * var * (double)k * (double)(n - k));
+
+	return 2 * (double)places *
+	       exp2(-u * u / (2 * (small * var + dev * u / 3)) * M_LOG2E);
+}
+
+/* Bernstein's bound on the p of a step's or a block's share: every place. */
+static double bound_p(const double *v, size_t n, const struct fit *f, int kind)
+{
+	size_t min = AN_STEP_MIN_SIDE;
+	double mean = 0, dev = 0, sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		mean += v[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		dev = fabs(v[i] - mean) > dev ? fabs(v[i] - mean) : dev;
+	if (kind == FIT_STEP) {
+		for (size_t t = min; t + min <= n; t++)
+			sum += bernstein(f->step, f, dev, n, t, 1);
+		return sum;
+	}
+	for (size_t k = BLOCK_MIN; k <= BLOCK_MAX && k + 2 * min <= n; k++)
+		sum += bernstein(f->block, f, dev, n, k, n - k - 2 * min + 1);
+	return sum;
+}
+
+enum side { OPEN, BELOW, ABOVE };
+
+/* Whether e exceedances in k draws put p clearly below or above a. */
+static enum side side_of(size_t e, size_t k, double a)
+{
+	if (an_binomial_at_least(k, a, e) <= SURE)
+		return ABOVE;
+	if (1 - an_binomial_at_least(k, a, e + 1) <= SURE)
+		return BELOW;
+	return OPEN;
+}
+
+/* One kind of fit's test: how its p stands. */
+struct count {
+	int gauss;		/* ranked among Gaussian noise, not permutations */
+	double seen, alpha;
+	size_t over, draws;	/* draws at least as good, of draws */
+	size_t max;		/* draws, at most */
+	enum side side;
+	double p;
+};
+
+/* The test's start: decided already when there is nothing to rank. */
+static void count_init(struct count *c, double seen, double alpha,
+		       size_t max, double floor, double bound)
+{
+	*c = (struct count){ .seen = seen, .alpha = alpha, .max = max,
+			     .gauss = floor > alpha / 5, .p = 1 };
+	if (!(seen > 0)) {
+		c->side = ABOVE;
+	} else if (!c->gauss && bound <= alpha) {
+		c->side = BELOW;
+		c->p = bound;
+	}
+}
+
+static void count_draw(struct count *c, double share)
+{
+	c->draws++;
+	c->over += share >= c->seen * (1 - SAME);
+	c->p = (double)(c->over + 1) / (double)(c->draws + 1);
+}
+
+/*
+ * Where p stands, after 1, 2, 4 ... DRAWS_BATCH draws and every
+ * DRAWS_BATCH after: most segments hold no change, and a few draws say
+ * so.  At the most draws the estimate decides.
+ */
+static void count_judge(struct count *c)
+{
+	if (c->side != OPEN || !c->draws ||
+	    (c->draws % DRAWS_BATCH && (c->draws & (c->draws - 1))))
+		return;
+	c->side = side_of(c->over, c->draws, c->alpha);
+	if (c->draws >= c->max && c->side == OPEN)
+		c->side = c->p <= c->alpha ? BELOW : ABOVE;
+}
+
+/* A draw of the kind (permutation or Gaussian) given: its fits, counted. */
+static void draw(struct work *w, size_t n, int gauss, uint64_t *state,
+		 struct count *step, struct count *block)
+{
+	/* a block is tested once no step is found: it costs BLOCK_MAX as much */
+	int want = step->side == OPEN ?
+		   (step->gauss == gauss ? FIT_STEP : 0) :
+		   (step->side == ABOVE && block->side == OPEN &&
+		    block->gauss == gauss ? FIT_BLOCK : 0);
+	double *v = w->draw;
+	struct fit f;
+
+	if (!want)
+		return;
+	if (gauss) {
+		v = w->scratch + n;
+		for (size_t j = 0; j < n; j++)
+			v[j] = normal(state);
+		clip(v, n, w->scratch);
+	} else {
+		/* a shuffle of a shuffle is as random as one */
+		shuffle(v, n, state);
+	}
+	best_fits(v, n, w->pre, w->weight, want, &f);
+	if (want & FIT_STEP)
+		count_draw(step, f.step);
+	if (want & FIT_BLOCK)
+		count_draw(block, f.block);
+}
+
+/* A block's test draws at most DRAWS_MAX, BLOCK_WORK values, DRAWS_MIN. */
+static size_t block_draws(size_t n)
+{
+	double most = BLOCK_WORK / ((double)n * (BLOCK_MAX - BLOCK_MIN + 1));
+
+	return most > DRAWS_MAX ? DRAWS_MAX : most < DRAWS_MIN ? DRAWS_MIN : (size_t)most;
+}
+
+/*
+ * Test the values v[0..n): where they change in out (none, one for a
+ * step, two for a block), the test's p in *p.  Returns how many.  A
+ * step is preferred to a block: its test is decided first.
+ */
+static size_t test_segment(struct work *w, const double *v, size_t n,
+			   size_t out[2], double *p)
+{
+	double alpha = w->rule->alpha;
+	uint64_t perm_state, gauss_state;
+	struct count step, block;
+	struct fit seen;
+
+	memcpy(w->seg, v, n * sizeof(*w->seg));
+	perm_state = an_seed_bytes(AN_SEED_START, w->seg, n * sizeof(*w->seg));
+	gauss_state = perm_state ^ GAUSS_STREAM;
+	clip(w->seg, n, w->scratch);
+	for (size_t k = 1; k < n; k++)
+		w->weight[k] = (double)n / ((double)k * (double)(n - k));
+	best_fits(w->seg, n, w->pre, w->weight, FIT_STEP | FIT_BLOCK, &seen);
+	count_init(&step, seen.step, alpha * (1 - BLOCK_SHARE), DRAWS_MAX,
+		   permutation_floor(n, seen.at, 2),
+		   bound_p(w->seg, n, &seen, FIT_STEP));
+	count_init(&block, seen.block, alpha * BLOCK_SHARE,
+		   block_draws(n), permutation_floor(n, seen.to - seen.from,
+				     n - (seen.to - seen.from) - 2 * AN_STEP_MIN_SIDE + 1),
+		   bound_p(w->seg, n, &seen, FIT_BLOCK));
+	memcpy(w->draw, w->seg, n * sizeof(*w->draw));
+	while (step.side == OPEN || (step.side == ABOVE && block.side == OPEN)) {
+		draw(w, n, 0, &perm_state, &step, &block);
+		draw(w, n, 1, &gauss_state, &step, &block);
+		count_judge(&step);
+		count_judge(&block);
+	}
+	if (step.side == BELOW) {
+		*p = step.p;
+		out[0] = seen.at;
+		return 1;
+	}
+	if (block.side == BELOW) {
+		*p = block.p;
+		out[0] = seen.from;
+		out[1] = seen.to;
+		return 2;
+	}
+	return 0;
+}
+
+/* Cut [a, b) where its tests find changes, and each part again. */
+static void segment(struct work *w, size_t a, size_t b)
+{
+	size_t at[2], nr, from = a;
+	double p;
+
+	if (b - a < 2 * AN_STEP_MIN_SIDE)
+		return;
+	nr = test_segment(w, w->x + a, b - a, at, &p);
+	for (size_t i = 0; i < nr; i++) {
+		at[i] += a;
+		w->cuts[w->nr_cuts++] = (struct cut){ at[i], p };
+		segment(w, from, at[i]);
+		from = at[i];
+	}
+	if (nr)
+		segment(w, from, b);
+}
+
+static int cmp_cut(const void *a, const void *b)
+{
+	const struct cut *x = a, *y = b;
+
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* ---- Judging the cuts ---- */
+
+/* The level of the values [from, to): its median and spread. */
+static void level_of(const struct work *w, size_t from, size_t to,
+		     struct an_level *l)
+{
+	double mad;
+
+	l->n = to - from;
+	l->median = median_mad(w->x + from, l->n, w->scratch, &mad);
+	l->spread = MAD_TO_SD * mad;
+}
+
+/* The step at cut k, between its neighbours, in values (not runs). */
+static int judge(struct work *w, size_t k, struct an_step *st)
+{
+	size_t from = k ? w->cuts[k - 1].at : 0, at = w->cuts[k].at;
+	size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m;
+	uint64_t seed = an_seed_bytes(AN_SEED_START, w->x + from,
+				      (to - from) * sizeof(*w->x));
+
+	*st = (struct an_step){ .run = at, .p = w->cuts[k].p };
+	st->before.from = from;
+	st->before.to = st->after.from = at;
+	st->after.to = to;
+	level_of(w, from, at, &st->before);
+	level_of(w, at, to, &st->after);
+	st->ratio = st->after.median / st->before.median;
+	if (!(st->before.median > 0) ||
+	    an_bootstrap_ratio(w->x + from, at - from, w->x + at, to - at,
+			       BOOT_ROUNDS, BOOT_LEVEL, seed, &st->lo, &st->hi))
+		return 0;
+	return (st->lo > 1 || st->hi < 1) &&
+	       fabs(st->ratio - 1) >= w->rule->min_step;
+}
+
+/*
+ * Judge every cut into steps[]; drop the least significant that fails
+ * and judge again, until all pass.  Returns how many.
+ */
+static size_t judge_all(struct work *w, struct an_step *steps)
+{
+	for (;;) {
+		size_t worst = w->nr_cuts;
+
+		for (size_t k = 0; k < w->nr_cuts; k++)
+			if (!judge(w, k, &steps[k]) &&
+			    (worst == w->nr_cuts || w->cuts[k].p > w->cuts[worst].p))
+				worst = k;
+		if (worst == w->nr_cuts)
+			return w->nr_cuts;
+		memmove(&w->cuts[worst], &w->cuts[worst + 1],
+			(w->nr_cuts - worst - 1) * sizeof(*w->cuts));
+		w->nr_cuts--;
+	}
+}
+
+/* ---- Drifts ---- */
+
+/* Sums over the values [a, b) for least squares in O(1) per range. */
+struct sums {
+	double *y, *ty, *yy;	/* prefix sums of y, t y, y^2 */
+};
+
+static double range(const double *p, size_t a, size_t b)
+{
+	return p[b] - p[a];
+}
+
+/* Sum of t over [a, b) and of t^2. */
+static double sum_t(size_t a, size_t b)
+{
+	return ((double)b * (double)(b - 1) - (double)a * (double)(a - 1)) / 2;
+}
+
+static double sum_t2(size_t a, size_t b)
+{
+	double hi = (double)(b - 1), lo = (double)a - 1;
+
+	return (hi * (hi + 1) * (2 * hi + 1) - lo * (lo + 1) * (2 * lo + 1)) / 6;
+}
+
+/*
+ * Least squares of y over [a, b) on a ramp: c until run s, rising by d
+ * a run until run e, c + d (e - s) after.  Returns the residual sum of
+ * squares; *c and *d the fit.
+ */
+static double ramp_fit(const struct sums *q, size_t a, size_t b, size_t s,
+		       size_t e, double *c, double *d)
+{
+	double n = (double)(b - a), len = (double)(e - s);
+	/* z_t = 0 for t <= s, t - s on (s, e), e - s from e on */
+	double sz = sum_t(s + 1, e) - (double)s * (double)(e - s - 1) +
+		    len * (double)(b - e);
+	double szz = sum_t2(s + 1, e) - 2 * (double)s * sum_t(s + 1, e) +
+		     (double)s * (double)s * (double)(e - s - 1) +
+		     len * len * (double)(b - e);
+	double sy = range(q->y, a, b), syy = range(q->yy, a, b);
+	double szy = range(q->ty, s + 1, e) - (double)s * range(q->y, s + 1, e) +
+		     len * range(q->y, e, b);
+	double vz = szz - sz * sz / n, cov = szy - sz * sy / n;
+
+	*d = vz > 0 ? cov / vz : 0;
+	*c = (sy - *d * sz) / n;
+	return syy - sy * sy / n - (vz > 0 ? cov * cov / vz : 0);
+}
+
+/* The values of level k of the steps [i, j]: [*a, *b). */
+static void stair(const struct an_step *st, size_t j, size_t k, size_t *a,
+		  size_t *b)
+{
+	*a = k <= j ? st[k].before.from : st[j].after.from;
+	*b = k <= j ? st[k].before.to : st[j].after.to;
+}
+
+/*
+ * The staircase of steps [i, j]: its residual sum of squares, and in
+ * *t the t statistic of one slope shared by its levels (each about its
+ * own mean): a drift cut into steps leaves each level sloping.
+ */
+static double stairs_fit(const struct sums *q, const struct an_step *st,
+			 size_t i, size_t j, double *t)
+{
+	double sse = 0, sty = 0, stt = 0, df, beta;
+	size_t a, b;
+
+	for (size_t k = i; k <= j + 1; k++) {
+		double n, sy, mt;
+
+		stair(st, j, k, &a, &b);
+		n = (double)(b - a);
+		sy = range(q->y, a, b);
+		mt = sum_t(a, b) / n;
+		sse += range(q->yy, a, b) - sy * sy / n;
+		sty += range(q->ty, a, b) - mt * sy;
+		stt += sum_t2(a, b) - n * mt * mt;
+	}
+	stair(st, j, i, &a, &b);
+	df = (double)(st[j].after.to - a) - (double)(j - i + 2) - 1;
+	beta = sty / stt;
+	*t = beta / sqrt((sse - beta * sty) / df / stt);
+	return sse;
+}
+
+/* The Bayesian information criterion of a fit of k parameters to n values. */
+static double bic(double sse, size_t n, size_t k)
+{
+	double per = sse / (double)n;
+
+	return (double)n * ln(per > 0 ? per : 1e-300) + (double)k * ln((double)n);
+}
+
+/*
+ * Steps [i, j], all the same way: a drift when a ramp over at least
+ * DRIFT_MIN_RUNS runs fits their values better than the staircase, and
+ * the staircase's levels slope the same way (t at least DRIFT_T).
+ */
+static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
+		    size_t j, struct an_drift *dr)
+{
+	size_t a = st[i].before.from, b = st[j].after.to, n = b - a;
+	double t, stairs = bic(stairs_fit(q, st, i, j, &t), n, 2 * (j - i + 1) + 1);
+	double best = INFINITY, c, d, sse;
+
+	if (!((st[i].ratio > 1 ? t : -t) >= DRIFT_T))
+		return 0;
+
+	for (size_t s = a; s < b; s++) {
+		for (size_t e = s + DRIFT_MIN_RUNS; e < b; e++) {
+			sse = ramp_fit(q, a, b, s, e, &c, &d);
+			if (sse < best && c > 0) {
+				best = sse;
+				*dr = (struct an_drift){ .start = s, .end = e,
+					.slope = d / c, .from = c,
+					.to = c + d * (double)(e - s) };
+			}
+		}
+	}
+	if (!(bic(best, n, 4) < stairs))
+		return 0;
+	dr->p = 0;
+	for (size_t k = i; k <= j; k++)
+		dr->p = st[k].p > dr->p ? st[k].p : dr->p;
+	return 1;
+}
+
+/*
+ * Runs of steps the same way that are drifts move from steps[] to
+ * drifts[] (clipped values fitted, as the tests saw them).  Returns how
+ * many steps are left.
+ */
+static size_t find_drifts(struct work *w, struct an_step *st, size_t nr,
+			  struct an_changes *c)
+{
+	struct sums q;
+	size_t kept = 0, i = 0, j;
+	double *y = calloc(4 * (w->m + 1), sizeof(double));
+
+	q.y = y + w->m + 1;
+	if (!y)
+		return nr;	/* no drifts: the steps stand as found */
+	q.ty = q.y + w->m + 1;
+	q.yy = q.ty + w->m + 1;
+	memcpy(y, w->x, w->m * sizeof(*y));
+	clip(y, w->m, w->scratch);
+	for (size_t t = 0; t < w->m; t++) {
+		q.y[t + 1] = q.y[t] + y[t];
+		q.ty[t + 1] = q.ty[t] + (double)t * y[t];
+		q.yy[t + 1] = q.yy[t] + y[t] * y[t];
+	}
+	while (i < nr) {
+		for (j = i; j + 1 < nr && (st[j + 1].ratio > 1) == (st[i].ratio > 1); j++)
+			;
+		if (drift_of(&q, st, i, j, &c->drifts[c->nr_drifts])) {
+			c->nr_drifts++;
+		} else {
+			memmove(&st[kept], &st[i], (j - i + 1) * sizeof(*st));
+			kept += j - i + 1;
+		}
+		i = j + 1;
+	}
+	free(y);
+	return kept;
+}
+
+/* ---- Values to runs, and the control ---- */
+
+static double control_median(const double *control, size_t from, size_t to,
+			     double *buf)
+{
+	size_t n = 0;
+
+	for (size_t r = from; r < to; r++)
+		if (isfinite(control[r]))
+			buf[n++] = control[r];
+	return an_median(buf, n);
+}
+
+/* The control moved the same way by half as much or more: the machine's. */
+static int moved_with(double control, double ratio)
+{
+	double moved = control - 1, change = ratio - 1;
+
+	return isfinite(moved) && moved * change > 0 &&
+	       fabs(moved) >= fabs(change) / 2;
+}
+
+static void level_to_runs(struct an_level *l, const size_t *idx, size_t m,
+			  size_t n)
+{
+	l->from = l->from ? idx[l->from] : 0;
+	l->to = l->to < m ? idx[l->to] : n;
+}
+
+/* The control's least-squares line over runs [start, end]: end / start. */
+static double control_slope(const double *control, size_t start, size_t end)
+{
+	double n = 0, st = 0, sy = 0, stt = 0, sty = 0, d, c;
+
+	for (size_t r = start; r <= end; r++) {
+		if (!isfinite(control[r]))
+			continue;
+		n++;
+		st += (double)r;
+		sy += control[r];
+		stt += (double)r * (double)r;
+		sty += (double)r * control[r];
+	}
+	if (n < 2 || !(stt - st * st / n > 0))
+		return NAN;
+	d = (sty - st * sy / n) / (stt - st * st / n);
+	c = (sy - d * st) / n;
+	return (c + d * (double)end) / (c + d * (double)start);
+}
+
+static void to_runs(struct an_changes *c, const size_t *idx, size_t m,
+		    const double *control, size_t n, double *buf)
+{
+	for (size_t k = 0; k < c->nr_steps; k++) {
+		struct an_step *st = &c->steps[k];
+
+		st->last_before = idx[st->run - 1];
+		st->run = idx[st->run];
+		level_to_runs(&st->before, idx, m, n);
+		level_to_runs(&st->after, idx, m, n);
+		st->control = NAN;
+		if (control)
+			st->control = control_median(control, st->after.from,
+						     st->after.to, buf) /
+				      control_median(control, st->before.from,
+						     st->before.to, buf);
+		st->control_off = moved_with(st->control, st->ratio);
+	}
+	for (size_t k = 0; k < c->nr_drifts; k++) {
+		struct an_drift *dr = &c->drifts[k];
+
+		dr->start = idx[dr->start];
+		dr->end = idx[dr->end];
+		dr->control = control ? control_slope(control, dr->start, dr->end) : NAN;
+		dr->control_off = moved_with(dr->control, dr->to / dr->from);
+	}
+}
+
+void an_changes_free(struct an_changes *c)
+{
+	free(c->steps);
+	free(c->drifts);
+	*c = (struct an_changes){ 0 };
+}
+
+int an_changes_find(const struct an_step_rule *rule, const double *v,
+		    const double *control, size_t n, struct an_changes *c)
+{
+	struct work w = { .rule = rule };
+	size_t *idx = calloc(n + 1, sizeof(*idx));
+	double *x = calloc(n + 1, sizeof(*x));
+	double *bufs = calloc(6 * (n + 1), sizeof(*bufs));
+	int ret = -1;
+
+	*c = (struct an_changes){ 0 };
+	w.cuts = calloc(n / 2 + 1, sizeof(*w.cuts));
+	c->steps = calloc(n / 2 + 1, sizeof(*c->steps));
+	c->drifts = calloc(n / 2 + 1, sizeof(*c->drifts));
+	if (!idx || !x || !bufs || !w.cuts || !c->steps || !c->drifts)
+		goto out;
+	for (size_t r = 0; r < n; r++) {
+		if (isfinite(v[r])) {
+			x[w.m] = v[r];
+			idx[w.m++] = r;
+		}
+	}
+	w.x = x;
+	w.seg = bufs;
+	w.draw = bufs + (n + 1);
+	w.pre = bufs + 2 * (n + 1);
+	w.weight = bufs + 3 * (n + 1);
+	w.scratch = bufs + 4 * (n + 1);	/* 2 (n + 1): a Gaussian draw's too */
+	segment(&w, 0, w.m);
+	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
+	c->nr_steps = judge_all(&w, c->steps);
+	c->nr_steps = find_drifts(&w, c->steps, c->nr_steps, c);
+	to_runs(c, idx, w.m, control, n, bufs);
+	ret = 0;
+out:
+	if (ret)
+		an_changes_free(c);
+	free(idx);
+	free(x);
+	free(bufs);
+	free(w.cuts);
+	return ret;
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# wis history's detection (docs/history.md, "The method") on generated
+# series: one real run's records (a sweep of six cheap tests at 1 and 2
+# tasks) are the template, and tests/lib/series.pl moves a series' rates
+# along the runs by planted changes and a noise drawn from a fixed seed.
+# The answers depend on those numbers only, never on the machine's load.
+set -eu
+. tests/store.sh
+
+plan 9
+
+SERIES="perl $root/tests/lib/series.pl"
+"$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
+	wis.tasks=1,2 wis.samples=1 wis.warmup=0 wis.interval=20 \
+	wis.out=file:template.wis >/dev/null 2>&1
+
+# store NAME RUNS SERIES...: the generated runs imported into NAME.db.
+store() {
+	name=$1 runs=$2
+	shift 2
+	rm -rf "$name.runs" "$name.db"
+	mkdir "$name.runs"
+	$SERIES template.wis "$name.runs" "$runs" "$@"
+	"$HOST" import "$name.db" "$name.runs"/r*.wis >/dev/null
+}
+
+# steps DB [SELECTOR...]: "TEST/TASKS@ORDER" per step, sorted, one line.
+steps() {
+	db=$1
+	shift
+	"$HOST" history --db "$db" --by date --json "$@" 2>/dev/null |
+		sed -n 's/.*"test":"\([^"]*\)","mode":"processes","tasks":\([0-9]*\),.*"order":\([0-9]*\),.*"verdict":"step".*/\1\/\2@\3/p' |
+		sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# A level that goes up and comes back is two steps: 12 runs, 60 % up for
+# runs 5 to 8 (one split of the whole series finds neither).
+store block 12 lseek1:1 0.02 7 5:1.6 9:0.625
+is "up for runs 5-8 of 12 and back: two steps" "lseek1/1@5 lseek1/1@9" \
+	"$(steps block.db)"
+
+# A new level for the last 3 runs of 13, as a CI sees it: a step, exit 1
+# (a permutation test cannot pass it below 2 / C(13, 3) = 0.007: the
+# draws must be enough to tell).
+store new3 13 dup1:1 0.03 7 11:1.5
+is "a new level for the last 3 of 13 runs: a step at run 11" "dup1/1@11" \
+	"$(steps new3.db)"
+rc=0
+"$HOST" history --db new3.db --by date >/dev/null 2>&1 || rc=$?
+is "... and exit 1" 1 "$rc"
+
+# Two runs before a step are enough.
+store early 30 read1:1 0.02 13 3:0.85
+is "a 15 % step at run 3 of 30: found there" "read1/1@3" "$(steps early.db)"
+
+# The same numbers give the same answer whatever the test is called:
+# ten series of steps near what the noise hides, each imported as one
+# test and, in a second store, as the next test of the list.
+next_test='BEGIN { split("lseek1 dup1 read1 pread1 write1 lseek1", t, " ")
+	for (i = 1; i <= 5; i++) to[t[i]] = t[i + 1] }'
+named='' renamed=''
+i=0
+for t in lseek1 dup1 read1 pread1 write1; do
+	for n in 1 2; do
+		i=$((i + 1))
+		u=$(awk "$next_test"' END { print to["'"$t"'"] }' </dev/null)
+		named="$named $t:$n=500000 0.04 $((100 + i)) 16:0.95"
+		renamed="$renamed $u:$n=500000 0.04 $((100 + i)) 16:0.95"
+	done
+done
+# shellcheck disable=SC2086 # the series' arguments, word by word
+store named 30 $named
+# shellcheck disable=SC2086
+store renamed 30 $renamed
+# renamed STEPS: each step under the name the first store gave its values.
+rename() {
+	tr ' ' '\n' | awk -F/ "$next_test"' { name = $1
+		for (k in to) if (to[k] == $1) name = k
+		print name "/" $2 }' | sort | tr '\n' ' ' | sed 's/ $//'
+}
+a=$(steps named.db)
+b=$(steps renamed.db | rename)
+diag "steps: $a"
+is "the same values under other names: the same steps" "$a" "$b"
+check "... some of them found" test -n "$a"
+
+# A slow drift is a drift, not a staircase: 50 runs, 15 % lower by the
+# last, the runs' noise 1 %.
+store drift 50 pread1:1 0.01 17 ramp:1:50:-0.15
+out=$("$HOST" history --db drift.db --by date --json 2>/dev/null)
+is "a 15 % drift over 50 runs: no step" "" "$(steps drift.db)"
+is "... one drift" 1 "$(echo "$out" | grep -c '"verdict":"drift"')"
+check "... from the first runs to the last, about -0.3 % a run" sh -c "
+	echo '$out' | grep -q '\"test\":\"pread1\",\"mode\":\"processes\",\"tasks\":1,.*\"order\":[1-9],.*\"end_order\":\(4[2-9]\|50\),\"slope\":-0\.00[2-4]'"
+
+done_testing
