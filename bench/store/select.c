@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "db.h"
+#include "safename.h"
 #include "store.h"
+#include "suggest.h"
 
 enum sel_kind { SEL_RUN, SEL_KERNEL, SEL_DATE, SEL_LABEL };
 
@@ -25,13 +27,14 @@ static const char *const sel_column[] = {
 	[SEL_RUN] = "run", [SEL_KERNEL] = "kernel",
 };
 
+/* The selectors' own keys, in enum sel_kind's order; others are labels. */
+static const char *const sel_keys[] = { "run", "kernel", "date" };
+
 static enum sel_kind kind_of(const struct wis_label *l)
 {
-	static const char *const names[] = { "run", "kernel", "date" };
-
-	for (size_t k = 0; k < 3; k++)
-		if (l->key_len == strlen(names[k]) &&
-		    !memcmp(l->key, names[k], l->key_len))
+	for (size_t k = 0; k < sizeof(sel_keys) / sizeof(sel_keys[0]); k++)
+		if (l->key_len == strlen(sel_keys[k]) &&
+		    !memcmp(l->key, sel_keys[k], l->key_len))
 			return (enum sel_kind)k;
 	return SEL_LABEL;
 }
@@ -220,29 +223,93 @@ static sqlite3_stmt *selection_stmt(struct wis_store *s,
 	return st;
 }
 
-/* Why nothing matched: a label key no run has is the likely reason. */
+/* Whether the word alone selects a run. */
+static int word_matches(struct wis_store *s, struct sel_word *w)
+{
+	struct sel_word *order = w;
+	struct selection one = { w, &order, 1 };
+	sqlite3_stmt *st = selection_stmt(s, &one, "SELECT 1 FROM runs", " LIMIT 1");
+	int rc = st ? sqlite3_step(st) : SQLITE_ROW;
+
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+/* Every text of sql's first column (its one parameter key) offered to near. */
+static void offer_column(struct wis_store *s, struct wis_near *near,
+			 const char *sql, const struct wis_label *key)
+{
+	sqlite3_stmt *st = store_prepare(s, sql);
+
+	if (st && key)
+		sqlite3_bind_text(st, 1, key->key, (int)key->key_len, SQLITE_STATIC);
+	while (st && sqlite3_step(st) == SQLITE_ROW)
+		if (sqlite3_column_text(st, 0))
+			wis_near_offer(near, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/* Whether some run has a label of the word's key. */
+static int key_known(struct wis_store *s, const struct wis_label *l)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT 1 FROM labels WHERE key = ? LIMIT 1");
+	int rc = SQLITE_ROW;
+
+	if (st) {
+		sqlite3_bind_text(st, 1, l->key, (int)l->key_len, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+/*
+ * Why a word selects nothing, and what it may have meant: a label no
+ * run has (the keys), or a value none has (that key's values).
+ */
+static void explain_word(struct wis_store *s, const struct sel_word *w)
+{
+	const struct wis_label *l = &w->l;
+	struct wis_near near;
+	char key[256], buf[512];
+
+	snprintf(key, sizeof(key), "%.*s", (int)l->key_len, l->key);
+	if (w->kind == SEL_LABEL && !key_known(s, l)) {
+		wis_near_init(&near, key, buf, sizeof(buf));
+		for (size_t k = 0; k < sizeof(sel_keys) / sizeof(sel_keys[0]); k++)
+			wis_near_offer(&near, sel_keys[k]);
+		offer_column(s, &near, "SELECT DISTINCT key FROM labels", NULL);
+		fprintf(s->diag, " (no run has a label '%s'", key);
+	} else {
+		wis_near_init(&near, l->value, buf, sizeof(buf));
+		if (w->kind == SEL_LABEL)
+			offer_column(s, &near, "SELECT DISTINCT value FROM labels WHERE key = ?", l);
+		else if (w->kind != SEL_DATE)
+			offer_column(s, &near, w->kind == SEL_RUN ?
+				     "SELECT run FROM runs" :
+				     "SELECT DISTINCT kernel FROM runs", NULL);
+		fprintf(s->diag, " (no run has %s=%s", key, l->value);
+	}
+	if (*buf) {
+		fputs("; did you mean ", s->diag);
+		puts_clean(s->diag, buf);
+		fputc('?', s->diag);
+	}
+	fputc(')', s->diag);
+}
+
+/* Why nothing matched: each word that selects nothing on its own. */
 static void explain_empty(struct wis_store *s, const struct selection *sel,
 			  const char *const *words)
 {
-	sqlite3_stmt *st = store_prepare(s, "SELECT 1 FROM labels WHERE key = ? LIMIT 1");
-
 	fprintf(s->diag, "wis: %s: %s", s->path,
 		sel->n ? "no run matches" : "no run stored");
 	for (size_t i = 0; i < sel->n; i++)
 		fprintf(s->diag, " %s", words[i]);
-	for (size_t i = 0; st && i < sel->n; i++) {
-		const struct wis_label *l = &sel->w[i].l;
-
-		if (sel->w[i].kind != SEL_LABEL)
-			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, l->key, (int)l->key_len, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_DONE)
-			fprintf(s->diag, " (no run has a label '%.*s')",
-				(int)l->key_len, l->key);
-	}
+	for (size_t i = 0; i < sel->n; i++)
+		if (!word_matches(s, &sel->w[i]))
+			explain_word(s, &sel->w[i]);
 	fputc('\n', s->diag);
-	sqlite3_finalize(st);
 }
 
 /* The labels of the selected runs, each run's together. */
