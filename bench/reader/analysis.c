@@ -231,9 +231,10 @@ void rd_analysis_environment(FILE *out, const struct rd_run *run,
  * what an A/B may have changed besides what it meant to.
  */
 static const char *const audited[] = {
-	"machine", "cpu_model", "kernel", "kernel_version", "cmdline", "libc",
-	"page_size", "cpus_online", "cpus_used", "packages", "numa_nodes",
-	"cores", "threads_per_core", "nodes", "mem_total_kb", "lsm",
+	"machine", "cpu_model", "hypervisor", "kernel", "kernel_version",
+	"cmdline", "libc", "page_size", "cpus_online", "cpus_used",
+	"packages", "numa_nodes", "cores", "threads_per_core", "nodes",
+	"mem_total_kb", "lsm",
 	"apparmor", "mitigations", "cpufreq_driver", "cpufreq_governor",
 	"clocksource", "thp", "numa_balancing", "overcommit",
 	"committed_as_batch_pages", "tmp_fs",
