@@ -11,14 +11,16 @@
 #include "edivisive.h"
 #include "steps.h"
 
-static double median_of(const double *v, size_t from, size_t to,
-			double *buf, size_t *n)
+/* The values of v in [from, to) into buf, summarised (buf sorted). */
+static void level_of(const double *v, size_t from, size_t to, double *buf,
+		     struct an_side_summary *level)
 {
-	*n = 0;
+	size_t n = 0;
+
 	for (size_t i = from; i < to; i++)
 		if (isfinite(v[i]))
-			buf[(*n)++] = v[i];
-	return an_median(buf, *n);
+			buf[n++] = v[i];
+	an_side_summarise(buf, n, level);
 }
 
 /*
@@ -31,26 +33,26 @@ static int judge(const struct an_step_rule *rule, const double *v,
 		 size_t from, size_t at, size_t to, double p, double *buf,
 		 struct an_step *st)
 {
-	double *a = buf, *b = buf + n, ma, mb;
+	double *a = buf, *b = buf + n;
+	struct an_side_summary ca, cb;
 	char seed[256];
 
 	*st = (struct an_step){ .run = at, .p = p, .control = NAN };
-	ma = median_of(v, from, at, a, &st->before);
-	mb = median_of(v, at, to, b, &st->after);
-	st->ratio = mb / ma;
+	level_of(v, from, at, a, &st->before);
+	level_of(v, at, to, b, &st->after);
+	st->ratio = st->after.median / st->before.median;
 	snprintf(seed, sizeof(seed), "%s/%zu", name, at);
-	if (!(ma > 0) || an_bootstrap_ratio(a, st->before, b, st->after,
-					    AN_STEP_BOOT_ROUNDS, 0.95,
-					    an_seed(seed), &st->lo, &st->hi))
+	if (!(st->before.median > 0) ||
+	    an_bootstrap_ratio(a, st->before.n, b, st->after.n,
+			       AN_STEP_BOOT_ROUNDS, 0.95, an_seed(seed),
+			       &st->lo, &st->hi))
 		return 0;
 	if ((st->lo <= 1 && st->hi >= 1) || fabs(st->ratio - 1) < rule->min_step)
 		return 0;
 	if (control) {
-		size_t na, nb;
-
-		ma = median_of(control, from, at, a, &na);
-		mb = median_of(control, at, to, b, &nb);
-		st->control = mb / ma;
+		level_of(control, from, at, a, &ca);
+		level_of(control, at, to, b, &cb);
+		st->control = cb.median / ca.median;
 	}
 	return 1;
 }

@@ -12,10 +12,11 @@
 
 #include <stddef.h>
 
+#include "verdict.h"
+
 /*
  * Runs on each side of a step; the latest level may be shorter, so that
- * a step shows two runs after it, and wis history exits 1 while it is
- * among the latest AN_STEP_MIN_SIDE runs.
+ * a step shows two runs after it.
  */
 #define AN_STEP_MIN_SIDE 3
 #define AN_STEP_MIN_LAST 2
@@ -31,7 +32,7 @@ struct an_step_rule {
 
 struct an_step {
 	size_t run;		/* index of the first run of the new level */
-	size_t before, after;	/* runs on each side */
+	struct an_side_summary before, after;	/* the two levels */
 	double ratio, lo, hi, p;
 	double control;		/* the control's ratio over the same runs, NaN: none */
 	int control_off;	/* its control stepped there too: undecided */
