@@ -24,6 +24,12 @@ static void print_header(FILE *out, const struct rd_run *run)
 		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i][0]);
 		rd_put_field(out, run->head, keys[i][1]);
 	}
+	for (i = 0; i < run->nr_labels; i++) {
+		fputs(i ? " " : "\nlabels: ", out);
+		puts_clean(out, run->labels[i].key);
+		fputc('=', out);
+		puts_clean(out, run->labels[i].value);
+	}
 	fputs("\nstatus: ", out);
 	fputs(run->end && !run->missing ? "complete" : "incomplete", out);
 	if (!run->end)
