@@ -71,6 +71,8 @@ struct history_cmd {
 #define RUN_WIDTH 24
 #define BY_WIDTH 16
 #define RATE_WIDTH 13
+#define STEP_RUN_WIDTH 32
+#define STEP_LABELS_WIDTH 48
 
 /* ---- Shared by the views ---- */
 
@@ -149,20 +151,20 @@ static void put_series(FILE *out, const struct rd_history *h,
 	put_on(out, h, s);
 }
 
-/* "run 21 ID (n=21 board=x)" */
+/* "run 21 ID (n=21 board=x)", within a line of a step. */
 static void put_run(FILE *out, const struct rd_history *h, size_t r)
 {
 	const struct rd_hist_run *run = &h->runs[r];
 
 	fprintf(out, "run %zu ", r + 1);
-	puts_clean(out, run->run->id);
+	put_cut(out, run->run->id, STEP_RUN_WIDTH);
 	if (run->labels) {
 		fputs(" (", out);
-		puts_clean(out, run->labels);
+		put_cut(out, run->labels, STEP_LABELS_WIDTH);
 		fputc(')', out);
 	} else if (run->by) {
-		fprintf(out, " (%s ", h->by);
-		puts_clean(out, run->by);
+		fprintf(out, " (%s=", h->by);
+		put_cut(out, run->by, BY_WIDTH);
 		fputc(')', out);
 	}
 }
@@ -476,14 +478,14 @@ static void print_head(FILE *out, const struct history_cmd *c)
 
 	for (size_t i = 0; i < h->nr_series; i++)
 		shown += h->series[i].shown;
-	fprintf(out, "history: %zu runs of %s by %s (%s); %zu series; %zu machine%s",
-		h->nr, c->db ? c->db : "the files", h->by, rd_order_text(h->order),
-		shown, h->nr_machines, h->nr_machines == 1 ? "" : "s");
+	fprintf(out, "history: %zu runs of ", h->nr);
+	puts_clean(out, c->db ? c->db : "the files");
+	fprintf(out, " by %s (%s); %zu series\n", h->by, rd_order_text(h->order),
+		shown);
 	if (h->nr_machines > 1)
-		fputs(h->across ? ", merged (--across-machines)" :
-		      ", a series per machine (--across-machines merges them)",
-		      out);
-	fputc('\n', out);
+		fprintf(out, "%zu machines: %s\n", h->nr_machines, h->across ?
+			"merged (--across-machines), a step across them warned" :
+			"a series per machine (--across-machines merges them)");
 	print_labels(out, h);
 	for (size_t k = 0; k < h->nr_machines; k++) {
 		fprintf(out, "machine %c: ", rd_machine_letter(k));

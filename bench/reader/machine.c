@@ -96,7 +96,7 @@ void rd_put_machine(FILE *out, const struct rd_machine *mc)
 	if (!isnan(mc->mem_kb))
 		fprintf(out, ", %.1f GiB", mc->mem_kb / (1024 * 1024));
 	if (!mc->hypervisor) {
-		fputs(", hypervisor not recorded", out);
+		fputs(", hypervisor unknown", out);
 	} else if (!strcmp(mc->hypervisor, "none")) {
 		fputs(", bare metal", out);
 	} else {
