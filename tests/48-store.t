@@ -25,7 +25,7 @@ run_id() {
 	sed -n 's/.*"run":"\([^"]*\)".*/\1/p' "$1" | head -n 1
 }
 
-plan 37
+plan 38
 
 WIS_PRESETS=$root/rootfs/etc/wis/presets "$WIS" sweep wis.preset=smoke \
 	wis.out=file:smoke.wis >/dev/null 2>&1
@@ -50,14 +50,16 @@ is "... and stores nothing twice" "$before" "$(counts)"
 
 # Byte for byte: the files and the store give the same outputs.
 same=0
-for fmt in "" --csv --lkp --json; do
-	# shellcheck disable=SC2086 # empty, or one option
+for fmt in --csv --lkp --json; do
 	"$HOST" report $fmt smoke.wis >a 2>/dev/null || true
-	# shellcheck disable=SC2086
 	"$HOST" report $fmt --db db "run=$smoke" >b 2>/dev/null || true
 	cmp -s a b || { same=1; diag "differs: report $fmt"; }
 done
-is "report, --csv, --lkp and --json from --db are the files' byte for byte" 0 "$same"
+is "--csv, --lkp and --json from --db are the files' byte for byte" 0 "$same"
+"$HOST" report smoke.wis >a 2>/dev/null || true
+"$HOST" report --db db "run=$smoke" >b 2>/dev/null || true
+check "... and the table, where the run's header adds its labels" \
+	sh -c 'sed -n 2p b | grep -qx "labels: board=vm" && sed 2d b | cmp -s a -'
 "$HOST" report --kcidb smoke.wis >a 2>/dev/null || true
 "$HOST" report --kcidb --db db "run=$smoke" >b 2>/dev/null || true
 # shellcheck disable=SC2016 # a Python program

@@ -17,6 +17,9 @@
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
 #endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "audit.h"
 #include "clock.h"
@@ -218,6 +221,93 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+unsigned wis_cpuid_hypervisor(char sig[13])
+{
+	unsigned a, b, c, d;
+
+	sig[0] = '\0';
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
+		return 0;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	return a;
+}
+#else
+unsigned wis_cpuid_hypervisor(char sig[13])
+{
+	sig[0] = '\0';
+	return 0;
+}
+#endif
+
+/* What a hypervisor calls itself, and the name the record gives it. */
+static const struct {
+	const char *said, *name;
+} hypervisors[] = {
+	/* x86's CPUID signatures */
+	{ "KVMKVMKVM", "kvm" }, { "TCGTCGTCGTCG", "tcg" },
+	{ "Microsoft Hv", "hyperv" }, { "VMwareVMware", "vmware" },
+	{ "XenVMMXenVMM", "xen" }, { "ACRNACRNACRN", "acrn" },
+	{ "bhyve bhyve ", "bhyve" }, { "VBoxVBoxVBox", "virtualbox" },
+	/* firmware vendors (DMI) that only a virtual machine has */
+	{ "QEMU", "qemu" }, { "innotek GmbH", "virtualbox" },
+	{ "VMware, Inc.", "vmware" },
+	/* the device tree of QEMU's virt machine, booted without firmware */
+	{ "linux,dummy-virt", "qemu" },
+};
+
+/* The record's name of what said; NULL when it is none of the table's. */
+static const char *hypervisor_named(const char *said)
+{
+	for (size_t i = 0; i < sizeof(hypervisors) / sizeof(hypervisors[0]); i++)
+		if (!strcmp(said, hypervisors[i].said))
+			return hypervisors[i].name;
+	return NULL;
+}
+
+/*
+ * Whom the kernel runs under, so that a history never mixes a guest's
+ * runs with bare metal's: the CPUID signature (an unknown one as it
+ * reads), Xen's /sys/hypervisor/type, a virtual firmware's vendor, QEMU
+ * virt's device tree; "none" when nothing says so.  A guest whose CPU
+ * hides the hypervisor bit (qemu/run's TCG guests) is still known by its
+ * firmware or device tree.
+ */
+static void audit_hypervisor(struct wis_json *j)
+{
+	static const char *const where[] = {
+		"/sys/class/dmi/id/sys_vendor",
+		"/sys/firmware/devicetree/base/compatible",
+	};
+	char buf[256];
+	const char *name;
+
+	if (wis_cpuid_hypervisor(buf)) {
+		name = hypervisor_named(buf);
+		for (char *p = buf; !name && *p; p++)
+			if (*p < ' ' || *p > '~')
+				*p = '?';
+		wis_json_str(j, WIS_FIELD(hypervisor), name ? name : buf);
+		return;
+	}
+	if (!wis_read_line("/sys/hypervisor/type", buf, sizeof(buf)) && *buf) {
+		wis_json_str(j, WIS_FIELD(hypervisor), buf);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		if (!wis_read_line(where[i], buf, sizeof(buf)) &&
+		    (name = hypervisor_named(buf))) {
+			wis_json_str(j, WIS_FIELD(hypervisor), name);
+			return;
+		}
+	}
+	wis_json_str(j, WIS_FIELD(hypervisor), "none");
+}
+
 /* "node0 cpus 0-1 mem 12582912 kB; node1 ..." for every node. */
 static void audit_nodes(struct wis_json *j)
 {
@@ -391,6 +481,7 @@ void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 	audit_libc(j);
 	audit_cpus(j, mask);
 	audit_nodes(j);
+	audit_hypervisor(j);
 	json_file(j, WIS_FIELD(lsm), "/sys/kernel/security/lsm", "unknown");
 	json_file(j, WIS_FIELD(apparmor), "/sys/module/apparmor/parameters/enabled", "N");
 	audit_mitigations(j);

@@ -21,6 +21,7 @@
 #include <cpuid.h>
 #endif
 
+#include "audit.h"
 #include "file.h"
 #include "perf_ring.h"
 #include "profile.h"
@@ -375,15 +376,11 @@ static int spinlocks_untraced(void)
 {
 	unsigned a, b, c, d;
 	char sig[13];
+	unsigned top = wis_cpuid_hypervisor(sig);
 
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
+	if (!top)
 		return 0;
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
-	if (strcmp(sig, "KVMKVMKVM") || a < 0x40000001)
+	if (strcmp(sig, "KVMKVMKVM") || top < 0x40000001)
 		return 1;
 	__cpuid(0x40000001, a, b, c, d);
 	return !(a & 1u << 7);	/* KVM_FEATURE_PV_UNHALT */

@@ -3,10 +3,10 @@
  * The registry of tests: WIS_TEST() puts each test's struct in the
  * wis_tests section, in link order, so the list needs no hand-kept table.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "registry.h"
+#include "suggest.h"
 
 const struct wis_test *wis_tests_begin(void)
 {
@@ -30,43 +30,11 @@ const struct wis_test *wis_test_find(const char *name)
 	return NULL;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-	int la = strlen(a), lb = strlen(b), prev[64], cur[64];
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (int j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (int i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (int j = 1; j <= lb; j++) {
-			int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			int del = prev[j] + 1, ins = cur[j - 1] + 1;
-
-			cur[j] = sub < del ? (sub < ins ? sub : ins) :
-					     (del < ins ? del : ins);
-		}
-		memcpy(prev, cur, sizeof(int) * (lb + 1));
-	}
-	return prev[lb];
-}
-
 void wis_test_suggest(const char *name, char *buf, size_t len)
 {
-	int best = 4;
-	size_t used = 0;
+	struct wis_near near;
 
-	buf[0] = 0;
-	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++) {
-		int d = edit_distance(name, t->name);
-
-		if (d < best) {
-			best = d;
-			used = 0;
-		}
-		if (d == best && used < len)
-			used += snprintf(buf + used, len - used, "%s%s",
-					 used ? ", " : "", t->name);
-	}
+	wis_near_init(&near, name, buf, len);
+	for (const struct wis_test *t = wis_tests_begin(); t < wis_tests_end(); t++)
+		wis_near_offer(&near, t->name);
 }

@@ -235,7 +235,7 @@ void rd_analysis_environment(FILE *out, const struct rd_model *m,
  * what an A/B may have changed besides what it meant to.
  */
 static const enum wis_field audited[] = {
-	WIS_F_machine, WIS_F_cpu_model, WIS_F_kernel, WIS_F_kernel_version,
+	WIS_F_machine, WIS_F_cpu_model, WIS_F_hypervisor, WIS_F_kernel, WIS_F_kernel_version,
 	WIS_F_cmdline, WIS_F_libc, WIS_F_page_size, WIS_F_cpus_online,
 	WIS_F_cpus_used, WIS_F_packages, WIS_F_numa_nodes, WIS_F_cores,
 	WIS_F_threads_per_core, WIS_F_nodes, WIS_F_mem_total_kb, WIS_F_lsm,

@@ -409,6 +409,11 @@ int rd_point_ok(const struct rd_point *p)
 	return !strcmp(p->status, "ok") && isfinite(p->average);
 }
 
+int rd_point_set_aside(const struct rd_point *p)
+{
+	return !strcmp(p->status, "starved");
+}
+
 const char *rd_point_mode(const struct rd_point *p)
 {
 	return p->threads ? "threads" : "processes";

@@ -116,6 +116,11 @@ const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
 
 int rd_run_bad(const struct rd_run *run);
 int rd_point_ok(const struct rd_point *p);
+/*
+ * A point the machine spoiled, not the kernel: a task starved.  Neither
+ * a rate nor a failure: a history sets it aside as a gap.
+ */
+int rd_point_set_aside(const struct rd_point *p);
 const char *rd_point_mode(const struct rd_point *p);
 
 /* The row of the test called name, or NULL when m was told of none. */

@@ -1,17 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A history of runs: the runs of a model in order, a series per test,
- * mode and task count along them, and the steps and drifts found in
- * each (analysis/changes.h); wis history prints them.
+ * A history of runs: the runs of a model in order and the machine each
+ * ran on (machine.h), a series per machine, test, mode and task count
+ * along them, and the steps and drifts found in each (analysis/changes.h)
+ * with all that is said of them.  wis history's views (text, CSV, JSON, plots)
+ * only read it, so they say the same facts.
  */
 #ifndef WIS_SERIES_H
 #define WIS_SERIES_H
 
 #include <stddef.h>
 
-#include "json.h"
-#include "model.h"
 #include "changes.h"
+#include "json.h"
+#include "machine.h"
+#include "model.h"
+#include "view.h"
+
+/*
+ * Runs a history needs before a step is looked for: two on each side of
+ * it (AN_STEP_MIN_SIDE) and one more, so that a level of two is never
+ * held against a level of two alone.
+ */
+#define RD_HISTORY_MIN_RUNS 5
+/* --recent: the alarm stays up while its step is among a series' last K runs. */
+#define RD_HISTORY_RECENT 5
+/* A series of --across-machines: every machine's runs. */
+#define RD_ANY_MACHINE ((size_t)-1)
+
+/* How the runs are ordered: --by's values decide (rd_order_runs). */
+enum rd_run_order {
+	RD_ORDER_NUMBER,	/* every value a finite decimal */
+	RD_ORDER_RELEASE,	/* every value a kernel release: 6.13-rc1 < 6.13 */
+	RD_ORDER_DATE,		/* by date, then import order */
+};
+
+struct rd_hist_machine {
+	struct rd_machine mc;
+	size_t runs;
+};
 
 struct rd_hist_run {
 	const struct rd_run *run;
@@ -19,55 +46,102 @@ struct rd_hist_run {
 	char *labels;		/* "k=v k=v" */
 	struct wis_json label_json;	/* the same, as JSON fields */
 	char *date;
-	size_t order;		/* the order the runs were read in */
+	size_t order;		/* import order, or the files' */
+	size_t machine;		/* index in rd_history.machines, merged or not */
 };
 
 struct rd_series {
 	const char *test;
 	int threads;
 	unsigned long tasks;
-	double *v;		/* per ordered run; NaN: not measured, failed */
-	size_t have;
+	size_t machine;		/* its runs' machine, or RD_ANY_MACHINE */
+	int shown;		/* a test asked for; else only some test's control */
+	double *v;		/* per ordered run; NaN: a gap */
+	size_t have;		/* runs that measured it */
+	size_t aside;		/* runs whose points the machine spoiled */
+};
+
+/* A symbol whose share of the profile moved between the step's two runs. */
+struct rd_hist_symbol {
+	char *name;
+	double share[2];	/* % of the kernel samples before, at the step */
+	int below[2];		/* not in that profile's table: below share[] */
 };
 
 struct rd_step {
 	const struct rd_series *s;
 	const char *control_test;	/* NULL: no control measured */
 	struct an_step at;
+	unsigned long machines;	/* a bit per machine of the levels' runs */
+	int alarm;		/* it keeps the alarm up */
+	int profiled;		/* both runs profiled the point */
+	struct rd_hist_symbol symbols[RD_SYMBOL_CHANGES];
+	size_t nr_symbols;
 };
 
 struct rd_drift {
 	const struct rd_series *s;
 	const char *control_test;	/* NULL: no control measured */
 	struct an_drift at;
+	int alarm;		/* it keeps the alarm up */
 };
 
 struct rd_history {
 	const char *by;		/* the ordering: a run record field or a label */
 	const char **tests;	/* the wanted tests; none: every one */
 	size_t nr_tests;
-	int by_label, numeric;
+	int by_label, across;	/* across: one series over every machine */
+	size_t recent;		/* the alarm's window */
+	enum rd_run_order order;
 	struct an_step_rule rule;
 	struct rd_model m;
 	struct rd_hist_run *runs;
 	size_t nr;
-	struct rd_series *series;
+	struct rd_hist_machine *machines;
+	size_t nr_machines;
+	struct rd_series *series;	/* by test, machine, mode, tasks */
 	size_t nr_series;
-	struct rd_step *steps;
+	struct rd_step *steps;	/* by series, then run */
 	size_t nr_steps;
-	struct rd_drift *drifts;
+	struct rd_drift *drifts;	/* by series, then run */
 	size_t nr_drifts;
 };
 
-/* Order h->runs by h->by: a run record field or one of the run's labels. */
-void rd_order_runs(struct rd_history *h);
-/* The series of the wanted tests, and their rates along the runs. */
-int rd_collect_series(struct rd_history *h);
-int rd_fill_series(struct rd_history *h);
 /*
- * Every series' steps into h->steps and drifts into h->drifts, each
+ * Order h->runs by h->by (a run record field or a label) and give each
+ * its machine.  -1 when --by names what no run has (said on stderr,
+ * with the names it may mean) or out of memory.
+ */
+int rd_order_runs(struct rd_history *h);
+/* "kernel release order", ...: how the runs were ordered. */
+const char *rd_order_text(enum rd_run_order order);
+
+/*
+ * Every test's series and its rates along the runs (a test named keeps
+ * its control).  -1 out of memory.
+ */
+int rd_collect_series(struct rd_history *h);
+/*
+ * Each shown series' steps into h->steps and drifts into h->drifts, each
  * against its test's control.
  */
 int rd_find_steps(struct rd_history *h);
+/* Whether a step or a drift keeps the alarm up (docs/history.md). */
+int rd_alarm_up(const struct rd_history *h);
+
+/*
+ * wis history's views (view_history.c).  The text: from names what the
+ * runs were read from; all prints every table, not only those of the
+ * series that moved; 0, or -1 out of memory.
+ */
+int rd_view_history_text(FILE *out, const struct rd_history *h,
+			 const char *from, int all);
+/* A row per run and shown series. */
+void rd_view_history_csv(FILE *out, const struct rd_history *h);
+/* A line per step, then per drift. */
+void rd_view_history_json(FILE *out, const struct rd_history *h);
+
+/* All but the model, which rd_model_free frees. */
+void rd_history_free(struct rd_history *h);
 
 #endif

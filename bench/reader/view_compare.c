@@ -75,8 +75,6 @@ static void cell(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, "-");
 }
 
-#define SYMBOL_CHANGES 3
-
 const struct rd_point *rd_run_profiled(const struct rd_run *run,
 				       const char *test, int threads,
 				       unsigned long tasks)
@@ -91,6 +89,16 @@ const struct rd_point *rd_run_profiled(const struct rd_run *run,
 	return NULL;
 }
 
+/* sym's share of p's kernel samples; below its table's last when not in it. */
+static double share_of(const struct rd_point *p, const char *sym, int *below)
+{
+	const struct rd_point_prof *pp = rd_point_profile(p);
+	double n = rd_prof_count(&pp->self, sym);
+
+	*below = !(n > 0) && pp->self.nr;
+	return rd_prof_share(pp, *below ? pp->self.count[pp->self.nr - 1] : n);
+}
+
 /* The share of sym in b minus that in a, in points. */
 static double share_change(const struct rd_point *a, const struct rd_point *b,
 			   const char *sym)
@@ -102,9 +110,9 @@ static double share_change(const struct rd_point *a, const struct rd_point *b,
 	       rd_prof_share(pa, rd_prof_count(&pa->self, sym));
 }
 
-/* Of the symbols in either top table, the one that moved most, not in done. */
+/* Of the symbols in either top table, the one that moved most, not in v. */
 static const char *most_changed(const struct rd_point *a, const struct rd_point *b,
-				const char **done, int nr_done)
+				const struct rd_sym_change *v, size_t nr_done)
 {
 	const struct rd_point *side[2] = { a, b };
 	const char *best = NULL;
@@ -118,8 +126,8 @@ static const char *most_changed(const struct rd_point *a, const struct rd_point 
 			double d = fabs(share_change(a, b, sym));
 			int seen = 0;
 
-			for (int n = 0; n < nr_done && !seen; n++)
-				seen = !strcmp(done[n], sym);
+			for (size_t n = 0; n < nr_done && !seen; n++)
+				seen = !strcmp(v[n].name, sym);
 			if (!seen && d > most) {
 				most = d;
 				best = sym;
@@ -129,20 +137,30 @@ static const char *most_changed(const struct rd_point *a, const struct rd_point 
 	return best;
 }
 
+size_t rd_symbol_changes(const struct rd_point *a, const struct rd_point *b,
+			 struct rd_sym_change *v)
+{
+	size_t n = 0;
+
+	while (n < RD_SYMBOL_CHANGES && (v[n].name = most_changed(a, b, v, n))) {
+		v[n].share[0] = share_of(a, v[n].name, &v[n].below[0]);
+		v[n].share[1] = share_of(b, v[n].name, &v[n].below[1]);
+		n++;
+	}
+	return n;
+}
+
 void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
 			   const struct rd_point *b)
 {
-	const char *done[SYMBOL_CHANGES];
-	int n = 0;
+	struct rd_sym_change v[RD_SYMBOL_CHANGES];
+	size_t n = rd_symbol_changes(a, b, v);
 
-	while (n < SYMBOL_CHANGES && (done[n] = most_changed(a, b, done, n))) {
-		fputs(n ? ", " : " ", out);
-		puts_clean(out, done[n]);
-		fputc(' ', out);
-		rd_put_prof_share(out, rd_point_profile(a), done[n], 1);
-		fputs(" -> ", out);
-		rd_put_prof_share(out, rd_point_profile(b), done[n], 1);
-		n++;
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : " ", out);
+		puts_clean(out, v[i].name);
+		fprintf(out, " %s%.1f%% -> %s%.1f%%", v[i].below[0] ? "<" : "",
+			v[i].share[0], v[i].below[1] ? "<" : "", v[i].share[1]);
 	}
 }
 

@@ -27,6 +27,12 @@ static void print_header(FILE *out, const struct rd_run *run)
 		fprintf(out, "%s%s ", i ? ", " : ": ", keys[i].called);
 		rd_put_field(out, run->head, wis_fields[keys[i].field].name);
 	}
+	for (i = 0; i < run->nr_labels; i++) {
+		fputs(i ? " " : "\nlabels: ", out);
+		puts_clean(out, run->labels[i].key);
+		fputc('=', out);
+		puts_clean(out, run->labels[i].value);
+	}
 	fputs("\nstatus: ", out);
 	fputs(run->after_end ? "damaged" : run->end && !run->missing ?
 	      "complete" : "incomplete", out);

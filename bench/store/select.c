@@ -10,7 +10,9 @@
 
 #include "db.h"
 #include "record.h"
+#include "safename.h"
 #include "store.h"
+#include "suggest.h"
 
 enum sel_kind { SEL_RUN, SEL_KERNEL, SEL_DATE, SEL_LABEL };
 
@@ -239,35 +241,97 @@ static sqlite3_stmt *selection_stmt(struct wis_store *s,
 	return st;
 }
 
-/* Why nothing matched: a label key no run has is the likely reason. */
+/* Whether the word alone selects a run. */
+static int word_matches(struct wis_store *s, struct sel_word *w)
+{
+	struct sel_word *order = w;
+	struct selection one = { w, &order, 1 };
+	sqlite3_stmt *st = selection_stmt(s, &one, "SELECT 1 FROM runs", " LIMIT 1");
+	int rc = st ? sqlite3_step(st) : SQLITE_ROW;
+
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+/* Every text of sql's first column (its one parameter key) offered to near. */
+static void offer_column(struct wis_store *s, struct wis_near *near,
+			 const char *sql, const struct wis_label *key)
+{
+	sqlite3_stmt *st = store_prepare(s, sql);
+
+	if (st && key)
+		sqlite3_bind_text(st, 1, key->key, (int)key->key_len, SQLITE_STATIC);
+	while (st && sqlite3_step(st) == SQLITE_ROW)
+		if (sqlite3_column_text(st, 0))
+			wis_near_offer(near, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/* Whether some run has a label of the word's key. */
+static int key_known(struct wis_store *s, const struct wis_label *l)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT 1 FROM labels WHERE key = ? LIMIT 1");
+	int rc = SQLITE_ROW;
+
+	if (st) {
+		sqlite3_bind_text(st, 1, l->key, (int)l->key_len, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+/*
+ * Why a word selects nothing, and what it may have meant, into f: a label no
+ * run has (the keys), or a value none has (that key's values).
+ */
+static void explain_word(struct wis_store *s, FILE *f, const struct sel_word *w)
+{
+	const struct wis_label *l = &w->l;
+	struct wis_near near;
+	char key[256], buf[512];
+
+	snprintf(key, sizeof(key), "%.*s", (int)l->key_len, l->key);
+	if (w->kind == SEL_LABEL && !key_known(s, l)) {
+		wis_near_init(&near, key, buf, sizeof(buf));
+		for (size_t k = 0; k < SEL_LABEL; k++)
+			wis_near_offer(&near, sel_column(k));
+		offer_column(s, &near, "SELECT DISTINCT key FROM labels", NULL);
+		fprintf(f, " (no run has a label '%s'", key);
+	} else {
+		wis_near_init(&near, l->value, buf, sizeof(buf));
+		if (w->kind == SEL_LABEL)
+			offer_column(s, &near, "SELECT DISTINCT value FROM labels WHERE key = ?", l);
+		else if (w->kind != SEL_DATE)
+			offer_column(s, &near, w->kind == SEL_RUN ?
+				     "SELECT run FROM runs" :
+				     "SELECT DISTINCT kernel FROM runs", NULL);
+		fprintf(f, " (no run has %s=%s", key, l->value);
+	}
+	if (*buf) {
+		fprintf(f, "; did you mean %s?", buf);
+	}
+	fputc(')', f);
+}
+
+/* Why nothing matched: each word that selects nothing on its own. */
 static void explain_empty(struct wis_store *s, const struct selection *sel,
 			  const char *const *words)
 {
-	sqlite3_stmt *st = store_prepare(s, "SELECT 1 FROM labels WHERE key = ? LIMIT 1");
 	char *why = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&why, &len);
 
 	if (!f) {
-		sqlite3_finalize(st);
 		fprintf(s->diag, "wis: out of memory\n");
 		return;
 	}
 	fputs(sel->n ? "no run matches" : "no run stored", f);
 	for (size_t i = 0; i < sel->n; i++)
 		fprintf(f, " %s", words[i]);
-	for (size_t i = 0; st && i < sel->n; i++) {
-		const struct wis_label *l = &sel->w[i].l;
-
-		if (sel->w[i].kind != SEL_LABEL)
-			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, l->key, (int)l->key_len, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_DONE)
-			fprintf(f, " (no run has a label '%.*s')",
-				(int)l->key_len, l->key);
-	}
-	sqlite3_finalize(st);
+	for (size_t i = 0; i < sel->n; i++)
+		if (!word_matches(s, &sel->w[i]))
+			explain_word(s, f, &sel->w[i]);
 	if (!fclose(f))
 		wis_say_clean(s->diag, "wis: %s: %s", s->path, why);
 	free(why);
