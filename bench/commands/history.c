@@ -175,8 +175,12 @@ static void print_gaps(FILE *out, const struct rd_history *h)
 			continue;
 		fputs("note: ", out);
 		puts_clean(out, s->test);
-		fprintf(out, " %s %lu tasks: measured (ok) in %zu of %zu runs; the others are gaps in its series\n",
+		fprintf(out, " %s %lu tasks: measured (ok) in %zu of %zu runs; ",
 			mode_of(s), s->tasks, s->have, h->nr);
+		if (s->aside)
+			fprintf(out, "%zu set aside (starved or noisy: the machine's, not the kernel's); ",
+				s->aside);
+		fputs("the others are gaps in its series\n", out);
 	}
 }
 

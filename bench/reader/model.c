@@ -370,6 +370,11 @@ int rd_point_ok(const struct rd_point *p)
 	return !strcmp(p->status, "ok") && isfinite(p->average);
 }
 
+int rd_point_set_aside(const struct rd_point *p)
+{
+	return !strcmp(p->status, "starved") || !strcmp(p->status, "noisy");
+}
+
 const char *rd_point_mode(const struct rd_point *p)
 {
 	return p->threads ? "threads" : "processes";
@@ -470,6 +475,8 @@ static void count_failed(struct rd_run *run)
 			run->unsupported++;
 		else if (!strcmp(p->status, "starved"))
 			run->starved++;
+		else if (!strcmp(p->status, "noisy"))
+			run->noisy++;
 		else if (strcmp(p->status, "ok"))
 			run->failed++;
 	}

@@ -54,7 +54,7 @@ struct rd_run {
 	const struct rd_rec *head, *end;
 	struct rd_point *points;	/* by test, task count, mode, repeat */
 	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
-	size_t nr_points, failed, unsupported, starved;
+	size_t nr_points, failed, unsupported, starved, noisy;
 	uint64_t missing;
 	int errors;	/* error records, conflicts, bad points, a bad end */
 	const struct rd_label *labels;	/* the store's, into the inputs' */
@@ -98,6 +98,11 @@ const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
 
 int rd_run_bad(const struct rd_run *run);
 int rd_point_ok(const struct rd_point *p);
+/*
+ * A point the machine spoiled, not the kernel: a task starved, or others
+ * took too much of its CPUs (noisy).  Neither a rate nor a failure.
+ */
+int rd_point_set_aside(const struct rd_point *p);
 const char *rd_point_mode(const struct rd_point *p);
 
 /* The points [*from, returned) share the test of points[*from]. */

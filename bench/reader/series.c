@@ -117,7 +117,7 @@ static int cmp_series(const void *a, const void *b)
 
 static struct rd_series *find_series(struct rd_history *h, const struct rd_point *p)
 {
-	struct rd_series key = { p->test, p->threads, p->tasks, NULL, 0 };
+	struct rd_series key = { p->test, p->threads, p->tasks, NULL, 0, 0 };
 
 	return bsearch(&key, h->series, h->nr_series, sizeof(key), cmp_series);
 }
@@ -140,7 +140,7 @@ int rd_collect_series(struct rd_history *h)
 
 			if (wanted(h, p->test))
 				h->series[n++] = (struct rd_series){ p->test,
-					p->threads, p->tasks, NULL, 0 };
+					p->threads, p->tasks, NULL, 0, 0 };
 		}
 	}
 	qsort(h->series, n, sizeof(*h->series), cmp_series);
@@ -151,9 +151,14 @@ int rd_collect_series(struct rd_history *h)
 	return 0;
 }
 
-/* A run's rate of a series: the mean of its good repeats. */
+/*
+ * A run's rate of a series: the mean of its good repeats.  A run whose
+ * points of the series the machine spoiled (rd_point_set_aside) is a
+ * gap, counted as set aside.
+ */
 int rd_fill_series(struct rd_history *h)
 {
+	unsigned char *spoiled;
 	double *count;
 
 	for (size_t i = 0; i < h->nr_series; i++) {
@@ -162,19 +167,26 @@ int rd_fill_series(struct rd_history *h)
 			return -1;
 	}
 	count = calloc(h->nr_series * (h->nr + 1), sizeof(*count));
-	if (!count)
+	spoiled = calloc(h->nr_series * (h->nr + 1), sizeof(*spoiled));
+	if (!count || !spoiled) {
+		free(count);
+		free(spoiled);
 		return -1;
+	}
 	for (size_t r = 0; r < h->nr; r++) {
 		const struct rd_run *run = h->runs[r].run;
 
 		for (size_t k = 0; k < run->nr_points; k++) {
 			const struct rd_point *p = &run->points[k];
 			struct rd_series *s = find_series(h, p);
+			size_t at = s ? (size_t)(s - h->series) * h->nr + r : 0;
 
+			if (s && rd_point_set_aside(p))
+				spoiled[at] = 1;
 			if (!s || !rd_point_ok(p))
 				continue;
 			s->v[r] += p->average;
-			count[(size_t)(s - h->series) * h->nr + r]++;
+			count[at]++;
 		}
 	}
 	for (size_t i = 0; i < h->nr_series; i++) {
@@ -183,9 +195,11 @@ int rd_fill_series(struct rd_history *h)
 
 			h->series[i].v[r] = c ? h->series[i].v[r] / c : NAN;
 			h->series[i].have += c > 0;
+			h->series[i].aside += !c && spoiled[i * h->nr + r];
 		}
 	}
 	free(count);
+	free(spoiled);
 	return 0;
 }
 
@@ -196,7 +210,7 @@ static const struct rd_series *control_of(const struct rd_history *h,
 					  const struct rd_series *s)
 {
 	for (size_t k = 0; k < sizeof(controls) / sizeof(controls[0]); k++) {
-		struct rd_series key = { controls[k], s->threads, s->tasks, NULL, 0 };
+		struct rd_series key = { controls[k], s->threads, s->tasks, NULL, 0, 0 };
 		const struct rd_series *c;
 
 		if (!strcmp(controls[k], s->test))

@@ -28,6 +28,7 @@ struct rd_series {
 	unsigned long tasks;
 	double *v;		/* per ordered run; NaN: not measured, failed */
 	size_t have;
+	size_t aside;		/* runs whose points were all set aside */
 };
 
 struct rd_step {

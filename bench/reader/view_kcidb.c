@@ -181,28 +181,18 @@ static void put_environment(struct wis_json *j, const struct rd_run *run)
 }
 
 /*
- * A point's status: DONE with its rate; these by the point's status
- * (the kernel cannot run it: not applicable; a task completed no
- * operation in a sample: not measured, the kernel's code not at fault);
- * any other outcome (an error, a timeout, a crash) FAIL.
+ * A point's status: DONE with its rate; SKIP when the kernel cannot run
+ * it; ERROR when the machine spoiled it (a task starved, others took its
+ * CPUs): not measured, the kernel's code not at fault; any other outcome
+ * (an error, a timeout, a crash) FAIL.
  */
-static const struct {
-	const char *wis, *kcidb;
-} statuses[] = {
-	{ "unsupported", "SKIP" },
-	{ "starved", "ERROR" },
-};
-
 static const char *point_status(const struct rd_point *p)
 {
-	size_t i;
-
 	if (rd_point_ok(p))
 		return "DONE";
-	for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
-		if (!strcmp(p->status, statuses[i].wis))
-			return statuses[i].kcidb;
-	return "FAIL";
+	if (rd_point_set_aside(p))
+		return "ERROR";
+	return strcmp(p->status, "unsupported") ? "FAIL" : "SKIP";
 }
 
 static void put_outcome(struct wis_json *j, const struct rd_point *p)
