@@ -2,10 +2,15 @@
 /*
  * wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...: every
  * input wis report reads, through the reader, into the store; one
- * transaction per input.
+ * transaction per input; a directory's regular files each an input.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "file.h"
@@ -18,7 +23,9 @@ static const char import_usage[] =
 	"Stores the runs of each FILE (console logs, virtio captures, pmem\n"
 	"images, record files, LAVA logs, - for stdin) in the SQLite store DB,\n"
 	"made when missing.  A run already stored is skipped; each FILE is one\n"
-	"transaction: all its runs are stored, or none.\n"
+	"transaction: all its runs are stored, or none.  A directory's regular\n"
+	"files are each a FILE; what else it holds, and files without records,\n"
+	"are skipped and counted.\n"
 	"  --label KEY=VALUE  on every run of this import (board=rk3588); a\n"
 	"                     selector of wis report --db and wis history\n"
 	"  --wait SECONDS     how long to wait for another writer (30)\n";
@@ -73,24 +80,31 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	return 0;
 }
 
-/* One input: 0 stored (or nothing to store), 1 a problem, said. */
-static int import_one(struct wis_store *s, const char *file,
-		      const struct wis_label *labels, size_t nr_labels,
-		      struct wis_import_counts *c)
+/* What became of one input; all but IMPORTED said on stderr. */
+enum imported { IMPORTED, NO_RECORDS, NOT_IMPORTED };
+
+static enum imported import_one(struct wis_store *s, const char *file,
+				const struct wis_label *labels,
+				size_t nr_labels, struct wis_import_counts *c)
 {
 	struct wis_import_counts before = *c;
+	enum imported ret = NOT_IMPORTED;
 	struct rd_model m;
-	int ret = 1, built;
+	int built;
 
 	if (rd_model_init(&m, stderr)) {
 		fprintf(stderr, "wis import: out of memory\n");
-		return 1;
+		return NOT_IMPORTED;
 	}
 	if (rd_inputs_read(&m.in, file))
 		goto out;
 	built = rd_model_build(&m);
-	if (built == 2 || !m.nr_runs)
+	if (built == 2)
 		goto out;
+	if (!m.nr_runs) {
+		ret = NO_RECORDS;
+		goto out;
+	}
 	if (wis_store_import(s, &m, file, labels, nr_labels, c)) {
 		fprintf(stderr, "wis import: %s: nothing of it stored\n", file);
 		goto out;
@@ -99,10 +113,100 @@ static int import_one(struct wis_store *s, const char *file,
 	       file, m.nr_runs, m.nr_runs == 1 ? "" : "s",
 	       c->added - before.added, c->extended - before.extended,
 	       c->skipped - before.skipped);
-	ret = 0;
+	ret = IMPORTED;
 out:
 	rd_model_free(&m);
 	return ret;
+}
+
+/* A directory's entries that are each an input, and what was skipped. */
+struct dir_counts {
+	size_t imported, no_records, not_regular;
+	int failed;
+};
+
+static void import_entry(struct wis_store *s, const char *dir, int dfd,
+			 const char *name, const struct wis_label *labels,
+			 size_t nr_labels, struct wis_import_counts *c,
+			 struct dir_counts *d)
+{
+	size_t len = strlen(dir);
+	struct stat st;
+	char *path;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISREG(st.st_mode)) {
+		d->not_regular++;
+		return;
+	}
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (asprintf(&path, "%.*s/%s", (int)len, dir, name) < 0) {
+		fprintf(stderr, "wis import: out of memory\n");
+		d->failed = 1;
+		return;
+	}
+	switch (import_one(s, path, labels, nr_labels, c)) {
+	case IMPORTED:
+		d->imported++;
+		break;
+	case NO_RECORDS:
+		d->no_records++;
+		break;
+	case NOT_IMPORTED:
+		d->failed = 1;
+		break;
+	}
+	free(path);
+}
+
+/*
+ * The regular files of a directory, in name order, each one input; its
+ * other entries (directories, links, devices) and files without records
+ * are skipped and counted.  0, or 1 when a file with records or the
+ * directory could not be read or stored.
+ */
+static int import_dir(struct wis_store *s, const char *dir,
+		      const struct wis_label *labels, size_t nr_labels,
+		      struct wis_import_counts *c)
+{
+	struct dir_counts d = { 0, 0, 0, 0 };
+	struct dirent **names = NULL;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int n = dfd < 0 ? -1 : scandir(dir, &names, NULL, alphasort);
+
+	if (n < 0) {
+		fprintf(stderr, "wis import: %s: %s\n", dir, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (strcmp(name, ".") && strcmp(name, ".."))
+			import_entry(s, dir, dfd, name, labels, nr_labels, c,
+				     &d);
+		free(names[i]);
+	}
+	free(names);
+	close(dfd);
+	printf("%s: a directory: %zu file%s imported; skipped %zu without records and %zu not regular files\n",
+	       dir, d.imported, d.imported == 1 ? "" : "s", d.no_records,
+	       d.not_regular);
+	return d.failed;
+}
+
+/* One operand: a file, or a directory of them.  0, or 1 a problem, said. */
+static int import_path(struct wis_store *s, const char *path,
+		       const struct wis_label *labels, size_t nr_labels,
+		       struct wis_import_counts *c)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
+		return import_dir(s, path, labels, nr_labels, c);
+	return import_one(s, path, labels, nr_labels, c) != IMPORTED;
 }
 
 static const struct option import_options[] = {
@@ -164,6 +268,7 @@ int cmd_import(int argc, char **argv)
 	struct wis_store *s;
 	int ret, bad = 0;
 
+	rd_diag_name("wis import");
 	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
 	a.operands = calloc((size_t)argc + 1, sizeof(*a.operands));
 	if (!a.labels || !a.operands) {
@@ -181,7 +286,7 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 1; i < a.nr_operands; i++)
-		bad |= import_one(s, a.operands[i], a.labels, a.nr_labels, &c);
+		bad |= import_path(s, a.operands[i], a.labels, a.nr_labels, &c);
 	wis_store_close(s);
 	printf("%s: %zu added, %zu extended, %zu skipped (already stored)",
 	       a.operands[0], c.added, c.extended, c.skipped);
