@@ -30,5 +30,6 @@ int wis_compat_main(const char *self, int argc, char **argv);
  */
 int cmd_import(int argc, char **argv) __attribute__((weak));
 int cmd_history(int argc, char **argv) __attribute__((weak));
+int cmd_runs(int argc, char **argv) __attribute__((weak));
 
 #endif

@@ -17,6 +17,7 @@
 static int help_main(int argc, char **argv);
 static int import_main(int argc, char **argv);
 static int history_main(int argc, char **argv);
+static int runs_main(int argc, char **argv);
 
 /* Every command: its name, its function, its arguments and one line. */
 static const struct wis_command {
@@ -39,6 +40,8 @@ static const struct wis_command {
 	  "store runs in a SQLite history (host's wis only)" },
 	{ "history", history_main, "--db DB ...",
 	  "rates along the stored runs, and where they stepped" },
+	{ "runs", runs_main, "--db DB ...",
+	  "the stored runs: id, date, kernel, machine, labels" },
 	{ "emit", wis_emit_main, "--out SINKS ...",
 	  "write one result record" },
 	{ "bench", wis_bench_main, "",
@@ -81,6 +84,11 @@ static int import_main(int argc, char **argv)
 static int history_main(int argc, char **argv)
 {
 	return host_only(cmd_history, argc, argv);
+}
+
+static int runs_main(int argc, char **argv)
+{
+	return host_only(cmd_runs, argc, argv);
 }
 
 static int help_main(int argc, char **argv)
