@@ -457,8 +457,8 @@ static double window_ticks(const struct wis_result *r)
  * Others' share of the point's CPUs over its samples: the CPUs' user
  * and system time less the point's own, and steal.  Interrupt time is
  * left out: the point's own calls raise most of it (loopback networking
- * receives in softirq), and a kernel that counts it in the task's time
- * would count it twice.
+ * receives in softirq), and a kernel that keeps it out of the tasks'
+ * time (CONFIG_IRQ_TIME_ACCOUNTING) would make it others'.
  */
 static void measure_interference(struct wis_result *r, int nr_cpus)
 {
