@@ -38,18 +38,20 @@ min=$(awk -v s="$step" 'BEGIN { printf "%.1f", 50 * s }')
 diag "the noisiest test's run-to-run noise: $noise; planted step: -$step; --min-step $min"
 
 # plant FROM DB: runs 1..30 into DB, lseek1 lower by step from run FROM.
+# These runs are the import's plumbing, not a test of a busy machine: a
+# point the machine starved or made noisy is taken as measured
+# (tests/67-noisy.t checks history sets such runs aside).
 plant() {
 	i=1
 	while [ "$i" -le 30 ]; do
-		if [ "$i" -ge "$1" ]; then
-			# shellcheck disable=SC2016 # Perl's $1 and $_, not the shell's
-			$REFRAME 'if (/"type":"point"/ && /"test":"lseek1"/) {
-				s{"(average|per_task)":([0-9.e+-]+)}{sprintf(q{"%s":%.15g}, $1, $2 * (1 - '"$step"'))}ge;
-				s{"(total|min|max)":\[([^\]]*)\]}{qq{"$1":[} . join(",", map { int($_ * (1 - '"$step"')) } split(/,/, $2)) . "]"}ge;
+		scale=1
+		[ "$i" -ge "$1" ] && scale=$(awk -v s="$step" 'BEGIN { print 1 - s }')
+		# shellcheck disable=SC2016 # Perl's $1 and $_, not the shell's
+		$REFRAME 's/"status":"(noisy|starved)","message":"[^"]*"/"status":"ok"/;
+			if (/"type":"point"/ && /"test":"lseek1"/) {
+				s{"(average|per_task)":([0-9.e+-]+)}{sprintf(q{"%s":%.15g}, $1, $2 * '"$scale"')}ge;
+				s{"(total|min|max)":\[([^\]]*)\]}{qq{"$1":[} . join(",", map { int($_ * '"$scale"') } split(/,/, $2)) . "]"}ge;
 			}' <"r$i.wis" >"p$i.wis"
-		else
-			cp "r$i.wis" "p$i.wis"
-		fi
 		"$HOST" import "$2" --label "n=$i" --label board=host "p$i.wis" >/dev/null 2>&1
 		i=$((i + 1))
 	done
