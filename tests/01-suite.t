@@ -36,7 +36,7 @@ starved_named() {
 # noisy gives others' share of the point's CPUs, above 10 % beyond its
 # resolution, and says so.
 noisy_named() {
-	echo "$1" | grep -q '"message":"others took [0-9.]* +- [0-9.]* % of the point' &&
+	echo "$1" | grep -q '"message":"others took [0-9.]* +- [0-9.]* % of the CPUs of the point' &&
 		echo "$1" | awk '{
 			o = $0; sub(/.*"others_pct":/, "", o); sub(/[,}].*/, "", o)
 			r = $0; sub(/.*"others_res_pct":/, "", r); sub(/[,}].*/, "", r)

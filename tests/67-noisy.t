@@ -33,7 +33,7 @@ check "... the point is noisy" grep -q '"type":"point".*"status":"noisy"' noisy.
 check "... its figure is above 10 % beyond its resolution" \
 	awk -v o="$others" -v r="$res" 'BEGIN { exit !(o - r > 10) }'
 check "... its message gives the figure" grep -Eq \
-	'"message":"others took [0-9.]+ \+- [0-9.]+ % of the point'"'"'s CPUs during its samples \(more than 10 %; steal [0-9.]+ %\), [0-9]+ runnable on [0-9]+ CPUs' noisy.wis
+	'"message":"others took [0-9.]+ \+- [0-9.]+ % of the CPUs of the point during its samples \(more than 10 %; steal [0-9.]+ %\), [0-9]+ runnable on [0-9]+ CPUs' noisy.wis
 check "... the end record counts it, not as a failure" \
 	grep -q '"type":"end","status":"ok",.*"failed":0,.*"noisy":1' noisy.wis
 check "... the run record's format says it can" \

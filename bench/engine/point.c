@@ -491,9 +491,9 @@ static void check_noisy(struct wis_result *r)
 		return;
 	r->status = WIS_NOISY;
 	snprintf(r->message, sizeof(r->message),
-		 "others took %.1f +- %.1f %% of the point's CPUs during its "
-		 "samples (more than %.0f %%; steal %.1f %%), %ld runnable on "
-		 "%ld CPUs, load %.1f", in->others_pct, in->res_pct,
+		 "others took %.1f +- %.1f %% of the CPUs of the point during "
+		 "its samples (more than %.0f %%; steal %.1f %%), %ld runnable "
+		 "on %ld CPUs, load %.1f", in->others_pct, in->res_pct,
 		 WIS_NOISY_PCT, 100.0 * (double)in->steal / window_ticks(r),
 		 stat_field("\nprocs_running "), sysconf(_SC_NPROCESSORS_ONLN),
 		 load1());
