@@ -6,6 +6,7 @@
 # computed by hand.
 use strict;
 use warnings;
+use Compress::Zlib qw(crc32);
 use JSON::PP;
 use Test::More;
 use lib 'tests/lib';
@@ -19,13 +20,15 @@ sub ok_point { $_[0] && $_[0]{status} eq 'ok' }
 
 sub round { int($_[0] + 0.5) }
 
-# runtest.py's CSV of one test, from its point records.
+# runtest.py's CSV of one test, from its point records; with $lkp as
+# LKP's patched runtest.py writes it, 0 and 0.00 for a mode not run.
 sub runtest_csv {
-	my (@pts) = @_;
-	my (%cell, %tasks);
+	my ($lkp, @pts) = ref($_[0]) ? (0, @_) : @_;
+	my (%cell, %tasks, %ran);
 	for my $p (@pts) {
 		$cell{$p->{tasks}}{$p->{mode}} //= $p;
 		$tasks{$p->{tasks}} = 1;
+		$ran{$p->{mode}} = 1;
 	}
 	my $csv = "tasks,processes,processes_idle,threads,threads_idle,linear\n0,0,100,0,100,0\n";
 	my $linear = 0;
@@ -33,6 +36,10 @@ sub runtest_csv {
 		my @v;
 		for my $mode (qw(processes threads)) {
 			my $p = $cell{$n}{$mode};
+			if ($lkp && !$ran{$mode}) {
+				push(@v, 0, '0.00');
+				next;
+			}
 			push(@v, ok_point($p) ? round($p->{average}) : -1,
 			     ok_point($p) ? sprintf('%.2f', $p->{idle_pct}) : -1);
 		}
@@ -160,6 +167,33 @@ wis('report', '--lkp', "$fx/failed.wis");
 my ($w1) = $out =~ /^# write1 .*?\n(.*)/ms;
 is($w1, lkp_lines(runtest_csv(@{$failed{write1}})),
    'failed point: --lkp skips the -1 row, as LKP does');
+
+# ---- a processes-only sweep (the default mode) ----
+# clean.wis without its threads points, framed again: LKP's patched
+# runtest.py runs one mode and writes 0 for the other, so LKP's parse
+# keeps every row; upstream's runtest CSV keeps -1 for a mode not swept.
+my $seq = 0;
+open(my $po, '>', "$tmp/processes.wis") or die;
+for (split(/\n/, slurp("$fx/clean.wis"))) {
+	my ($p) = /^WIS1 \S{8} (\{.*\})$/ or next;
+	next if $p =~ /"type":"point"/ && $p =~ /"mode":"threads"/;
+	$p =~ s/"seq":\d+/"seq":$seq/;
+	$p =~ s/wis\.mode=both/wis.mode=processes/;
+	$seq++;
+	printf $po "WIS1 %08x %s\n", crc32($p), $p;
+}
+close($po) or die;
+my %po = by_test(points(records("$tmp/processes.wis")));
+is(wis('report', '--lkp', "$tmp/processes.wis"), 0, 'processes only: --lkp exits 0');
+my $want_po = join('', map { "# $_ (run $clean[0]{run})\n" . lkp_lines(runtest_csv(1, @{$po{$_}})) }
+		      map { $_->{test} } grep { $_->{type} eq 'point' && $_->{tasks} == 1 && $_->{mode} eq 'processes' } @clean);
+is($out, $want_po, "processes only: --lkp prints LKP parse's keys of LKP's runtest CSV");
+like($out, qr/^1\.processes: \d+\n1\.processes_idle: [\d.]+\n1\.threads: 0\n1\.threads_idle: 0\.00\n/m,
+     '... every row\'s keys, threads 0 as LKP has them');
+like($out, qr/^per_thread_ops: 0$/m, '... and per_thread_ops 0');
+wis('report', '--csv=runtest', '--out', "$tmp/rt-po", "$tmp/processes.wis");
+is(slurp("$tmp/rt-po/getppid1.csv"), runtest_csv(@{$po{getppid1}}),
+   'processes only: --csv=runtest keeps upstream\'s -1');
 
 # ---- incomplete ----
 my @inc = records("$fx/incomplete.wis");

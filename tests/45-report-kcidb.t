@@ -2,10 +2,12 @@
 # wis report --kcidb: every field it writes checked against the records
 # it came from (tests/fixtures, and records derived from them: a second
 # kernel, an unsupported point with a hostile test name, a starved
-# point, a long reason)
+# point, a long reason, one kernel release built from two commits and
+# two configs, named by the store's labels)
 # and against what KCIDB I/O v5 allows (kcidb-io's
 # kcidb_io/schema/v05_*.py): ids "ORIGIN:...", the path pattern, the
-# status names, number's fields, log_excerpt's length, no null.
+# status names, number's fields, log_excerpt's length, git_commit_hash's
+# and git_repository_url's patterns, start_time's date-time, no null.
 use strict;
 use warnings;
 use Compress::Zlib qw(crc32);
@@ -53,6 +55,12 @@ sub schema_faults {
 	for my $o (@{$doc->{checkouts}}, @{$doc->{builds}}, @{$doc->{tests}}) {
 		push(@bad, "id $o->{id}") unless $o->{id} =~ $id_re && $o->{origin} eq $origin;
 	}
+	for my $c (@{$doc->{checkouts}}) {
+		push(@bad, "git_commit_hash $c->{git_commit_hash}")
+			if exists $c->{git_commit_hash} && $c->{git_commit_hash} !~ /^[0-9a-f]{40}$/;
+		push(@bad, "git_repository_url $c->{git_repository_url}")
+			if exists $c->{git_repository_url} && $c->{git_repository_url} !~ m{^https://[^\0\s]*$};
+	}
 	for my $b (@{$doc->{builds}}) {
 		push(@bad, "checkout_id $b->{checkout_id}") unless $b->{checkout_id} =~ $id_re;
 	}
@@ -61,6 +69,8 @@ sub schema_faults {
 		push(@bad, "status $t->{status}") unless $statuses{$t->{status}};
 		push(@bad, "build_id $t->{build_id}") unless $t->{build_id} =~ $id_re;
 		push(@bad, 'log_excerpt length') if length($t->{log_excerpt} // '') > 16384;
+		push(@bad, "start_time $t->{start_time}") if exists $t->{start_time} &&
+			$t->{start_time} !~ /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 		next unless $t->{number};
 		push(@bad, 'number') if grep { !/^(value|unit|prefix)$/ } keys %{$t->{number}};
 		push(@bad, 'prefix') if ($t->{number}{prefix} // 'metric') !~ /^(metric|binary)$/;
@@ -187,7 +197,89 @@ is_deeply([sort map { $_->{checkout_id} } @{$doc->{builds}}],
 ok(scalar(grep { $_->{id} =~ /^wis:r1%3A1:\d+$/ } @{$doc->{tests}}),
    '... a test\'s id holds its run id encoded (r1:1 as r1%3A1)');
 
-# 5. No run at all: still a document.
+# 5. Tests start when their point's tasks were released: the run's date
+# plus the uptime from its audit to the point's first sample.
+use Time::Local qw(timegm);
+wis('report', '--kcidb', "$fx/clean.wis");
+$doc = decode_json($out);
+my ($clean_head, @clean_points) = grep { $_->{type} =~ /^(run|point)$/ } records("$fx/clean.wis");
+my ($y, $mo, $d, $h, $mi, $s) = $clean_head->{date} =~ /^(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)Z$/;
+my %start = map { ($_->{id} =~ /:(\d+)$/)[0] => $_->{start_time} } @{$doc->{tests}};
+my $late = 0;
+for my $p (@clean_points) {
+	my $after = $p->{first_sample_uptime} - $clean_head->{boot_sweep};
+	my @t = gmtime(timegm($s, $mi, $h, $d, $mo - 1, $y) + int($after));
+	my $want = sprintf('%04d-%02d-%02dT%02d:%02d:%02d.%03dZ', $t[5] + 1900, $t[4] + 1, @t[3, 2, 1, 0],
+			   int(($after - int($after)) * 1000));
+	$late++ if ($start{$p->{seq}} // '') ne $want;
+}
+is($late, 0, 'every test has start_time: date + first_sample_uptime - boot_sweep');
+
+# 6. The store's labels: commit=, repo=, branch= and config= fill the
+# checkout's git fields and the build's config name; runs of one kernel
+# release (the same uname -r) from two commits and two configs are two
+# checkouts and three builds.
+my $host = $wis =~ s{/rootfs/bin/wis$}{/bin/wis}r;
+my ($sha_a, $sha_b) = ('a' x 40, '0123456789abcdef0123456789abcdef01234567');
+my $url = 'https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git';
+my %runs = (
+	a => [ "commit=$sha_a", "repo=$url", 'branch=master', 'config=defconfig' ],
+	b => [ "commit=$sha_b", "repo=$url", 'branch=next', 'config=defconfig' ],
+	c => [ "commit=$sha_b", "repo=$url", 'branch=next', 'config=debug' ],
+	d => [],
+);
+{
+	local $WisReport::wis = $host;
+	for my $r (sort keys %runs) {
+		my $f = derive("run-$r", "$fx/clean.wis", sub {
+			my ($p) = @_;
+			$p =~ s/"run":"[^"]*"/"run":"run-$r"/;
+			return $p;
+		});
+		is(wis('import', "$tmp/labels.db", map({ ('--label', $_) } @{$runs{$r}}), $f), 0,
+		   "run $r imported with " . (join(' ', @{$runs{$r}}) || 'no label'));
+	}
+	wis('report', '--db', "$tmp/labels.db", '--kcidb');
+}
+$doc = decode_json($out);
+is_deeply([schema_faults($doc, 'wis')], [], 'labels: within what KCIDB v5 allows');
+my %co = map { $_->{id} => $_ } @{$doc->{checkouts}};
+is_deeply([sort keys %co], [sort("wis:$sha_a", "wis:$sha_b", "wis:$clean_head->{kernel}")],
+	  '... a checkout per commit, and the release\'s for the run without one');
+is_deeply([@{$co{"wis:$sha_b"}}{qw(git_commit_hash git_repository_url git_repository_branch)}],
+	  [$sha_b, $url, 'next'], '... the commit, repository and branch from the labels');
+ok(!exists $co{"wis:$clean_head->{kernel}"}{git_commit_hash}, '... none where no label gave them');
+my %bu = map { $_->{id} => $_ } @{$doc->{builds}};
+is(scalar(keys %bu), 4, '... a build per commit and config: 4 for one uname -r');
+my %config = map { $_->{checkout_id} . ' ' . ($_->{config_name} // '-') => 1 } values %bu;
+is_deeply([sort keys %config], [sort("wis:$sha_a defconfig", "wis:$sha_b defconfig", "wis:$sha_b debug",
+				      "wis:$clean_head->{kernel} -")],
+	  '... each of its checkout, with its config name');
+my $wrong = 0;
+for my $t (@{$doc->{tests}}) {
+	my $b = $bu{$t->{build_id}} or ++$wrong and next;
+	my %l = map { split(/=/, $_, 2) } @{$runs{$t->{misc}{run} =~ s/^run-//r}};
+	$wrong++ if $b->{checkout_id} ne 'wis:' . ($l{commit} // $clean_head->{kernel}) ||
+		    ($b->{config_name} // '') ne ($l{config} // '');
+}
+is($wrong, 0, '... every test of its run\'s build');
+
+# What KCIDB cannot take is said and left out, never a schema fault.
+{
+	local $WisReport::wis = $host;
+	my $f = derive('short', "$fx/clean.wis", sub { $_[0] =~ s/"run":"[^"]*"/"run":"short"/r });
+	wis('import', "$tmp/short.db", '--label', 'commit=abc1234', '--label', 'repo=git@host:x.git', $f);
+	wis('report', '--db', "$tmp/short.db", '--kcidb');
+}
+$doc = decode_json($out);
+is_deeply([schema_faults($doc, 'wis')], [], 'a short commit and an ssh repository: still within v5');
+is_deeply([@{$doc->{checkouts}[0]}{qw(id git_commit_name)}], ['wis:abc1234', 'abc1234'],
+	  '... the short commit names the checkout, as git_commit_name');
+ok(!exists $doc->{checkouts}[0]{git_repository_url}, '... the repository left out');
+like($err, qr/commit=abc1234 is not a full commit hash.*\n.*repo=git\@host:x\.git is not an https:\/\/ URL/,
+     '... both said on stderr');
+
+# 7. No run at all: still a document.
 open(my $e, '>', "$tmp/empty.wis") or die;
 close($e);
 is(wis('report', '--kcidb', "$tmp/empty.wis"), 1, 'no records: exit 1');

@@ -68,6 +68,7 @@ import rise.db rise 1 23
 is "a rise right after a fall answers it: exit 0; a rise alone: exit 1" "0 1" \
 	"$(exit_of "$HOST" history --db back.db --by n) $(exit_of "$HOST" history --db rise.db --by n)"
 "$HOST" history --db back.db --by n >text 2>&1 || true
+# shellcheck disable=SC2016 # expanded by the sh -c
 check "... both steps found, the fall's alarm down" sh -c \
 	'test "$(grep -c "^  step .* unlink1 processes/1 at run \(11\|21\) " text)" -eq 2 && ! grep -q ALARM text'
 

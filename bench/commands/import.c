@@ -2,10 +2,15 @@
 /*
  * wis import DB [--label KEY=VALUE]... [--wait SECONDS] FILE...: every
  * input wis report reads, through the reader, into the store; one
- * transaction per input.
+ * transaction per input; a directory's regular files each an input.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "file.h"
@@ -60,27 +65,31 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	return 0;
 }
 
-/*
- * One input: 0 stored as it is (or nothing to store), 1 a conflict (the
- * stored kept), -1 a problem; said.
- */
-static int import_one(struct wis_store *s, const char *file,
-		      const struct wis_label *labels, size_t nr_labels,
-		      struct wis_import_counts *c)
+/* What became of one input; all but IMPORTED said on stderr. */
+enum imported { IMPORTED, CONFLICTED, NO_RECORDS, NOT_IMPORTED };
+
+static enum imported import_one(struct wis_store *s, const char *file,
+				const struct wis_label *labels,
+				size_t nr_labels, struct wis_import_counts *c)
 {
 	struct wis_import_counts before = *c;
+	enum imported ret = NOT_IMPORTED;
 	struct rd_model m;
-	int ret = -1, built;
+	int built;
 
 	if (rd_model_init(&m, stderr)) {
 		fprintf(stderr, "wis import: out of memory\n");
-		return -1;
+		return NOT_IMPORTED;
 	}
 	if (rd_inputs_read(&m.in, file))
 		goto out;
 	built = rd_model_build(&m);
-	if (built == 2 || !m.nr_runs)
+	if (built == 2)
 		goto out;
+	if (!m.nr_runs) {
+		ret = NO_RECORDS;
+		goto out;
+	}
 	if (wis_store_import(s, &m, file, labels, nr_labels, c)) {
 		wis_say_clean(stderr, "wis import: %s: nothing of it stored", file);
 		goto out;
@@ -90,10 +99,102 @@ static int import_one(struct wis_store *s, const char *file,
 	       m.nr_runs, m.nr_runs == 1 ? "" : "s",
 	       c->added - before.added, c->extended - before.extended,
 	       c->skipped - before.skipped);
-	ret = c->conflicts != before.conflicts;
+	ret = c->conflicts != before.conflicts ? CONFLICTED : IMPORTED;
 out:
 	rd_model_free(&m);
 	return ret;
+}
+
+/* A directory's entries that are each an input, and what was skipped. */
+struct dir_counts {
+	size_t imported, no_records, not_regular;
+	int failed;
+};
+
+static void import_entry(struct wis_store *s, const char *dir, int dfd,
+			 const char *name, const struct wis_label *labels,
+			 size_t nr_labels, struct wis_import_counts *c,
+			 struct dir_counts *d)
+{
+	size_t len = strlen(dir);
+	struct stat st;
+	char *path;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISREG(st.st_mode)) {
+		d->not_regular++;
+		return;
+	}
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (asprintf(&path, "%.*s/%s", (int)len, dir, name) < 0) {
+		fprintf(stderr, "wis import: out of memory\n");
+		d->failed = 1;
+		return;
+	}
+	switch (import_one(s, path, labels, nr_labels, c)) {
+	case IMPORTED:
+		d->imported++;
+		break;
+	case NO_RECORDS:
+		d->no_records++;
+		break;
+	case CONFLICTED:
+	case NOT_IMPORTED:
+		d->failed = 1;
+		break;
+	}
+	free(path);
+}
+
+/*
+ * The regular files of a directory, in name order, each one input; its
+ * other entries (directories, links, devices) and files without records
+ * are skipped and counted.  0, or 1 when a file with records or the
+ * directory could not be read or stored, or conflicted.
+ */
+static int import_dir(struct wis_store *s, const char *dir,
+		      const struct wis_label *labels, size_t nr_labels,
+		      struct wis_import_counts *c)
+{
+	struct dir_counts d = { 0, 0, 0, 0 };
+	struct dirent **names = NULL;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int n = dfd < 0 ? -1 : scandir(dir, &names, NULL, alphasort);
+
+	if (n < 0) {
+		wis_say_clean(stderr, "wis import: %s: %s", dir, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (strcmp(name, ".") && strcmp(name, ".."))
+			import_entry(s, dir, dfd, name, labels, nr_labels, c,
+				     &d);
+		free(names[i]);
+	}
+	free(names);
+	close(dfd);
+	puts_clean(stdout, dir);
+	printf(": a directory: %zu file%s imported; skipped %zu without records and %zu not regular files\n",
+	       d.imported, d.imported == 1 ? "" : "s", d.no_records,
+	       d.not_regular);
+	return d.failed;
+}
+
+/* One operand: a file, or a directory of them.  0, or 1 a problem or a conflict, said. */
+static int import_path(struct wis_store *s, const char *path,
+		       const struct wis_label *labels, size_t nr_labels,
+		       struct wis_import_counts *c)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
+		return import_dir(s, path, labels, nr_labels, c);
+	return import_one(s, path, labels, nr_labels, c) != IMPORTED;
 }
 
 static const char import_usage[] =
@@ -104,7 +205,9 @@ static const char import_usage[] =
 	"made when missing.  A run already stored is skipped; each FILE is one\n"
 	"transaction: all its runs are stored, or none.  A record that differs\n"
 	"from the stored one, or that a complete run cannot take, is a\n"
-	"conflict: the stored run is kept, and the exit status is 1.\n";
+	"conflict: the stored run is kept, and the exit status is 1.  A\n"
+	"directory's regular files are each a FILE; what else it holds, and\n"
+	"files without records, are skipped and counted.\n";
 
 static const struct wis_opt_spec import_spec = {
 	.cmd = "wis import", .usage = import_usage,
@@ -171,6 +274,7 @@ int cmd_import(int argc, char **argv)
 	struct wis_store *s;
 	int ret = 2, bad = 0;
 
+	rd_diag_name("wis import");
 	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
 	a.operands = calloc((size_t)argc + 1, sizeof(*a.operands));
 	if (!a.labels || !a.operands) {
@@ -184,7 +288,7 @@ int cmd_import(int argc, char **argv)
 	if (!s)
 		goto out;
 	for (size_t i = 1; i < a.nr_operands; i++)
-		bad |= import_one(s, a.operands[i], a.labels, a.nr_labels, &c) != 0;
+		bad |= import_path(s, a.operands[i], a.labels, a.nr_labels, &c);
 	wis_store_close(s);
 	puts_clean(stdout, a.operands[0]);
 	printf(": %zu added, %zu extended, %zu skipped (already stored)",

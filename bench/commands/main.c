@@ -16,6 +16,7 @@
 
 static int help_main(int argc, char **argv);
 static int import_main(int argc, char **argv);
+static int runs_main(int argc, char **argv);
 
 /* Every command: its name, its function, its arguments and one line. */
 static const struct wis_command {
@@ -38,6 +39,8 @@ static const struct wis_command {
 	  "store runs in a SQLite history (host's wis only)" },
 	{ "history", wis_history_main, "[--db DB] ...",
 	  "rates along the runs, stored or in files; their steps" },
+	{ "runs", runs_main, "--db DB ...",
+	  "the stored runs: id, date, kernel, machine, labels" },
 	{ "emit", wis_emit_main, "--out SINKS ...",
 	  "write one result record" },
 	{ "bench", wis_bench_main, "",
@@ -83,6 +86,11 @@ static int import_main(int argc, char **argv)
 	return host_only(cmd_import, argc, argv);
 }
 
+
+static int runs_main(int argc, char **argv)
+{
+	return host_only(cmd_runs, argc, argv);
+}
 
 static int help_main(int argc, char **argv)
 {

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "wis_limits.h"
@@ -27,9 +28,23 @@ struct control {
 	char message[WIS_MSG_MAX];
 } __attribute__((aligned(SLOT_SIZE)));
 
+/*
+ * A task's slot: its counter, and the partner process it started
+ * (wis_spawn_partner), whose CPU time the sampler counts as the point's.
+ */
+struct task_slot {
+	uint64_t iterations;	/* only the task writes it */
+	pid_t partner;		/* 0: none, or a thread of the point process */
+};
+
 /* Set in the point process before any task starts; NULL outside one. */
 extern struct control *wis_ctl;
 extern char *wis_slots;
+
+static inline struct task_slot *wis_task_slot(unsigned long task)
+{
+	return (struct task_slot *)(wis_slots + task * SLOT_SIZE);
+}
 
 /* The point's failure (kind 1 error, 2 unsupported); the first one wins. */
 void wis_set_failure(int kind, const char *fmt, va_list ap);

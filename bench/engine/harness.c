@@ -13,6 +13,7 @@
  * files removed; the point process is point.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ const char *wis_status_name(enum wis_status s)
 		[WIS_OK] = "ok", [WIS_ERROR] = "error",
 		[WIS_UNSUPPORTED] = "unsupported", [WIS_TIMEOUT] = "timeout",
 		[WIS_CRASHED] = "crashed", [WIS_OOM_KILLED] = "oom-killed",
-		[WIS_STARVED] = "starved",
+		[WIS_STARVED] = "starved", [WIS_NOISY] = "noisy",
 	};
 
 	return names[s];
@@ -178,6 +179,8 @@ void wis_point_run(const struct wis_point *p, struct wis_result *out)
 	}
 	memset(r, 0, sizeof(*r));
 	r->starved.task = -1;
+	r->interference.others_pct = NAN;
+	r->interference.res_pct = NAN;
 	wis_profile_prepare(p->m->profile);
 	if (wis_topology_read(topo, p->mask)) {
 		r->status = WIS_ERROR;

@@ -84,30 +84,39 @@ static void add_ns(struct timespec *ts, uint64_t ns)
 }
 
 /*
- * Sum of /proc/stat fields over the CPUs in mask.  No stdio: brk1 in
- * threads mode moves the break under malloc, so the point process must
- * not allocate while tasks run.
+ * Sum of /proc/stat fields over the CPUs in mask, and of their steal
+ * time (the eighth field, 0 where the kernel has none).  No stdio: brk1
+ * in threads mode moves the break under malloc, so the point process
+ * must not allocate while tasks run.
  */
-static void read_stat(const struct wis_cpuset *mask, uint64_t *out)
+static void read_stat(const struct wis_cpuset *mask, uint64_t *out,
+		      uint64_t *steal)
 {
 	static char buf[1 << 18];
 
 	memset(out, 0, sizeof(uint64_t) * STAT_NR);
+	*steal = 0;
 	if (wis_read_file("/proc/stat", buf, sizeof(buf)) < 0)
 		return;
 	for (char *line = buf, *next; line; line = next) {
-		unsigned long long v[STAT_NR];
-		int cpu;
+		unsigned long long v[STAT_NR + 1];
+		int cpu, n;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = 0;
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu", &cpu,
-			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 8 ||
-		    !wis_cpuset_test(mask, cpu))
+		/* "cpu N ...", not the "cpu  ..." line of all of them. */
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		n = sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+			   &v[7]);
+		if (n < STAT_NR + 1 || !wis_cpuset_test(mask, cpu))
 			continue;
 		for (int i = 0; i < STAT_NR; i++)
 			out[i] += v[i];
+		if (n > STAT_NR + 1)
+			*steal += v[STAT_NR];
 	}
 }
 
@@ -117,6 +126,9 @@ struct point_state {
 	struct wis_task *tasks;
 	pid_t *pids;
 	struct wis_cpuset used;
+	/* CPU clocks of the point's processes: itself, tasks, partners. */
+	clockid_t *clocks;
+	int nr_clocks;
 };
 
 static int start_tasks(struct point_state *s, struct wis_point_env *env,
@@ -140,7 +152,7 @@ static int start_tasks(struct point_state *s, struct wis_point_env *env,
 			.cpu = s->r->cpus[i], .tmp_prefix = env->tmp_prefix,
 			.shared_path = env->shared_path, .shared = shared,
 		};
-		a->iterations = (uint64_t *)(wis_slots + i * SLOT_SIZE);
+		a->iterations = &wis_task_slot(i)->iterations;
 		if (p->threads) {
 			int err = pthread_create(&tid, &attr, task_thread, a);
 
@@ -219,7 +231,7 @@ static int take_sample(struct point_state *s, uint64_t *prev,
 	out->min = -1;
 	out->max = 0;
 	for (unsigned long i = 0; i < s->p->nr_tasks; i++) {
-		uint64_t v = __atomic_load_n((uint64_t *)(wis_slots + i * SLOT_SIZE),
+		uint64_t v = __atomic_load_n(&wis_task_slot(i)->iterations,
 					     __ATOMIC_RELAXED);
 		double rate = (double)(v - prev[i]) * scale;
 
@@ -283,6 +295,39 @@ enum wis_sampler wis_sampler_probe(void)
 static uint64_t ts_ns(const struct timespec *ts)
 {
 	return (uint64_t)ts->tv_sec * 1000000000ULL + ts->tv_nsec;
+}
+
+/*
+ * The clocks of everything that runs the point: this process (the
+ * sampler, and every task and partner in threads mode), and each task
+ * process and partner process.  Taken once every task is ready, so the
+ * samples only read them.
+ */
+static void own_clocks(struct point_state *s)
+{
+	s->clocks[s->nr_clocks++] = CLOCK_PROCESS_CPUTIME_ID;
+	if (s->p->threads)
+		return;
+	for (unsigned long i = 0; i < s->p->nr_tasks; i++) {
+		pid_t pids[2] = { s->pids[i], wis_task_slot(i)->partner };
+
+		for (int k = 0; k < 2; k++)
+			if (pids[k] > 0 && !clock_getcpuclockid(pids[k],
+					&s->clocks[s->nr_clocks]))
+				s->nr_clocks++;
+	}
+}
+
+/* CPU time of the point's own processes and threads so far, in ns. */
+static uint64_t own_cpu_ns(const struct point_state *s)
+{
+	struct timespec ts;
+	uint64_t sum = 0;
+
+	for (int i = 0; i < s->nr_clocks; i++)
+		if (!clock_gettime(s->clocks[i], &ts))
+			sum += ts_ns(&ts);
+	return sum;
 }
 
 /*
@@ -358,18 +403,24 @@ static long stat_field(const char *name)
 	return at ? strtol(at + strlen(name), NULL, 10) : -1;
 }
 
-static void note_starved(struct wis_result *r, int task, int sample)
+/* The load average over a minute, NAN unknown; no stdio either. */
+static double load1(void)
 {
 	char buf[128];
 
+	if (wis_read_file("/proc/loadavg", buf, sizeof(buf)) < 0)
+		return NAN;
+	return strtod(buf, NULL);
+}
+
+static void note_starved(struct wis_result *r, int task, int sample)
+{
 	if (r->starved.task >= 0)
 		return;
 	r->starved.task = task;
 	r->starved.sample = sample;
 	r->starved.procs_running = stat_field("\nprocs_running ");
-	r->starved.load1 = NAN;
-	if (wis_read_file("/proc/loadavg", buf, sizeof(buf)) >= 0)
-		r->starved.load1 = strtod(buf, NULL);
+	r->starved.load1 = load1();
 }
 
 /*
@@ -392,13 +443,71 @@ static void check_starved(struct wis_result *r)
 		 wis_result_idle_pct(r));
 }
 
+/* Ticks of the point's CPUs over its samples, steal included. */
+static double window_ticks(const struct wis_result *r)
+{
+	double total = (double)r->interference.steal;
+
+	for (int i = 0; i < STAT_NR; i++)
+		total += (double)r->stat[i];
+	return total;
+}
+
+/*
+ * Others' share of the point's CPUs over its samples: the CPUs' user
+ * and system time less the point's own, and steal.  Interrupt time is
+ * left out: the point's own calls raise most of it (loopback networking
+ * receives in softirq), and a kernel that keeps it out of the tasks'
+ * time (CONFIG_IRQ_TIME_ACCOUNTING) would make it others'.
+ */
+static void measure_interference(struct wis_result *r, int nr_cpus)
+{
+	struct wis_interference *in = &r->interference;
+	double tick_ns = 1e9 / (double)sysconf(_SC_CLK_TCK);
+	double busy = (double)(r->stat[STAT_USER] + r->stat[STAT_NICE] +
+			       r->stat[STAT_SYS]);
+	double total = window_ticks(r);
+	double others = busy - (double)in->own_ns / tick_ns;
+
+	if (others < 0)
+		others = 0;
+	in->others_pct = total > 0 ? 100 * (others + (double)in->steal) / total :
+		NAN;
+	in->res_pct = total > 0 ? 100.0 * WIS_NOISY_RES_TICKS * nr_cpus / total :
+		NAN;
+}
+
+/*
+ * Nobody else may take a stated share of the point's CPUs while it is
+ * measured, or its rate is the machine's as much as the kernel's: such
+ * a point is published as noisy, not ok.
+ */
+static void check_noisy(struct wis_result *r)
+{
+	const struct wis_interference *in = &r->interference;
+
+	if (!(in->others_pct - in->res_pct > WIS_NOISY_PCT) ||
+	    r->status != WIS_OK)
+		return;
+	r->status = WIS_NOISY;
+	snprintf(r->message, sizeof(r->message),
+		 "others took %.1f +- %.1f %% of the CPUs of the point during "
+		 "its samples (more than %.0f %%; steal %.1f %%), %ld runnable "
+		 "on %ld CPUs, load %.1f", in->others_pct, in->res_pct,
+		 WIS_NOISY_PCT, 100.0 * (double)in->steal / window_ticks(r),
+		 stat_field("\nprocs_running "), sysconf(_SC_NPROCESSORS_ONLN),
+		 load1());
+}
+
 static void sample_loop(struct point_state *s)
 {
 	const struct wis_point *p = s->p;
 	uint64_t prev[WIS_MAX_TASKS] = { 0 }, last, stat0[STAT_NR], stat1[STAT_NR];
 	uint64_t interval = (uint64_t)p->m->interval_ms * 1000000ULL;
+	uint64_t steal0 = 0, steal1, own0 = 0;
 	struct timespec deadline;
 
+	own_clocks(s);
 	s->r->sampler = raise_sampler();
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	last = ts_ns(&deadline);
@@ -413,7 +522,8 @@ static void sample_loop(struct point_state *s)
 		uint64_t now;
 
 		if (k == p->m->warmup) {
-			read_stat(&s->used, stat0);
+			read_stat(&s->used, stat0, &steal0);
+			own0 = own_cpu_ns(s);
 			s->r->window_start_ns = last;
 		}
 		add_ns(&deadline, interval);
@@ -430,9 +540,12 @@ static void sample_loop(struct point_state *s)
 			s->r->samples[s->r->nr_samples++] = sample;
 	}
 	s->r->window_end_ns = last;
-	read_stat(&s->used, stat1);
+	read_stat(&s->used, stat1, &steal1);
+	s->r->interference.own_ns = own_cpu_ns(s) - own0;
 	for (int i = 0; i < STAT_NR; i++)
 		s->r->stat[i] = stat1[i] - stat0[i];
+	s->r->interference.steal = steal1 - steal0;
+	measure_interference(s->r, wis_cpuset_count(&s->used));
 	if (p->m->profile)
 		profile_interval(s, prev, last);
 }
@@ -477,6 +590,7 @@ static void finish(struct point_state *s)
 
 	if (!kind) {
 		check_starved(s->r);
+		check_noisy(s->r);
 		return;
 	}
 	s->r->status = kind == 2 ? WIS_UNSUPPORTED : WIS_ERROR;
@@ -556,11 +670,12 @@ void wis_point_main(const struct wis_point *p, struct wis_result *r,
 	own_heap();
 	redraw_layout();
 	s.pids = calloc(p->nr_tasks, sizeof(pid_t));
+	s.clocks = calloc(2 * p->nr_tasks + 1, sizeof(clockid_t));
 	for (unsigned long i = 0; i < p->nr_tasks; i++)
 		wis_cpuset_set(&s.used, r->cpus[i]);
 	if (p->m->affinity == WIS_AFF_NONE)
 		s.used = *p->mask;
-	if (!s.pids || raise_nofile(p) ||
+	if (!s.pids || !s.clocks || raise_nofile(p) ||
 	    (p->test->prepare && p->test->prepare(&env, &shared)) ||
 	    start_tasks(&s, &env, shared) || wait_ready(&s)) {
 		if (!atomic_load(&wis_ctl->failed))

@@ -17,8 +17,22 @@
 
 enum wis_status {
 	WIS_OK, WIS_ERROR, WIS_UNSUPPORTED, WIS_TIMEOUT, WIS_CRASHED,
-	WIS_OOM_KILLED, WIS_STARVED,
+	WIS_OOM_KILLED, WIS_STARVED, WIS_NOISY,
 };
+
+/*
+ * Others took more than this share of the point's CPUs' time during its
+ * measured samples, beyond the figure's resolution: the point is noisy,
+ * not a measurement (docs/fidelity.md, "Nobody else on the point's
+ * CPUs", has the figures that set it).
+ */
+#define WIS_NOISY_PCT 10.0
+/*
+ * The figure's resolution, in ticks per CPU watched: each end of the
+ * window may be off by the tick /proc/stat truncates and the tick not
+ * yet accounted to the CPUs or to the tasks' clocks.
+ */
+#define WIS_NOISY_RES_TICKS 2
 
 /* /proc/stat fields summed over the CPUs a point used, in ticks. */
 enum { STAT_USER, STAT_NICE, STAT_SYS, STAT_IDLE, STAT_IOWAIT, STAT_IRQ,
@@ -43,6 +57,18 @@ struct wis_starved {
 	double load1;		/* /proc/loadavg at that sample, NAN unknown */
 };
 
+/*
+ * CPU time on the point's CPUs during its measured samples that was not
+ * the point's own: other tasks' user and system time, and in a guest
+ * the time the hypervisor gave to others (steal).
+ */
+struct wis_interference {
+	uint64_t own_ns;	/* the point's processes and threads */
+	uint64_t steal;		/* /proc/stat ticks over the point's CPUs */
+	double others_pct;	/* of the CPUs' time; NAN when no tick fell */
+	double res_pct;		/* others_pct's resolution, +- */
+};
+
 struct wis_result {
 	enum wis_status status;
 	char message[WIS_MSG_MAX];
@@ -61,6 +87,7 @@ struct wis_result {
 	enum wis_sampler sampler;
 	unsigned overrun;	/* sampler wake-ups late by > 1 % of the interval */
 	struct wis_starved starved;
+	struct wis_interference interference;
 	struct wis_profile profile;	/* asked 0: not profiled */
 };
 

@@ -121,8 +121,10 @@ int wis_spawn_partner(struct wis_task *t, void (*fn)(void *arg), void *arg)
 		pid = fork();
 		if (pid < 0)
 			return -1;
-		if (pid)
+		if (pid) {
+			wis_task_slot(t->id)->partner = pid;
 			return 0;
+		}
 		wis_die_with_parent(parent);
 		fn(arg);
 		_exit(0);

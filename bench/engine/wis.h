@@ -118,7 +118,8 @@ void wis_die(struct wis_task *t, const char *fmt, ...)
 /*
  * Start a partner for tests that need two parties (context_switch1):
  * a thread in threads mode, a process otherwise, pinned to the caller's
- * CPU.  The harness stops it with the point.
+ * CPU.  The harness stops it with the point and counts its CPU time as
+ * the point's own; one partner a task.
  */
 int wis_spawn_partner(struct wis_task *t, void (*fn)(void *arg), void *arg);
 

@@ -23,6 +23,8 @@
 #include "table.h"
 
 #define READ_CHUNK (1 << 20)
+/* The first 16 bytes of every SQLite database file: a store. */
+#define SQLITE_MAGIC "SQLite format 3"
 /*
  * A frame can only start this close to the end of its line: in a LAVA
  * log, escaped, each of its bytes takes up to 4 (" is \\\"), after the
@@ -34,12 +36,19 @@
 static const char frame_magic[] = WIS_RECORD_MAGIC " ";
 #define MAGIC_LEN (sizeof(frame_magic) - 1)
 
+static const char *diag_name = "wis report";
+
+void rd_diag_name(const char *name)
+{
+	diag_name = name;
+}
+
 void rd_report_diag(FILE *diag, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("wis report: ", diag);
+	fprintf(diag, "%s: ", diag_name);
 	wis_vsay_clean(diag, fmt, ap);
 	va_end(ap);
 }
@@ -623,6 +632,9 @@ int rd_inputs_read(struct rd_inputs *in, const char *name)
 			continue;
 		if (n < 0)
 			break;
+		if (!in->feed_off && (size_t)n >= sizeof(SQLITE_MAGIC) &&
+		    !memcmp(buf, SQLITE_MAGIC, sizeof(SQLITE_MAGIC)))
+			in->v[in->nr - 1].store = 1;
 		input_feed(in, buf, (size_t)n);
 		in->feed_off += (uint64_t)n;
 	}
@@ -648,7 +660,10 @@ void rd_inputs_summary(const struct rd_inputs *in)
 			rd_report_diag(in->diag, "%s: %zu corrupt line%s skipped",
 				    i->name, i->corrupt,
 				    i->corrupt == 1 ? "" : "s");
-		if (!i->frames && !i->malformed)
+		if (!i->frames && !i->malformed && i->store)
+			rd_report_diag(in->diag, "%s: this is a store (SQLite), not records: use --db %s",
+				       i->name, i->name);
+		else if (!i->frames && !i->malformed)
 			rd_report_diag(in->diag, "%s: no records", i->name);
 	}
 	for (k = 0; k < in->nr_fulls; k++) {

@@ -53,6 +53,7 @@ struct rd_label {
 struct rd_input {
 	const char *name;
 	size_t corrupt, malformed, frames;
+	int store;	/* a SQLite file: a store, read with --db */
 };
 
 struct rd_inputs {
@@ -82,7 +83,7 @@ struct rd_inputs {
 	int line_bad_magic;	/* it has a magic that gave no record */
 };
 
-/* Diagnostics go to diag, each line prefixed "wis report: ". */
+/* Diagnostics go to diag, each line prefixed by rd_diag_name's. */
 int rd_inputs_init(struct rd_inputs *in, FILE *diag);
 void rd_inputs_free(struct rd_inputs *in);
 
@@ -119,6 +120,11 @@ void rd_inputs_summary(const struct rd_inputs *in);
 /* printf to diag, prefixed, control characters replaced. */
 void rd_report_diag(FILE *diag, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The command whose diagnostics the reader writes, their prefix: "wis
+ * report" unless the command that runs says its name.
+ */
+void rd_diag_name(const char *name);
 
 /* Field access on a record; NULL / NaN when missing or of another kind. */
 int rd_rec_get(const struct rd_rec *rec, const char *key, struct wis_jval *v);

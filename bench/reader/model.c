@@ -411,7 +411,7 @@ int rd_point_ok(const struct rd_point *p)
 
 int rd_point_set_aside(const struct rd_point *p)
 {
-	return !strcmp(p->status, "starved");
+	return !strcmp(p->status, "starved") || !strcmp(p->status, "noisy");
 }
 
 const char *rd_point_mode(const struct rd_point *p)
@@ -514,6 +514,8 @@ static void count_failed(struct rd_run *run)
 			run->unsupported++;
 		else if (!strcmp(p->status, "starved"))
 			run->starved++;
+		else if (!strcmp(p->status, "noisy"))
+			run->noisy++;
 		else if (strcmp(p->status, "ok"))
 			run->failed++;
 	}

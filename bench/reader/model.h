@@ -55,7 +55,7 @@ struct rd_run {
 	const struct rd_rec *head, *end;
 	struct rd_point *points;	/* by test, task count, mode, repeat */
 	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
-	size_t nr_points, failed, unsupported, starved;
+	size_t nr_points, failed, unsupported, starved, noisy;
 	uint64_t missing;
 	size_t after_end;	/* records after its end: left out, damaged */
 	int errors;	/* error records, conflicts, bad points, a bad end */
@@ -117,8 +117,8 @@ const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
 int rd_run_bad(const struct rd_run *run);
 int rd_point_ok(const struct rd_point *p);
 /*
- * A point the machine spoiled, not the kernel: a task starved.  Neither
- * a rate nor a failure: a history sets it aside as a gap.
+ * A point the machine spoiled, not the kernel: a task starved, or others
+ * took too much of its CPUs (noisy).  Neither a rate nor a failure: a history sets it aside as a gap.
  */
 int rd_point_set_aside(const struct rd_point *p);
 const char *rd_point_mode(const struct rd_point *p);

@@ -186,7 +186,7 @@ static int write_file(int dirfd, const char *name, const char *shown,
 	if (title)
 		fprintf(f, "%s\n", title);
 	else
-		rd_view_runtest(f, run, from, to);
+		rd_view_runtest(f, run, from, to, RD_RUNTEST_UPSTREAM);
 	if (fclose(f)) {
 		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
 			    strerror(errno));

@@ -58,11 +58,19 @@ void rd_view_lkp(FILE *out, const struct rd_model *m);
 void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 
 /*
+ * Whose runtest.py: upstream's runs both modes, so a mode the sweep did
+ * not run is missing there (-1); LKP's patched one runs the job's mode
+ * only and writes 0 (idle 0.00) for the other.
+ */
+enum rd_runtest { RD_RUNTEST_UPSTREAM, RD_RUNTEST_LKP };
+
+/*
  * runtest.py's CSV of the test whose points are [from, to) of run:
  * tasks,processes,processes_idle,threads,threads_idle,linear, its leading
  * 0 row, -1 for a failed or missing point.
  */
-void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from, size_t to);
+void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from,
+		     size_t to, enum rd_runtest whose);
 
 /* A CSV field, quoted when it needs to be; nothing for NULL. */
 void rd_csv_str(FILE *out, const char *s);

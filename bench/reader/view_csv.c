@@ -188,13 +188,40 @@ static unsigned long next_tasks(const struct rd_run *run, size_t from, size_t to
 	return next;
 }
 
+/* A mode of which [from, to) holds no point. */
+static int mode_not_run(const struct rd_run *run, size_t from, size_t to,
+			int threads)
+{
+	for (size_t i = from; i < to; i++)
+		if (run->points[i].threads == threads)
+			return 0;
+	return 1;
+}
+
+/* A cell's rate and idle %, or what whose runtest.py writes for it. */
+static double runtest_cell(FILE *out, const struct rd_point *p, int unrun,
+			   enum rd_runtest whose)
+{
+	double rate = runtest_rate(p);
+
+	if (unrun && whose == RD_RUNTEST_LKP) {
+		fputs(",0,0.00", out);
+		return 0;
+	}
+	runtest_int(out, rate);
+	runtest_idle(out, p);
+	return rate;
+}
+
 /*
  * Points are by mode, then tasks; runtest.py's rows are by tasks, both
  * modes in one.
  */
-void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from, size_t to)
+void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from,
+		     size_t to, enum rd_runtest whose)
 {
-	const struct rd_point *cells[2];
+	int unrun[2] = { mode_not_run(run, from, to, 0),
+			 mode_not_run(run, from, to, 1) };
 	double linear = 0, p, t;
 	unsigned long tasks;
 
@@ -202,17 +229,13 @@ void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from, size_t to
 	      "0,0,100,0,100,0\n", out);
 	for (tasks = next_tasks(run, from, to, 0); tasks;
 	     tasks = next_tasks(run, from, to, tasks)) {
-		cells[0] = cell(run, from, to, tasks, 0);
-		cells[1] = cell(run, from, to, tasks, 1);
-		p = runtest_rate(cells[0]);
-		t = runtest_rate(cells[1]);
+		fprintf(out, "%lu", tasks);
+		p = runtest_cell(out, cell(run, from, to, tasks, 0), unrun[0],
+				 whose);
+		t = runtest_cell(out, cell(run, from, to, tasks, 1), unrun[1],
+				 whose);
 		if (tasks == 1)
 			linear = p > t ? p : t;
-		fprintf(out, "%lu", tasks);
-		runtest_int(out, p);
-		runtest_idle(out, cells[0]);
-		runtest_int(out, t);
-		runtest_idle(out, cells[1]);
 		runtest_linear(out, linear, tasks);
 	}
 }

@@ -528,7 +528,7 @@ static void print_head(FILE *out, const struct rd_history *h, const char *from)
 	for (size_t i = 0; i < h->nr_series; i++)
 		aside += h->series[i].shown ? h->series[i].aside : 0;
 	if (aside)
-		fprintf(out, "set aside: %zu point%s the machine spoiled (starved): gaps in their series\n",
+		fprintf(out, "set aside: %zu point%s the machine spoiled (starved or noisy): gaps in their series\n",
 			aside, aside == 1 ? "" : "s");
 }
 

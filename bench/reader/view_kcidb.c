@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KernelCI's results format: a KCIDB I/O schema v5 document (kcidb-io,
- * kcidb_io/schema/v05_*.py).  Per kernel release a checkout, per kernel
- * build (release and version) a build, per point a test at the path
- * will-it-scale.TEST.MODE.TASKS whose number is the point's rate.  Every
- * id starts with the origin and a colon, as the schema requires.
+ * kcidb_io/schema/v05_*.py).  Per source a checkout (the commit label's,
+ * else the kernel release's), per kernel build (release, version,
+ * architecture, commit and config) a build, per point a test at the
+ * path will-it-scale.TEST.MODE.TASKS whose number is the point's rate.
+ * Every id starts with the origin and a colon, as the schema requires.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "json.h"
 #include "safename.h"
@@ -20,9 +22,14 @@
 /* The schema's maxLength of a log_excerpt, in characters. */
 #define EXCERPT_MAX 16384
 
-/* What a run's record says of its kernel and machine. */
+/*
+ * What a run's record says of its kernel and machine, and what the
+ * labels it was imported with say of the source and configuration it
+ * was built from (commit=, repo=, branch=, config=; NULL: none).
+ */
 struct kernel {
 	char *release, *version, *arch;
+	const char *commit, *repo, *branch, *config;
 };
 
 static char *head_str(const struct rd_run *run, const char *key,
@@ -33,14 +40,48 @@ static char *head_str(const struct rd_run *run, const char *key,
 	return s ? s : strdup(missing);
 }
 
-static int cmp_kernel(const void *a, const void *b)
+static const char *label_of(const struct rd_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nr_labels; i++)
+		if (!strcmp(run->labels[i].key, key))
+			return run->labels[i].value;
+	return NULL;
+}
+
+/* Strings, NULL before any. */
+static int cmp_opt(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !b - !a;
+	return strcmp(a, b);
+}
+
+/* A checkout is the source built: its commit when a label names it. */
+static const char *checkout_key(const struct kernel *k)
+{
+	return k->commit ? k->commit : k->release;
+}
+
+static int cmp_checkout(const struct kernel *x, const struct kernel *y)
+{
+	return strcmp(checkout_key(x), checkout_key(y));
+}
+
+/* By checkout, then release, version, architecture, commit and config. */
+static int cmp_build(const void *a, const void *b)
 {
 	const struct kernel *x = a, *y = b;
-	int c = strcmp(x->release, y->release);
+	int c = cmp_checkout(x, y);
 
 	if (!c)
+		c = strcmp(x->release, y->release);
+	if (!c)
 		c = strcmp(x->version, y->version);
-	return c ? c : strcmp(x->arch, y->arch);
+	if (!c)
+		c = strcmp(x->arch, y->arch);
+	if (!c)
+		c = cmp_opt(x->commit, y->commit);
+	return c ? c : cmp_opt(x->config, y->config);
 }
 
 /*
@@ -70,16 +111,26 @@ static char *kcidb_id(const char *origin, const char *const *fields,
 	return id;
 }
 
-/*
- * A checkout's id, of the kernel release, or a build's, of the release,
- * version and architecture: a reproducible build's version is the same
- * on every architecture.
- */
-static char *kernel_id(const char *origin, const struct kernel *k, int build)
+static char *checkout_id(const char *origin, const struct kernel *k)
 {
-	const char *fields[] = { k->release, k->version, k->arch };
+	const char *fields[] = { checkout_key(k) };
 
-	return kcidb_id(origin, fields, build ? 3 : 1);
+	return kcidb_id(origin, fields, 1);
+}
+
+/*
+ * A build's id: the release, version and architecture (a reproducible
+ * build's version is the same on every architecture), and with a
+ * commit or config label both, so one uname -r built from two commits
+ * or two configs is two builds.
+ */
+static char *build_id(const char *origin, const struct kernel *k)
+{
+	const char *fields[] = { k->release, k->version, k->arch,
+				 k->commit ? k->commit : "",
+				 k->config ? k->config : "" };
+
+	return kcidb_id(origin, fields, k->commit || k->config ? 5 : 3);
 }
 
 static void print_object(FILE *out, const struct wis_json *j, int *first)
@@ -90,43 +141,98 @@ static void print_object(FILE *out, const struct wis_json *j, int *first)
 	*first = 0;
 }
 
-/* The checkouts (one per release) and builds of the sorted kernels k. */
-static void print_kernels(FILE *out, const struct kernel *k, size_t n,
-			  const char *origin, int builds)
+/* A full SHA-1 commit id, the only kind git_commit_hash takes in v5.0. */
+static int full_commit(const char *s)
+{
+	return strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+}
+
+/* An https:// URL without spaces or control characters, as the schema's. */
+static int https_url(const char *s)
+{
+	if (strncmp(s, "https://", 8))
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The checkout's source from the labels; what KCIDB cannot take, said. */
+static void put_source(struct wis_json *j, const struct kernel *k, FILE *diag)
+{
+	if (k->commit && full_commit(k->commit)) {
+		wis_json_str(j, "git_commit_hash", k->commit);
+	} else if (k->commit) {
+		wis_json_str(j, "git_commit_name", k->commit);
+		rd_report_diag(diag, "--kcidb: label commit=%s is not a full commit hash (40 hex digits): the checkout's git_commit_name, not its git_commit_hash",
+			       k->commit);
+	}
+	if (k->repo && https_url(k->repo))
+		wis_json_str(j, "git_repository_url", k->repo);
+	else if (k->repo)
+		rd_report_diag(diag, "--kcidb: label repo=%s is not an https:// URL, as KCIDB's git_repository_url must be: left out",
+			       k->repo);
+	if (k->branch)
+		wis_json_str(j, "git_repository_branch", k->branch);
+}
+
+/* One checkout per source, of the kernels k sorted by cmp_build. */
+static void print_checkouts(FILE *out, const struct kernel *k, size_t n,
+			    const char *origin, FILE *diag)
 {
 	struct wis_json j, misc;
 	int first = 1;
-	size_t i;
-	char *id, *checkout;
+	char *id;
 
-	for (i = 0; i < n; i++) {
-		if (i && (builds ? !cmp_kernel(&k[i], &k[i - 1]) :
-			  !strcmp(k[i].release, k[i - 1].release)))
+	for (size_t i = 0; i < n; i++) {
+		if (i && !cmp_checkout(&k[i], &k[i - 1]))
 			continue;
-		checkout = kernel_id(origin, &k[i], 0);
-		id = builds ? kernel_id(origin, &k[i], 1) : NULL;
+		id = checkout_id(origin, &k[i]);
 		wis_json_init(&j);
 		wis_json_init(&misc);
-		if (builds) {
-			wis_json_str(&j, "id", id ? id : "");
-			wis_json_str(&j, "checkout_id", checkout ? checkout : "");
-			wis_json_str(&j, "origin", origin);
-			wis_json_str(&j, "architecture", k[i].arch);
-			wis_json_str(&j, "comment", k[i].version);
-			/* A kernel that ran the sweep was built. */
-			wis_json_str(&j, "status", "PASS");
-		} else {
-			wis_json_str(&j, "id", checkout ? checkout : "");
-			wis_json_str(&j, "origin", origin);
-			wis_json_str(&j, "comment", k[i].release);
-			wis_json_str(&misc, "kernel", k[i].release);
-			wis_json_obj(&j, "misc", &misc);
-		}
-		if (!checkout || (builds && !id))
+		wis_json_str(&j, "id", id ? id : "");
+		wis_json_str(&j, "origin", origin);
+		wis_json_str(&j, "comment", k[i].release);
+		put_source(&j, &k[i], diag);
+		wis_json_str(&misc, "kernel", k[i].release);
+		wis_json_obj(&j, "misc", &misc);
+		if (!id)
 			j.oom = 1;
 		print_object(out, &j, &first);
 		wis_json_free(&j);
 		wis_json_free(&misc);
+		free(id);
+	}
+}
+
+/* One build per kernel build and config, of the kernels k sorted. */
+static void print_builds(FILE *out, const struct kernel *k, size_t n,
+			 const char *origin)
+{
+	struct wis_json j;
+	int first = 1;
+	char *id, *checkout;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i && !cmp_build(&k[i], &k[i - 1]))
+			continue;
+		id = build_id(origin, &k[i]);
+		checkout = checkout_id(origin, &k[i]);
+		wis_json_init(&j);
+		wis_json_str(&j, "id", id ? id : "");
+		wis_json_str(&j, "checkout_id", checkout ? checkout : "");
+		wis_json_str(&j, "origin", origin);
+		wis_json_str(&j, "architecture", k[i].arch);
+		if (k[i].config)
+			wis_json_str(&j, "config_name", k[i].config);
+		wis_json_str(&j, "comment", k[i].version);
+		/* A kernel that ran the sweep was built. */
+		wis_json_str(&j, "status", "PASS");
+		if (!id || !checkout)
+			j.oom = 1;
+		print_object(out, &j, &first);
+		wis_json_free(&j);
 		free(id);
 		free(checkout);
 	}
@@ -202,28 +308,18 @@ static void put_environment(struct wis_json *j, const struct rd_run *run)
 }
 
 /*
- * A point's status: DONE with its rate; these by the point's status
- * (the kernel cannot run it: not applicable; a task completed no
- * operation in a sample: not measured, the kernel's code not at fault);
- * any other outcome (an error, a timeout, a crash) FAIL.
+ * A point's status: DONE with its rate; SKIP when the kernel cannot run
+ * it; ERROR when the machine spoiled it (a task starved, others took its
+ * CPUs): not measured, the kernel's code not at fault; any other outcome
+ * (an error, a timeout, a crash) FAIL.
  */
-static const struct {
-	const char *wis, *kcidb;
-} statuses[] = {
-	{ "unsupported", "SKIP" },
-	{ "starved", "ERROR" },
-};
-
 static const char *point_status(const struct rd_point *p)
 {
-	size_t i;
-
 	if (rd_point_ok(p))
 		return "DONE";
-	for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
-		if (!strcmp(p->status, statuses[i].wis))
-			return statuses[i].kcidb;
-	return "FAIL";
+	if (rd_point_set_aside(p))
+		return "ERROR";
+	return strcmp(p->status, "unsupported") ? "FAIL" : "SKIP";
 }
 
 static void put_outcome(struct wis_json *j, const struct rd_point *p)
@@ -262,6 +358,39 @@ static void put_outcome(struct wis_json *j, const struct rd_point *p)
 	free(excerpt);
 }
 
+/*
+ * When the point's tasks were released: the run's date plus the uptime
+ * from its audit (boot_sweep) to the point's first sample, to the
+ * millisecond; the run's date alone when a record lacks either.
+ */
+static void put_start(struct wis_json *j, const struct rd_run *run,
+		      const struct rd_point *p)
+{
+	double after = rd_rec_num(p->rec, WIS_FIELD(first_sample_uptime)) -
+		       rd_rec_num(run->head, WIS_FIELD(boot_sweep));
+	char *date = rd_rec_strdup(run->head, WIS_FIELD(date)), *end;
+	struct tm tm = { 0 };
+	char when[64];
+	long ms = 0;
+	time_t t;
+
+	end = date ? strptime(date, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+	if (end && !*end) {
+		t = timegm(&tm);
+		if (isfinite(after) && after >= 0 && after < 1e9) {
+			t += (time_t)after;
+			ms = (long)((after - floor(after)) * 1000);
+		}
+		if (gmtime_r(&t, &tm) &&
+		    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm)) {
+			snprintf(when + strlen(when), sizeof(when) - strlen(when),
+				 ".%03ldZ", ms);
+			wis_json_str(j, "start_time", when);
+		}
+	}
+	free(date);
+}
+
 static void put_test(FILE *out, const struct rd_model *m,
 		     const struct rd_run *run, const struct rd_point *p,
 		     const char *origin, const char *build, int *first)
@@ -288,6 +417,7 @@ static void put_test(FILE *out, const struct rd_model *m,
 	wis_json_str(&j, "path", path);
 	if (title)
 		wis_json_str(&j, "comment", title);
+	put_start(&j, run, p);
 	put_outcome(&j, p);
 	put_environment(&j, run);
 	wis_json_str(&misc, "run", run->id);
@@ -313,7 +443,7 @@ static void print_tests(FILE *out, const struct rd_model *m, const struct kernel
 
 	for (i = 0; i < m->nr_runs; i++) {
 		run = &m->runs[i];
-		build = kernel_id(origin, &k[i], 1);
+		build = build_id(origin, &k[i]);
 		for (p = 0; build && p < run->nr_points; p++)
 			put_test(out, m, run, &run->points[p], origin, build,
 				 &first);
@@ -335,6 +465,8 @@ void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin)
 			head_str(run, WIS_FIELD(kernel), "unknown"),
 			head_str(run, WIS_FIELD(kernel_version), ""),
 			head_str(run, WIS_FIELD(machine), "unknown"),
+			label_of(run, "commit"), label_of(run, "repo"),
+			label_of(run, "branch"), label_of(run, "config"),
 		};
 		ok = k[i].release && k[i].version && k[i].arch;
 	}
@@ -343,12 +475,12 @@ void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin)
 		goto out;
 	}
 	memcpy(sorted, k, m->nr_runs * sizeof(*k));
-	qsort(sorted, m->nr_runs, sizeof(*sorted), cmp_kernel);
+	qsort(sorted, m->nr_runs, sizeof(*sorted), cmp_build);
 	fprintf(out, "{\"version\":{\"major\":%d,\"minor\":%d},\"checkouts\":[",
 		KCIDB_MAJOR, KCIDB_MINOR);
-	print_kernels(out, sorted, m->nr_runs, origin, 0);
+	print_checkouts(out, sorted, m->nr_runs, origin, m->in.diag);
 	fputs("],\"builds\":[", out);
-	print_kernels(out, sorted, m->nr_runs, origin, 1);
+	print_builds(out, sorted, m->nr_runs, origin);
 	fputs("],\"tests\":[", out);
 	print_tests(out, m, k, origin);
 	fputs("]}\n", out);

@@ -135,7 +135,7 @@ static void lkp_test(FILE *out, const struct rd_run *run, size_t from, size_t to
 
 	if (!mem)
 		return;
-	rd_view_runtest(mem, run, from, to);
+	rd_view_runtest(mem, run, from, to, RD_RUNTEST_LKP);
 	if (fclose(mem)) {
 		free(csv);
 		return;

@@ -52,6 +52,8 @@ static void print_header(FILE *out, const struct rd_run *run)
 		run->unsupported);
 	if (run->starved)
 		fprintf(out, ", %zu starved (not measured)", run->starved);
+	if (run->noisy)
+		fprintf(out, ", %zu noisy (not measured)", run->noisy);
 	fputc('\n', out);
 }
 

@@ -15,7 +15,7 @@
 
 #define WIS_RECORD_MAGIC "WIS1"
 /* The appliance version every run record carries. */
-#define WIS_VERSION "0.2.3"
+#define WIS_VERSION "0.2.4"
 /* Longest payload (the JSON object) a frame may carry. */
 #define WIS_RECORD_MAX 65536
 /* "WIS1 " + 8 hex digits + " " + payload + "\n" */

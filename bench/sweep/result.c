@@ -149,10 +149,14 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_u64(j, WIS_FIELD(clk_tck), sysconf(_SC_CLK_TCK));
 	for (int i = 0; i < STAT_NR; i++)
 		wis_json_u64(j, wis_fields[stat_fields[i]].name, r->stat[i]);
+	wis_json_u64(j, WIS_FIELD(steal), r->interference.steal);
 	wis_json_f64(j, WIS_FIELD(idle_pct), wis_result_idle_pct(r));
 	if (r->first_sample_uptime > 0)
 		wis_json_f64(j, WIS_FIELD(first_sample_uptime), r->first_sample_uptime);
 	wis_json_f64(j, WIS_FIELD(sys_us_per_op), sys_us_per_op(r));
+	wis_json_u64(j, WIS_FIELD(own_cpu_ns), r->interference.own_ns);
+	wis_json_f64(j, WIS_FIELD(others_pct), r->interference.others_pct);
+	wis_json_f64(j, WIS_FIELD(others_res_pct), r->interference.res_pct);
 	barrier_json(j, r);
 	starved_json(j, r);
 	wis_profile_json(j, &r->profile, wis_profile_top(p->m));

@@ -44,7 +44,7 @@ struct sweep {
 	/* The tests of cfg->tests[], by the same index. */
 	const struct wis_test *tests[WIS_MAX_SWEEP_TESTS];
 	struct wis_plan plan;
-	int points, failed, unsupported, starved;
+	int points, failed, unsupported, starved, noisy;
 	int sink_failed;	/* a sink lost records: the run failed */
 	uint64_t sweep_hash;		/* of the plan */
 	struct wis_barrier *barrier;
@@ -320,6 +320,8 @@ static void account(struct sweep *s, const struct wis_result *r)
 		s->unsupported++;
 	else if (r->status == WIS_STARVED)	/* the machine's, not a fault */
 		s->starved++;
+	else if (r->status == WIS_NOISY)	/* the machine's too */
+		s->noisy++;
 	else if (r->status != WIS_OK)
 		s->failed++;
 }
@@ -455,6 +457,7 @@ static void end_record(struct sweep *s, const char *status)
 	wis_json_u64(&j, WIS_FIELD(failed), s->failed);
 	wis_json_u64(&j, WIS_FIELD(unsupported), s->unsupported);
 	wis_json_u64(&j, WIS_FIELD(starved), s->starved);
+	wis_json_u64(&j, WIS_FIELD(noisy), s->noisy);
 	emit(s, WIS_RECORD(END), &j);
 	wis_json_free(&j);
 }

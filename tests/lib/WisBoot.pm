@@ -70,14 +70,18 @@ sub records {
 
 # A point that measured (ok, every task ran, a rate), or one a busy host
 # starved (TCG vCPUs are host threads), which says which task and sample
-# and the load: never ok without a task's operations.
+# and the load, or one others' work made noisy, which gives their share
+# above 10 % beyond its resolution: never ok without a task's operations.
 sub measured {
 	my ($p) = @_;
-	return $p->{status} eq 'ok' && $p->{average} > 0 &&
-	       !grep({ $_ <= 0 } @{$p->{min} // [0]})
-		if $p->{status} ne 'starved';
 	return defined $p->{starved_task} && defined $p->{starved_sample} &&
-	       defined $p->{procs_running};
+	       defined $p->{procs_running}
+		if $p->{status} eq 'starved';
+	return defined $p->{others_pct} &&
+	       $p->{others_pct} - $p->{others_res_pct} > 10
+		if $p->{status} eq 'noisy';
+	return $p->{status} eq 'ok' && $p->{average} > 0 &&
+	       !grep({ $_ <= 0 } @{$p->{min} // [0]});
 }
 
 
