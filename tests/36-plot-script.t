@@ -1,8 +1,9 @@
 #!/bin/sh
 # The gnuplot script of wis report --plot reads right: no enhanced text
 # (page_fault1 is not "page" and a subscript), whole task counts only on
-# the x axis, a y range of the measured rates (the linear line clipped
-# where it leaves them, the efficiency at the last point said), idle on
+# the x axis, a y range of the measured rates reaching linear scaling at
+# 2 tasks (the linear line drawn inside it only, the efficiency at the
+# last point said), idle on
 # its own 0-100 % axis, one label where a node and a package end together,
 # and a title naming the run, kernel and machine.
 set -eu
@@ -41,10 +42,18 @@ check "... no minor ticks between them" grep -qx 'unset mxtics' "$gp"
 check "... labels without decimals" grep -qx "set format x '%.0f'" "$gp"
 
 top=$(sed -n 's/^set yrange \[0:\(.*\)\]$/\1/p' "$gp")
-check "the y range holds the measured rates: 1240 ops/s at 24 tasks" \
-	awk -v t="$top" 'BEGIN { exit !(t >= 1240) }'
-check "... not the linear line (24240), which is clipped: a wall stays visible" \
-	awk -v t="$top" 'BEGIN { exit !(t <= 1240 * 1.2) }'
+check "the y range holds linear scaling at 2 tasks (2020 ops/s), so its gap shows" \
+	awk -v t="$top" 'BEGIN { exit !(t >= 2020) }'
+check "... not linear at 24 (24240): at most twice the highest rate, 1240" \
+	awk -v t="$top" 'BEGIN { exit !(t <= 2 * 1240 * 1.2) }'
+lin=$(sed -n "s/^  'd\([0-9]*\)\.dat' using 1:2 with lines dt 3 .*'processes linear'.*/\1/p" "$gp")
+check "the linear line is data of its own, d$lin.dat" test -s "plots/d$lin.dat"
+check "... from the origin, every point of it inside the y range [0, $top]" \
+	awk -v t="$top" 'NR == 1 && !($1 == 0 && $2 == 0) { exit 1 }
+		$2 != "NaN" && ($2 < 0 || $2 > t) { exit 1 }
+		END { exit NR != 2 }' "plots/d$lin.dat"
+check "... to where it meets the top, past 2 tasks" \
+	awk -v t="$top" 'NR == 2 { exit !($1 >= 2 && $2 == t) }' "plots/d$lin.dat"
 check "the efficiency at the last point: 1240 / (24 x 1010)" grep -q \
 	"^set label 'efficiency 0.05' at 24, 1240 " "$gp"
 is "a node and a package ending at 12 tasks: one line, one label" \
