@@ -48,10 +48,12 @@ check "... not linear at 24 (24240): at most twice the highest rate, 1240" \
 	awk -v t="$top" 'BEGIN { exit !(t <= 2 * 1240 * 1.2) }'
 lin=$(sed -n "s/^  'd\([0-9]*\)\.dat' using 1:2 with lines dt 3 .*'processes linear'.*/\1/p" "$gp")
 check "the linear line is data of its own, d$lin.dat" test -s "plots/d$lin.dat"
+# shellcheck disable=SC2016 # awk's fields, not the shell's
 check "... from the origin, every point of it inside the y range [0, $top]" \
 	awk -v t="$top" 'NR == 1 && !($1 == 0 && $2 == 0) { exit 1 }
 		$2 != "NaN" && ($2 < 0 || $2 > t) { exit 1 }
 		END { exit NR != 2 }' "plots/d$lin.dat"
+# shellcheck disable=SC2016 # awk's fields, not the shell's
 check "... to where it meets the top, past 2 tasks" \
 	awk -v t="$top" 'NR == 2 { exit !($1 >= 2 && $2 == t) }' "plots/d$lin.dat"
 check "the efficiency at the last point: 1240 / (24 x 1010)" grep -q \
