@@ -5,7 +5,8 @@
 # 2 tasks (the linear line drawn inside it only, the efficiency at the
 # last point said), idle on
 # its own 0-100 % axis, one label where a node and a package end together,
-# and a title naming the run, kernel and machine.
+# and a title naming the run, kernel and machine.  wis compare --plot's
+# key names the runs of A and B; each page describes its own command.
 set -eu
 cd "$(dirname "$0")/.."
 . tests/records.sh
@@ -64,5 +65,33 @@ is "a node and a package ending at 12 tasks: one line, one label" \
 check "idle on the y2 axis, 0-100 % with 0 clear of the x axis" grep -qx \
 	'set y2range \[-4:104\]' "$gp"
 check "... drawn there" grep -q "using 1:3 axes x1y2 with linespoints" "$gp"
+
+# wis compare --plot: r1 against r2, 10 % faster; the key names the runs.
+emit --out file:r2.wis --run r2 --seq 0 run id=host kernel=6.2.0-test \
+	cpu_model=test-cpu hostname=box1 date=2024-01-02
+seq=1
+for tasks in 1 2 3 5 24; do
+	emit --out file:r2.wis --run r2 --seq $seq point test=page_fault1 \
+		mode=processes tasks:=$tasks status=ok \
+		average:=$((1100 + tasks * 10)) idle_pct:=0
+	seq=$((seq + 1))
+done
+emit --out file:r2.wis --run r2 --seq $seq end status=ok
+"$WIS" compare --plot cplots r.wis r2.wis >/dev/null 2>&1 || true
+check "compare --plot: the key names A's run and B's" sh -c \
+	"grep -q \"using 1:2 with .* title 'A r1 processes'\" cplots/plots.gp &&
+	 grep -q \"using 1:3 with .* title 'B r2 processes'\" cplots/plots.gp"
+check "... B/A on the right axis, drawn" sh -c \
+	"grep -qx \"set y2label 'B/A'\" cplots/plots.gp &&
+	 grep -q 'using 1:4 axes x1y2 .* title .B/A processes' cplots/plots.gp"
+check "... the page is a comparison's, naming both sides' runs" sh -c \
+	"grep -qx '<h1>wis compare</h1>' cplots/index.html &&
+	 grep -qx '<li>A: run r1, kernel 6.1.0-test, test-cpu on box1</li>' cplots/index.html &&
+	 grep -qx '<li>B: run r2, kernel 6.2.0-test, test-cpu on box1</li>' cplots/index.html"
+check "... and says nothing of a history or of repeats" sh -c \
+	"! grep -qi 'history\\|repeat\\|step' cplots/index.html"
+check "the report's page is a report's, without comparisons or histories" sh -c \
+	"grep -qx '<h1>wis report</h1>' plots/index.html &&
+	 ! grep -qi 'B/A\\|history\\|comparison' plots/index.html"
 plan "$tap_n"
 done_testing
