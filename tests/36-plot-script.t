@@ -93,5 +93,27 @@ check "... and says nothing of a history or of repeats" sh -c \
 check "the report's page is a report's, without comparisons or histories" sh -c \
 	"grep -qx '<h1>wis report</h1>' plots/index.html &&
 	 ! grep -qi 'B/A\\|history\\|comparison' plots/index.html"
+
+# wis history --plot: a0 measured by one run of four, t1 by all.
+for i in 1 2 3 4; do
+	emit --out "file:s$i.wis" --run "s$i" --seq 0 run id=host \
+		"kernel=6.$i.0" date="2024-01-0$i"
+	emit --out "file:s$i.wis" --run "s$i" --seq 1 point test=t1 \
+		mode=processes tasks:=1 status=ok average:=$((100 + i))
+	[ "$i" != 2 ] || emit --out "file:s$i.wis" --run "s$i" --seq 2 point \
+		test=a0 mode=processes tasks:=1 status=ok average:=5000
+	emit --out "file:s$i.wis" --run "s$i" --seq 3 end status=ok
+done
+"$WIS" history --plot hplots s1.wis s2.wis s3.wis s4.wis >/dev/null 2>&1 || true
+a0=$(sed -n "/^set title 'a0'/,/^plot /p" hplots/plots.gp)
+check "history --plot: a series of one run is a point marker one can see" sh -c \
+	"printf '%s\n' \"\$1\" | grep -q '^plot .* with linespoints lw 2 pt 7 ps 1.2 '" - "$a0"
+yr=$(printf '%s\n' "$a0" | sed -n 's/^set yrange \[\(.*\):\(.*\)\]$/\1 \2/p' | tail -n 1)
+check "... on a y range around its rate, 5000 ($yr), not 0 to just above it" \
+	awk -v r="$yr" 'BEGIN { split(r, y, " ");
+		exit !(y[1] >= 4000 && y[1] < 4990 && y[2] > 5010 && y[2] <= 6000) }'
+check "... each run at its position, labelled with its kernel" \
+	sh -c "printf '%s\n' \"\$1\" | grep -q \"^set xtics .*('6.1.0' 0, '6.2.0' 1, '6.3.0' 2, '6.4.0' 3)\$\" &&
+	       printf '%s\n' \"\$1\" | grep -qx 'set xrange \[-0.5:3.5\]'" - "$a0"
 plan "$tap_n"
 done_testing

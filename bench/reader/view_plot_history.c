@@ -158,7 +158,9 @@ static void gp_rate_range(FILE *gp, double lo, double hi)
 		span = 1;
 	lo = fmax(0, lo - 0.1 * span);
 	hi += 0.2 * span;
-	fprintf(gp, "set yrange [%.15g:%.15g]\n", lo, fmin(hi, 1e308));
+	/* Ticks about 2 % of the top apart: two decimals tell them apart. */
+	fprintf(gp, "set yrange [%.15g:%.15g]\nset format y '%%.2s%%c'\n", lo,
+		fmin(hi, 1e308));
 }
 
 /* A level's runs [from, to) at its median, joined to the next point. */
