@@ -54,7 +54,7 @@ fi
 # A history's --by values label its x axis: a quote, "]]>", markup and
 # an escape in each.
 esc=$(printf '\033')
-for i in 1 2 3 4; do
+for i in 1 2 3 4 5; do
 	emit --out "file:k$i.rec" --run "k$i" --seq 0 run id=host \
 		"kernel=6.$i'q]]>x<&${esc}[31m" date="2024-01-0$i"
 	emit --out "file:k$i.rec" --run "k$i" --seq 1 point test=t1 \
@@ -62,7 +62,7 @@ for i in 1 2 3 4; do
 	emit --out "file:k$i.rec" --run "k$i" --seq 2 end status=ok
 done
 rc=0
-"$WIS" history --plot hplots k1.rec k2.rec k3.rec k4.rec >/dev/null 2>&1 || rc=$?
+"$WIS" history --plot hplots k1.rec k2.rec k3.rec k4.rec k5.rec >/dev/null 2>&1 || rc=$?
 if [ $have_gnuplot = 1 ] && command -v xmllint >/dev/null; then
 	check "hostile kernel releases: a history plotted (exit $rc)" test "$rc" = 0
 	check "... the SVG is well-formed XML" xmllint --noout hplots/*.svg
