@@ -51,6 +51,32 @@ else
 	ok 0 "# SKIP gnuplot or xmllint not installed"
 fi
 
+# A history's --by values label its x axis: a quote, "]]>", markup and
+# an escape in each.
+esc=$(printf '\033')
+for i in 1 2 3 4 5; do
+	emit --out "file:k$i.rec" --run "k$i" --seq 0 run id=host \
+		"kernel=6.$i'q]]>x<&${esc}[31m" date="2024-01-0$i"
+	emit --out "file:k$i.rec" --run "k$i" --seq 1 point test=t1 \
+		mode=processes tasks:=1 status=ok average:=100 per_task:=100
+	emit --out "file:k$i.rec" --run "k$i" --seq 2 end status=ok
+done
+rc=0
+"$WIS" history --plot hplots k1.rec k2.rec k3.rec k4.rec k5.rec >/dev/null 2>&1 || rc=$?
+if [ $have_gnuplot = 1 ] && command -v xmllint >/dev/null; then
+	check "hostile kernel releases: a history plotted (exit $rc)" test "$rc" = 0
+	check "... the SVG is well-formed XML" xmllint --noout hplots/*.svg
+	check "... each a tick label, the quote kept, the escape a ?" grep -qF \
+		"<text>6.2'q]]&gt;x&lt;&amp;?[31m</text>" hplots/t1.svg
+else
+	ok 0 "# SKIP gnuplot or xmllint not installed"
+	ok 0 "# SKIP gnuplot or xmllint not installed"
+	ok 0 "# SKIP gnuplot or xmllint not installed"
+fi
+check "... a single-quoted string to gnuplot, no escape byte in its script" \
+	sh -c "grep -qF \"('6.1'.\\\"\\\\047\\\".'q]]>x<&?[31m' 0, \" hplots/plots.gp &&
+	       ! grep -q '$esc' hplots/plots.gp"
+
 # Finding 13: a rate of 1e308, and of DBL_MAX.
 huge=$(printf '%.0f' 1e308)
 max=$(printf '%.0f' 1.7976931348623157e308)

@@ -8,7 +8,7 @@
 set -eu
 . tests/store.sh
 
-plan 19
+plan 29
 
 SERIES="perl $root/tests/lib/series.pl"
 i=1
@@ -75,6 +75,45 @@ check "the table marks the run" grep -q '[0-9]\* *$' text
 "$HOST" history --db db --by n --csv >csv 2>&1 || true
 is "--csv: the step on its row" "20,lseek1" \
 	"$(sed -n 's/^\([0-9]*\),[^,]*,[^,]*,\(lseek1\),.*,step,A$/\1,\2/p' csv)"
+
+# --plot: the page of a history, the stepped test first (dup1 would be,
+# alphabetically), its runs labelled with their n, its step drawn.
+"$HOST" history --db db --by n --plot hplots >/dev/null 2>&1 || true
+page=hplots/index.html
+check "--plot: the page is titled a history" grep -q '^<h1>wis history</h1>$' $page
+check "... and says nothing of what a history has not: NUMA, B/A, tasks axis" \
+	sh -c "! grep -q 'NUMA\|B/A\|against the task count' $page"
+is "... its first figure is the test that stepped" lseek1 \
+	"$(sed -n 's|^<figure><img src="\./\([^.]*\)\.svg.*|\1|p' $page | head -1)"
+check "... under the table of steps: test, mode, tasks, run, size" sh -c \
+	"grep -n . $page | grep -m1 -e '<td>step</td><td>lseek1</td><td>processes</td><td>1</td><td>#20 series-020 (20)</td><td>-[0-9.]* % ' -e '<figure>' | grep -q '<td>step'"
+check "the x axis is the runs' n, run 20 at its position, 19" \
+	grep -q "^set xtics rotate by 45 right .*'20' 19," hplots/plots.gp
+check "... and the SVG shows the label" grep -q '<text>20</text>' hplots/lseek1.svg
+check "the step is labelled with its size, where the new level starts" \
+	grep -q "^set label '-[0-9.]* %' at 18.5, " hplots/plots.gp
+check "... and drawn as its two levels, the medians, joined there" sh -c \
+	"awk 'FNR == 1 { i = 0 } /^\$/ { blank++; next } blank >= 2 { i++ } { blank = 0 }
+	      i == 1 { print \$1 }' hplots/d0.dat | tr '\n' ' ' | grep -qx -- '-0.5 18.5 18.5 29.5 '"
+
+# The control stepping with lseek1: getppid1's step decided, lseek1's
+# undecided and drawn apart; the tests that moved before the others.
+rm -rf runs3
+mkdir runs3
+$SERIES r1.wis runs3 30 getppid1:1 0.02 1 20:0.9 futex4:1 0.02 2 \
+	dup1:1 0.02 3 lseek1:1 0.02 4 20:0.9
+for f in runs3/r*.wis; do
+	n=${f#runs3/r}
+	n=${n%.wis}
+	"$HOST" import db3 --label "n=$((1$n - 1000))" "$f" >/dev/null 2>&1
+done
+"$HOST" history --db db3 --by n --plot uplots >/dev/null 2>&1 || true
+is "--plot: the tests with a step, then with an undecided one, then the rest" \
+	"getppid1 lseek1 dup1 futex4" \
+	"$(sed -n 's|^<figure><img src="\./\([^.]*\)\.svg.*|\1|p' uplots/index.html | tr '\n' ' ' | sed 's/ $//')"
+check "... the undecided step grey and dashed, keyed, labelled so" sh -c \
+	"grep -q \"with lines lw 3 dt 2 lc rgb '#999999' title 'undecided step\" uplots/plots.gp &&
+	 grep -q \"^set label 'undecided -[0-9.]* %' at 18.5,\" uplots/plots.gp"
 
 # The same runs from their files, without a store: one kernel, so in
 # date order, then as given; the same step, without the store's labels.

@@ -7,7 +7,6 @@
  * no alarm; 1: a change within the last --recent runs; 125: too few runs;
  * 2: bad usage.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,83 +34,6 @@ struct history_cmd {
 	int json, csv, all;
 	struct rd_test_info *suite;	/* told to h.m */
 };
-
-static const char *mode_of(const struct rd_series *s)
-{
-	return s->threads ? "threads" : "processes";
-}
-
-/* What starts at run r of s: 0 nothing, 1 a step, 2 an undecided one. */
-static int step_at(const struct rd_history *h, const struct rd_series *s, size_t r)
-{
-	for (size_t k = 0; k < h->nr_steps; k++)
-		if (h->steps[k].s == s && h->steps[k].at.run == r)
-			return h->steps[k].at.control_off ? 2 : 1;
-	return 0;
-}
-
-/* Whether run r belongs in s's series: its machine's runs. */
-static int on_series(const struct rd_history *h, const struct rd_series *s, size_t r)
-{
-	return s->machine == RD_ANY_MACHINE || h->runs[r].machine == s->machine;
-}
-
-/* --plot DIR: a curve per series, the steps marked. */
-static int write_plots(const struct rd_history *h, const char *plot_dir)
-{
-	struct rd_plot_curve *c = calloc(h->nr_series + 1, sizeof(*c));
-	char **titles = calloc(h->nr_series + 1, sizeof(*titles));
-	int **steps = calloc(h->nr_series + 1, sizeof(*steps));
-	double **v = calloc(h->nr_series + 1, sizeof(*v));
-	char *xlabel = NULL;
-	int ret = -1, dirfd = -1, oom = !c || !titles || !steps || !v;
-	size_t n = 0;
-
-	for (size_t i = 0; !oom && i < h->nr_series; i++) {
-		const struct rd_series *s = &h->series[i];
-
-		if (!s->shown)
-			continue;
-		steps[n] = calloc(h->nr + 1, sizeof(**steps));
-		v[n] = calloc(h->nr + 1, sizeof(**v));
-		if (!steps[n] || !v[n] ||
-		    asprintf(&titles[n], "%s/%lu%s%c", mode_of(s), s->tasks,
-			     h->nr_machines > 1 && !h->across ? " on " : "",
-			     h->nr_machines > 1 && !h->across ?
-			     rd_machine_letter(s->machine) : '\0') < 0) {
-			titles[n] = NULL;
-			oom = 1;
-			n++;
-			break;
-		}
-		for (size_t r = 0; r < h->nr; r++) {
-			steps[n][r] = step_at(h, s, r) == 1;
-			v[n][r] = on_series(h, s, r) ? s->v[r] : NAN;
-		}
-		c[n] = (struct rd_plot_curve){ s->test, titles[n], v[n], steps[n] };
-		n++;
-	}
-	if (oom || asprintf(&xlabel, "runs by %s", h->by) < 0) {
-		xlabel = NULL;
-		fprintf(stderr, "wis history: out of memory\n");
-	} else if ((dirfd = rd_out_dir(plot_dir, stderr)) >= 0) {
-		ret = rd_view_plot_series(c, n, h->nr, xlabel, dirfd,
-					  plot_dir, stderr);
-	}
-	if (dirfd >= 0)
-		close(dirfd);
-	for (size_t i = 0; i < n; i++) {
-		free(titles[i]);
-		free(steps[i]);
-		free(v[i]);
-	}
-	free(c);
-	free(titles);
-	free(steps);
-	free(v);
-	free(xlabel);
-	return ret;
-}
 
 /* The resolved points of a run's sweep; records before sweep_hash: its keys. */
 static char *sweep_of(const struct rd_run *run)
@@ -198,7 +120,7 @@ static int analyse(struct history_cmd *c)
 		rd_view_history_csv(stdout, h);
 	else if (rd_view_history_text(stdout, h, c->from, c->all))
 		return 2;
-	if (c->plot_dir && write_plots(h, c->plot_dir))
+	if (c->plot_dir && rd_view_plot_history(h, c->plot_dir, stderr))
 		return 2;
 	if (h->nr < RD_HISTORY_MIN_RUNS) {
 		fprintf(stderr, "wis history: %zu run%s selected: a step needs %d runs before it and %d from it, and a history %d runs; nothing compared\n",

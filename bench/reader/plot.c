@@ -184,7 +184,7 @@ void rd_gp_png(FILE *gp, const char *name)
  * (a linear line): gnuplot reads no number beyond, so the range stops at
  * 1e308, which %.15g writes exactly.
  */
-static double top_of(double ymax)
+double rd_plot_top(double ymax)
 {
 	if (!(ymax > 0))
 		return 1;
@@ -197,10 +197,14 @@ static double task_step(double xmax)
 	return xmax > 10 ? ceil(xmax / 10) : 1;
 }
 
-/* ymax: the highest line drawn, linear ones included. */
+double rd_plot_xmax(double xmax)
+{
+	return xmax > 1 ? xmax : 2;
+}
+
 void rd_gp_start(FILE *gp, const char *title, double xmax, double ymax)
 {
-	xmax = xmax > 1 ? xmax : 2;
+	xmax = rd_plot_xmax(xmax);
 	fputs("reset\nset termoption noenhanced\nset title ", gp);
 	gp_lines(gp, title);
 	fputs(" noenhanced\nset xlabel 'tasks'\nset ylabel 'ops/s'\n"
@@ -209,7 +213,7 @@ void rd_gp_start(FILE *gp, const char *title, double xmax, double ymax)
 	      gp);
 	fprintf(gp, "set xtics 0,%.15g nomirror\nunset mxtics\nset format x '%%.0f'\n"
 		"set xrange [0:%.15g]\nset yrange [0:%.15g]\n", task_step(xmax),
-		xmax, top_of(ymax));
+		xmax, rd_plot_top(ymax));
 }
 
 /* Hardware threads a task stands for: one per core with core affinity. */
@@ -486,30 +490,34 @@ static int run_gnuplot(int dirfd, const char *dir, FILE *diag)
 	return svgs_fix(dirfd, dir, diag);
 }
 
-static const char html_head[] =
-	"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
-	"<title>wis report</title>\n<style>\n"
-	"body{font-family:sans-serif;margin:2em;max-width:1000px}\n"
-	"figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}\n"
-	"table{border-collapse:collapse;font-size:90%}"
-	"th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\n"
-	"</style></head><body>\n<h1>wis report</h1>\n"
-	"<p>Each plot shows ops/s against the task count, per mode; a dotted "
-	"line is linear scaling from the 1-task rate and a dashed one the idle "
-	"share of CPU time (right axis).  Vertical lines mark where the "
-	"tasks fill a NUMA node or a package.  In a comparison the right axis "
-	"is B/A; comparing repeats, bars span each side's min-max.  A history "
-	"shows each rate along the runs, a red cross where a step "
-	"starts.</p>\n";
+/* The page's head: styles, then title as its title and heading. */
+static void html_head(FILE *html, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
+	      html);
+	rd_html_str(html, title);
+	fputs("</title>\n<style>\n"
+	      "body{font-family:sans-serif;margin:2em;max-width:1000px}\n"
+	      "figure{margin:1em 0}img{max-width:100%;border:1px solid #ddd}\n"
+	      "table{border-collapse:collapse;font-size:90%}"
+	      "th,td{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}\n"
+	      "</style></head><body>\n<h1>", html);
+	rd_html_str(html, title);
+	fputs("</h1>\n", html);
+}
 
-int rd_plot_begin(struct rd_plot *pl, int dirfd, const char *dir, FILE *diag)
+int rd_plot_begin(struct rd_plot *pl, int dirfd, const char *dir, FILE *diag,
+		  const char *title, const char *about)
 {
 	*pl = (struct rd_plot){ NULL, NULL, dirfd, dir, diag, 0, 0 };
 	pl->gp = open_in(pl, "plots", "gp");
 	pl->html = pl->gp ? open_in(pl, "index", "html") : NULL;
 	if (!pl->html)
 		return -1;
-	fputs(html_head, pl->html);
+	html_head(pl->html, title);
+	fputs("<p>", pl->html);
+	rd_html_str(pl->html, about);
+	fputs("</p>\n", pl->html);
 	return 0;
 }
 

@@ -31,9 +31,11 @@ struct rd_plot {
 
 /*
  * plots.gp and index.html opened in dirfd (dir names it in messages),
- * the page's head written: 0, or -1 with nothing to draw on.
+ * the page's head written, titled title, and about, the paragraph that
+ * says what its plots show: 0, or -1 with nothing to draw on.
  */
-int rd_plot_begin(struct rd_plot *pl, int dirfd, const char *dir, FILE *diag);
+int rd_plot_begin(struct rd_plot *pl, int dirfd, const char *dir, FILE *diag,
+		  const char *title, const char *about);
 /* The page ended, both files closed, gnuplot run: 0, or -1 on diag. */
 int rd_plot_end(struct rd_plot *pl);
 
@@ -54,8 +56,15 @@ void rd_plot_data_close(struct rd_plot *pl, FILE *dat, size_t nr);
 void rd_gp_svg(FILE *gp, const char *name);
 /* The same plot again as PNG. */
 void rd_gp_png(FILE *gp, const char *name);
-/* A plot begun: its title, tasks up to xmax, ops/s up to ymax. */
+/*
+ * A plot begun: its title, tasks up to rd_plot_xmax(xmax), ops/s up to
+ * rd_plot_top(ymax).
+ */
 void rd_gp_start(FILE *gp, const char *title, double xmax, double ymax);
+/* The x range's end for the most tasks xmax: at least 2. */
+double rd_plot_xmax(double xmax);
+/* The y range's end for the highest value ymax: 5 % above, finite. */
+double rd_plot_top(double ymax);
 /* Vertical lines where run's placement fills a NUMA node or a package. */
 void rd_gp_boundaries(FILE *gp, const struct rd_run *run, double xmax);
 

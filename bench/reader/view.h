@@ -162,21 +162,16 @@ size_t rd_symbol_changes(const struct rd_point *a, const struct rd_point *b,
 void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
 			   const struct rd_point *b);
 
-/* One curve of wis history --plot: a test's mode and tasks along the runs. */
-struct rd_plot_curve {
-	const char *test, *title;	/* title: "processes/1" */
-	const double *v;		/* per run in order, NaN: none */
-	const int *step;		/* per run: a new level starts there */
-};
+struct rd_history;
 
 /*
- * The same for a history: per test (curves of one test are adjacent) the
- * rate of each curve against the runs' order 1..nr_runs (xlabel names
- * it), a cross where a step starts.
+ * The same for a history (series.h), into the directory dir, made when
+ * missing: per test the rate of each mode and task count along the
+ * runs, labelled with their ordering values, its steps and drifts drawn;
+ * the tests that moved first, and index.html listing the changes.
  */
-int rd_view_plot_series(const struct rd_plot_curve *c, size_t nr,
-			size_t nr_runs, const char *xlabel, int dirfd,
-			const char *dir, FILE *diag);
+int rd_view_plot_history(const struct rd_history *h, const char *dir,
+			 FILE *diag);
 
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);

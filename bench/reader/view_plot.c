@@ -92,27 +92,66 @@ static void gp_efficiency(FILE *gp, const struct rd_run *run, size_t from,
 	}
 }
 
+/*
+ * The y axis reaches linear scaling at 2 tasks, so the gap of the first
+ * doubling shows; as the 1-task rate is at most the highest, that is at
+ * most twice the highest rate, and a curve far below linear (a wall)
+ * still fills half the height rather than lying flat along the bottom.
+ */
+static double run_axis(double ymax, const double *base)
+{
+	return fmax(ymax * 1.1, 2 * fmax(base[0], base[1]));
+}
+
+/*
+ * The linear lines, in a data file of their own: per mode (columns 1:2,
+ * 3:4) from the origin to where the line leaves the frame [0, top] or
+ * reaches xmax, so no point of it is outside.  Its number in *nr, or 0
+ * when no mode has a 1-task rate.
+ */
+static int linear_data(struct rd_plot *pl, const double *base, double xmax,
+		       double top, size_t *nr)
+{
+	double to[2];
+	FILE *dat;
+	int m;
+
+	for (m = 0; m < 2; m++)
+		to[m] = base[m] > 0 ? fmin(xmax, top / base[m]) : NAN;
+	if (!isfinite(to[0]) && !isfinite(to[1]))
+		return 0;
+	dat = rd_plot_data_open(pl, nr);
+	if (!dat)
+		return 0;
+	fputs("0 0 0 0\n", dat);
+	for (m = 0; m < 2; m++) {
+		rd_plot_num(dat, to[m]);
+		rd_plot_num(dat, isfinite(to[m]) ? fmin(base[m] * to[m], top) : NAN);
+	}
+	fputc('\n', dat);
+	rd_plot_data_close(pl, dat, *nr);
+	return 1;
+}
+
 static void run_plot(struct rd_plot *pl, const struct rd_run *run, size_t from,
 		     size_t to, const char *name, const char *title)
 {
-	double base[2], ymax = 0, xmax = run->points[to - 1].tasks;
+	double base[2], ymax = 0, axis, xmax = run->points[to - 1].tasks;
 	char full[1024];
 	const char *sep = "plot ";
-	size_t nr;
+	size_t nr, lin_nr;
 	FILE *dat = rd_plot_data_open(pl, &nr);
-	int m;
+	int m, lin;
 
 	if (!dat)
 		return;
 	run_data(dat, run, from, to, base, &ymax);
 	rd_plot_data_close(pl, dat, nr);
-	/*
-	 * The axis is the measured rates': a curve far below linear (a wall)
-	 * would otherwise lie flat along the bottom.  The linear line is
-	 * clipped where it leaves them; the efficiency label says how far.
-	 */
+	axis = run_axis(ymax, base);
+	lin = linear_data(pl, base, rd_plot_xmax(xmax), rd_plot_top(axis),
+			  &lin_nr);
 	run_title(full, sizeof(full), run, title);
-	rd_gp_start(pl->gp, full, xmax, ymax * 1.1);
+	rd_gp_start(pl->gp, full, xmax, axis);
 	gp_efficiency(pl->gp, run, from, to, base);
 	/* Idle at 0 % must not hide in the x axis. */
 	fputs("set y2label 'idle %'\nset y2range [-4:104]\nset y2tics 0,20,100\n",
@@ -126,9 +165,9 @@ static void run_plot(struct rd_plot *pl, const struct rd_run *run, size_t from,
 		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title '%s', \\\n"
 			"  '' index %d using 1:3 axes x1y2 with linespoints dt 2 pt 6 ps 0.7 lc %d title '%s idle %%'",
 			sep, nr, m, m + 1, rd_plot_modes[m], m, m + 1, rd_plot_modes[m]);
-		if (isfinite(base[m]))
-			fprintf(pl->gp, ", \\\n  %.15g*x with lines dt 3 lw 2 lc %d title '%s linear'",
-				base[m], m + 1, rd_plot_modes[m]);
+		if (lin && base[m] > 0)
+			fprintf(pl->gp, ", \\\n  'd%zu.dat' using %d:%d with lines dt 3 lw 2 lc %d title '%s linear'",
+				lin_nr, 2 * m + 1, 2 * m + 2, m + 1, rd_plot_modes[m]);
 		sep = ", \\\n  ";
 	}
 	fputc('\n', pl->gp);
@@ -292,12 +331,24 @@ static void plot_runs(struct rd_plot *pl, const struct rd_model *m)
 	free_titles(titles, n);
 }
 
+static const char report_about[] =
+	"Per test of each run, ops/s against the task count, a curve per mode. "
+	" A dotted line is linear scaling from the 1-task rate, drawn until it "
+	"leaves the frame; the y axis reaches linear scaling at 2 tasks, so "
+	"the gap of the first doubling shows, and never more than twice the "
+	"highest rate, so a curve far below linear is not pressed flat.  Each "
+	"mode's efficiency (rate / (tasks x 1-task rate)) is written at its "
+	"last point.  A dashed line is the idle share of CPU time (right axis)."
+	"  Vertical lines mark where the tasks fill a NUMA node or a package, "
+	"from the run's topology.  A profiled test also has its top kernel "
+	"symbols' shares against the task count.";
+
 int rd_view_plot(const struct rd_model *m, int dirfd, const char *dir,
 		 FILE *diag)
 {
 	struct rd_plot pl;
 
-	if (!rd_plot_begin(&pl, dirfd, dir, diag))
+	if (!rd_plot_begin(&pl, dirfd, dir, diag, "wis report", report_about))
 		plot_runs(&pl, m);
 	return rd_plot_end(&pl);
 }

@@ -107,6 +107,23 @@ static void sides_outputs(struct rd_plot *pl, const struct rd_cmp_side *side,
 	rd_gp_svg(pl->gp, name);
 }
 
+/*
+ * A curve's key: "A RUN MODE", "A RUN + N more MODE" for a side that
+ * sums runs, then what (", min-max"), as one gnuplot string.
+ */
+static void gp_side_key(FILE *gp, const struct rd_cmp_side *side, int s,
+			int m, const char *what)
+{
+	char key[512], more[32] = "";
+
+	if (side[s].nr > 1)
+		snprintf(more, sizeof(more), " + %zu more", side[s].nr - 1);
+	snprintf(key, sizeof(key), "%c %s%s %s%s", "AB"[s], side[s].runs[0]->id,
+		 more, rd_plot_modes[m], what);
+	fputs(" title ", gp);
+	rd_gp_str(gp, key);
+}
+
 /* A comparison's test, its rows [from, to) of the table (void *: draw). */
 static void cmp_plot(struct rd_plot *pl, const void *table, size_t from,
 		     size_t to, const char *name)
@@ -127,14 +144,20 @@ static void cmp_plot(struct rd_plot *pl, const void *table, size_t from,
 	rd_plot_data_close(pl, dat, nr);
 	cmp_title(full, sizeof(full), t, t->rows[from].test);
 	rd_gp_start(pl->gp, full, xmax, ymax);
-	fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
+	if (ratio[0] || ratio[1])
+		fputs("set y2label 'B/A'\nset y2range [0:*]\n", pl->gp);
+	else
+		fputs("unset y2tics\n", pl->gp);
 	sides_outputs(pl, t->side, xmax, name);
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
-		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d title 'A %s', \\\n"
-			"  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d title 'B %s'",
-			sep, nr, m, m + 1, rd_plot_modes[m], m, m + 1, rd_plot_modes[m]);
+		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2 with linespoints lw 2 pt 7 lc %d",
+			sep, nr, m, m + 1);
+		gp_side_key(pl->gp, t->side, 0, m, "");
+		fprintf(pl->gp, ", \\\n  '' index %d using 1:3 with linespoints lw 2 pt 5 dt 4 lc %d",
+			m, m + 1);
+		gp_side_key(pl->gp, t->side, 1, m, "");
 		if (ratio[m])
 			fprintf(pl->gp, ", \\\n  'd%zu.dat' index %d using 1:4 axes x1y2 with linespoints dt 2 pt 2 lc %d title 'B/A %s'",
 				nr, m, m + 3, rd_plot_modes[m]);
@@ -230,24 +253,57 @@ static void rep_plot(struct rd_plot *pl, const void *table, size_t from,
 	for (m = 0; m < 2; m++) {
 		if (!present[m])
 			continue;
-		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2:3:4 with yerrorlines lw 2 pt 7 lc %d title 'A %s, min-max', \\\n"
-			"  '' index %d using 1:5:6:7 with yerrorlines lw 2 pt 5 dt 4 lc %d title 'B %s, min-max'",
-			sep, nr, m, 2 * m + 1, rd_plot_modes[m], m, 2 * m + 2,
-			rd_plot_modes[m]);
+		fprintf(pl->gp, "%s'd%zu.dat' index %d using 1:2:3:4 with yerrorlines lw 2 pt 7 lc %d",
+			sep, nr, m, 2 * m + 1);
+		gp_side_key(pl->gp, t->side, 0, m, ", min-max");
+		fprintf(pl->gp, ", \\\n  '' index %d using 1:5:6:7 with yerrorlines lw 2 pt 5 dt 4 lc %d",
+			m, 2 * m + 2);
+		gp_side_key(pl->gp, t->side, 1, m, ", min-max");
 		sep = ", \\\n  ";
 	}
 	fputc('\n', pl->gp);
 	rd_gp_png(pl->gp, name);
 }
 
+static const char compare_about[] =
+	"Per test, the rates of side A (solid, circles) and side B (dashed, "
+	"squares) against the task count, a curve per side and mode; the key "
+	"names each side's run.  The right axis is B/A, drawn where both sides "
+	"measured a point.  Vertical lines mark where the tasks fill a NUMA "
+	"node or a package of A's first run.";
+
+static const char repeats_about[] =
+	"Per test, the median rate over each side's repeats against the task "
+	"count, with bars from the lowest to the highest repeat: side A solid "
+	"with circles, side B dashed with squares, the key naming each side's "
+	"first run.  Vertical lines mark where the tasks fill a NUMA node or a "
+	"package of A's first run.";
+
+/* The runs of each side, under the page's paragraph. */
+static void html_sides(FILE *html, const struct rd_cmp_side *side)
+{
+	char buf[1024];
+
+	fputs("<ul>\n", html);
+	for (int s = 0; s < 2; s++) {
+		side_title(buf, sizeof(buf), &side[s]);
+		fprintf(html, "<li>%c: ", "AB"[s]);
+		rd_html_str(html, buf);
+		fputs("</li>\n", html);
+	}
+	fputs("</ul>\n", html);
+}
+
 /* Each side's plots into dirfd, then gnuplot. */
 static int plot_sides_into(const struct side_rows *sr, int dirfd,
-			   const char *dir, FILE *diag)
+			   const char *dir, FILE *diag, const char *about)
 {
 	struct rd_plot pl;
 
-	if (!rd_plot_begin(&pl, dirfd, dir, diag))
+	if (!rd_plot_begin(&pl, dirfd, dir, diag, "wis compare", about)) {
+		html_sides(pl.html, sr->side);
 		plot_sides(&pl, sr);
+	}
 	return rd_plot_end(&pl);
 }
 
@@ -258,7 +314,7 @@ int rd_view_plot_compare(const struct rd_cmp_table *t, int dirfd,
 		RD_ROWS(t, struct rd_cmp_row), t->side, t, cmp_plot,
 	};
 
-	return plot_sides_into(&sr, dirfd, dir, diag);
+	return plot_sides_into(&sr, dirfd, dir, diag, compare_about);
 }
 
 int rd_view_plot_repeats(const struct rd_rep_table *t, int dirfd,
@@ -268,5 +324,5 @@ int rd_view_plot_repeats(const struct rd_rep_table *t, int dirfd,
 		RD_ROWS(t, struct rd_rep_row), t->side, t, rep_plot,
 	};
 
-	return plot_sides_into(&sr, dirfd, dir, diag);
+	return plot_sides_into(&sr, dirfd, dir, diag, repeats_about);
 }
