@@ -16,10 +16,11 @@
 
 /* Defined in the host's wis only, like the commands on the store. */
 extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
+extern const struct rd_page_assets wis_page_assets __attribute__((weak));
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
-	"                  [--out DIR] [--plot DIR]\n"
+	"                  [--out DIR] [--plot DIR] [--html FILE]\n"
 	"                  [--folded DIR]\n"
 	"                  [--compare A B [--sum] [--force]] FILE...\n"
 	"Reads result records from console logs, virtio captures, pmem images\n"
@@ -33,6 +34,8 @@ static const char report_usage[] =
 	"  --kcidb        a KernelCI KCIDB v5 document: per point a test\n"
 	"  --origin NAME  its origin, the prefix of its ids ([a-z0-9_]+, wis)\n"
 	"  --plot DIR     per test an SVG and a PNG (gnuplot), and index.html\n"
+	"  --html FILE    one page holding every run's charts and tables, to\n"
+	"                 open offline in a browser (the host's wis)\n"
 	"  --folded DIR   per profiled point its call chains as folded stacks\n"
 	"  --compare A B  B/A per test and task count; A and B are run ids\n"
 	"                 or files\n"
@@ -45,7 +48,8 @@ static const char report_usage[] =
 
 static const char compare_usage[] =
 	"usage: wis compare [OPTIONS] A... -- B...\n"
-	"       wis compare [--csv | --json] [--force] [--plot DIR] [--in FILE]... BASE NEW...\n"
+	"       wis compare [--csv | --json] [--force] [--plot DIR] [--html FILE]\n"
+	"                   [--in FILE]... BASE NEW...\n"
 	"A and B (each a file or a run id found in an --in FILE) are runs of\n"
 	"two kernels; every run of a side and every repeat of a run (wis.repeat)\n"
 	"is one repeat of that side.  Per test, mode and task count: each side's\n"
@@ -72,6 +76,10 @@ static const char compare_usage[] =
 	"  --level L            the bootstrap interval's level (0.95)\n"
 	"  --rounds R           bootstrap resamples (10000)\n"
 	"  --noise-z Z          the noise floor's multiple, 0 for none (2)\n"
+	"  --plot DIR           per test an SVG and a PNG (gnuplot), and index.html\n"
+	"  --html FILE          one page: the verdicts worst first, each linked to\n"
+	"                       its test's chart, to open offline in a browser\n"
+	"                       (the host's wis)\n"
 	"  --db DB              each side is a selection of runs in the store DB\n"
 	"                       (wis import): KEY=VALUE words, as wis report --db\n"
 	"  --bisect TEST[/MODE[/TASKS]]\n"
@@ -99,7 +107,7 @@ enum {
 	OPT_CSV = 256, OPT_JSON, OPT_FORCE, OPT_PLOT, OPT_LKP, OPT_OUT,
 	OPT_FOLDED, OPT_COMPARE, OPT_SUM, OPT_IN, OPT_BISECT, OPT_MIN_REPEATS,
 	OPT_TRIM_SHIFT, OPT_TRIM_MAX, OPT_ROUNDS, OPT_MIN_RATIO, OPT_LEVEL,
-	OPT_NOISE_Z, OPT_DB, OPT_KCIDB, OPT_ORIGIN,
+	OPT_NOISE_Z, OPT_DB, OPT_KCIDB, OPT_ORIGIN, OPT_HTML,
 };
 
 /* Each command's options, for getopt_long. */
@@ -111,6 +119,7 @@ static const struct option report_options[] = {
 	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "sum", no_argument, NULL, OPT_SUM },
@@ -124,6 +133,7 @@ static const struct option compare_options[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "in", required_argument, NULL, OPT_IN },
 	{ "bisect", required_argument, NULL, OPT_BISECT },
@@ -221,6 +231,9 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return 0;
 	case OPT_PLOT:
 		c->o.plot_dir = optarg;
+		return 0;
+	case OPT_HTML:
+		c->o.html = optarg;
 		return 0;
 	case OPT_OUT:
 		c->o.out_dir = optarg;
@@ -389,6 +402,7 @@ int wis_report_main(int argc, char **argv)
 	c.o.describe = describe_test;
 	c.o.family = test_family;
 	c.o.select = wis_store_select;
+	c.o.page = &wis_page_assets;
 	return run_cli(&c, argc, argv, 0);
 }
 
@@ -398,6 +412,7 @@ int wis_compare_main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	c.o.select = wis_store_select;
+	c.o.page = &wis_page_assets;
 	return run_cli(&c, argc, argv, 1);
 }
 

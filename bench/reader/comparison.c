@@ -11,8 +11,9 @@
 
 #include "comparison.h"
 
-static const char *const controls[] = { "getppid1", "futex4", "poll2" };
-#define NR_CONTROLS (sizeof(controls) / sizeof(controls[0]))
+static const char *const controls[CMP_NR_CONTROLS] = {
+	"getppid1", "futex4", "poll2",
+};
 
 double rd_cmp_ratio(const struct rd_cmp_row *row)
 {
@@ -349,10 +350,10 @@ size_t rd_cmp_control_rank(const char *test)
 {
 	size_t i;
 
-	for (i = 0; i < NR_CONTROLS; i++)
+	for (i = 0; i < CMP_NR_CONTROLS; i++)
 		if (!strcmp(controls[i], test))
 			return i;
-	return NR_CONTROLS;
+	return CMP_NR_CONTROLS;
 }
 
 static void check_control(struct rd_cmp_row *row)
@@ -360,7 +361,7 @@ static void check_control(struct rd_cmp_row *row)
 	double r = rd_cmp_ratio(row);
 
 	if (row->check == CMP_NO_OVERLAP || rd_cmp_control_rank(row->test) ==
-	    NR_CONTROLS)
+	    CMP_NR_CONTROLS)
 		return;
 	if (!isfinite(r))
 		return;
@@ -402,8 +403,8 @@ void rd_cmp_rank_tests(const struct rd_rows *l)
 				min = *rd_row_rank(l, end);
 		i = rd_cmp_control_rank(rd_row_test(l, first));
 		for (k = first; k < end; k++)
-			*rd_row_rank(l, k) = i < NR_CONTROLS ? i :
-					     NR_CONTROLS + min;
+			*rd_row_rank(l, k) = i < CMP_NR_CONTROLS ? i :
+					     CMP_NR_CONTROLS + min;
 	}
 }
 

@@ -131,7 +131,13 @@ int rd_compare_sides(struct rd_cmp_side side[2], const struct rd_model *m,
 		     FILE *diag);
 void rd_compare_sides_free(struct rd_cmp_side side[2]);
 
-/* A control's place among the controls (getppid1, futex4, poll2), or 3. */
+/* How many controls there are. */
+#define CMP_NR_CONTROLS 3
+
+/*
+ * A control's place among the controls (getppid1, futex4, poll2), or
+ * CMP_NR_CONTROLS.
+ */
 size_t rd_cmp_control_rank(const char *test);
 
 /* B/A, NaN when unknown. */
