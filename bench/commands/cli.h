@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "record.h"
 #include "registry.h"
+#include "view.h"
 
 /*
  * The commands of main.c's table: argv[0] is the command's name, its
@@ -30,5 +31,11 @@ int wis_compat_main(const char *self, int argc, char **argv);
  */
 int cmd_import(int argc, char **argv) __attribute__((weak));
 int cmd_history(int argc, char **argv) __attribute__((weak));
+
+/*
+ * What a --html page inlines (page_assets.c), in the host's wis only:
+ * NULL in the image's, whose size budget it would spend.
+ */
+extern const struct rd_page_assets wis_page_assets __attribute__((weak));
 
 #endif

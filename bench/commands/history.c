@@ -27,7 +27,7 @@
 /* The command's options around the history it reads and prints. */
 struct history_cmd {
 	struct rd_history h;
-	const char *db, *plot_dir;
+	const char *db, *plot_dir, *html;
 	const char **words;	/* the store's selectors */
 	size_t nr_words;
 	int json, csv;
@@ -35,7 +35,8 @@ struct history_cmd {
 
 static const char history_usage[] =
 	"usage: wis history --db DB [SELECTOR...] [TEST...] [--by date|kernel|LABEL]\n"
-	"                   [--json | --csv] [--plot DIR] [--alpha P] [--min-step PCT]\n"
+	"                   [--json | --csv] [--plot DIR] [--html FILE] [--alpha P]\n"
+	"                   [--min-step PCT]\n"
 	"The selected runs of the store DB (wis import) in order (--by: kernel\n"
 	"release, the default; date; or a label, numerically when every value is\n"
 	"a number), and per test, mode and task count the rate along them.  A\n"
@@ -49,6 +50,8 @@ static const char history_usage[] =
 	"  --json  one line per step     --csv  one row per run and series\n"
 	"  --plot DIR  per test an SVG and a PNG (gnuplot), a curve per mode and\n"
 	"              task count along the runs, and index.html\n"
+	"  --html FILE one page to open offline in a browser: the steps first,\n"
+	"              each with the comparison of the runs on its two sides\n"
 	"Exit 0: no step among the latest 3 runs; 1: a step there (a step shows\n"
 	"once 2 runs follow it); 125: too few runs (a step needs 3 before it and\n"
 	"2 from it); 2: bad usage or store.\n";
@@ -58,14 +61,6 @@ static const char history_usage[] =
 static const char *mode_of(const struct rd_series *s)
 {
 	return s->threads ? "threads" : "processes";
-}
-
-/* The last run before at that measured the series. */
-static size_t run_before(const struct rd_series *s, size_t at)
-{
-	while (at > 0 && !isfinite(s->v[at - 1]))
-		at--;
-	return at ? at - 1 : 0;
 }
 
 static void put_pct(FILE *out, double ratio)
@@ -110,7 +105,7 @@ static void print_step(FILE *out, const struct rd_history *h,
 	}
 	if (st->at.control_off)
 		fputs(", which moved with it: the machine moved", out);
-	a = rd_run_profiled(h->runs[run_before(st->s, st->at.run)].run,
+	a = rd_run_profiled(h->runs[rd_series_run_before(st->s, st->at.run)].run,
 			    st->s->test, st->s->threads, st->s->tasks);
 	b = rd_run_profiled(r->run, st->s->test, st->s->threads, st->s->tasks);
 	fputs("; symbols:", out);
@@ -188,8 +183,9 @@ static void print_text(FILE *out, const struct rd_history *h, const char *db)
 
 	fprintf(out, "history: %zu runs of %s by %s; %zu series\n", h->nr,
 		db, h->by, h->nr_series);
-	fprintf(out, "steps: E-divisive means (permutation p <= %g, %d permutations), kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%\n",
-		h->rule.alpha, AN_STEP_PERMUTATIONS, 100 * h->rule.min_step);
+	fputs("steps: ", out);
+	rd_put_step_method(out, h);
+	fputc('\n', out);
 	fputs("* marks where a new level starts, ? where the control moved with it\n", out);
 	for (i = 0; i < h->nr_series; i = end) {
 		for (end = i + 1; end < h->nr_series &&
@@ -390,6 +386,9 @@ static int analyse(struct history_cmd *c)
 		print_text(stdout, h, c->db);
 	if (c->plot_dir && write_plots(h, c->plot_dir))
 		return 2;
+	if (c->html && rd_view_html_history(h, c->db, &wis_page_assets, c->html,
+					    stderr))
+		return 2;
 	return exit_status(h);
 }
 
@@ -416,6 +415,7 @@ static const struct option history_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "csv", no_argument, NULL, 'c' },
 	{ "plot", required_argument, NULL, 'p' },
+	{ "html", required_argument, NULL, 'H' },
 	{ "alpha", required_argument, NULL, 'a' },
 	{ "min-step", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
@@ -461,6 +461,9 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		return 0;
 	case 'p':
 		c->plot_dir = optarg;
+		return 0;
+	case 'H':
+		c->html = optarg;
 		return 0;
 	case 'a':
 		if (!number_in(optarg, 0, 1, &h->rule.alpha))

@@ -16,7 +16,6 @@
 
 /* Defined in the host's wis only, like the commands on the store. */
 extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
-extern const struct rd_page_assets wis_page_assets __attribute__((weak));
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"

@@ -184,7 +184,9 @@
 			dash: s.dash,
 			scale: s.scale ?? 'y',
 			spanGaps: true,
-			points: { show: !s.ref, size: many ? 3 : 6, fill: s.stroke },
+			paths: s.status ? () => null : undefined,
+			points: { show: !s.ref, size: s.status ? 9 : many ? 3 : 6,
+				fill: s.status ? '#fff' : s.stroke },
 		})));
 		const opts = {
 			width: chartWidth(),
@@ -198,7 +200,8 @@
 			},
 			axes: [
 				{ label: spec.xLabel, splits: spec.xSplits, values: spec.xValues,
-					space: 40 },
+					space: spec.xSpace ?? 40, incrs: spec.xIncrs,
+					rotate: spec.xRotate, size: spec.xSize },
 				{ label: spec.yLabel, values: (u, v) => v.map(si), size: 60 },
 			].concat(spec.rLabel ? [{ label: spec.rLabel, scale: 'r', side: 1,
 				grid: { show: false }, values: (u, v) => v.map(x => x.toFixed(2)) }] : []),
@@ -210,7 +213,7 @@
 		};
 		const u = new uPlot(opts, [spec.x].concat(spec.series.map(s => s.values)), div);
 		div.appendChild(tip);
-		const drawn = spec.series.filter(s => !s.ref);
+		const drawn = spec.series.filter(s => !s.ref && !s.status);
 		window.wisPage.charts.push({
 			kind: spec.kind, title: spec.title, u: u, spec: spec,
 			series: drawn.length,
@@ -528,6 +531,194 @@
 		});
 	}
 
+
+	/* ---- History ---- */
+
+	function byLabel(i) {
+		return data.order[i] ?? '#' + (i + 1);
+	}
+
+	function stepSize(st) {
+		return pct(st.ratio) + ' [' + pct(st.lo) + ', ' + pct(st.hi) + ']';
+	}
+
+	function historyChart(div, test, own) {
+		const n = data.runs.length, x = [...Array(n).keys()];
+		const series = [];
+		let top = 0;
+		const bad = new Map();
+
+		own.forEach((k, j) => {
+			const s = data.series[k];
+			top = Math.max(top, ...s.v.filter(v => v !== null));
+			for (const [r, status, message] of s.bad)
+				bad.set(r, (bad.has(r) ? bad.get(r) + '; ' : '') + s.mode + '/' + s.tasks +
+					': ' + status + (message ? ' (' + message + ')' : ''));
+			series.push({
+				label: s.mode + '/' + s.tasks, stroke: palette[j % palette.length], values: s.v,
+				info: i => {
+					const r = data.runs[i];
+					return ['run ' + r.id, data.by + ': ' + byLabel(i) + ', kernel ' + (r.kernel ?? '?'),
+						r.labels ? 'labels: ' + r.labels : 'no labels',
+						s.mode + ', ' + s.tasks + ' tasks: ' + rate(s.v[i]) + ' ops/s',
+						'samples \u00b1' + (s.sd[i] === null ? '-' : s.sd[i] + ' %')];
+				},
+			});
+		});
+		if (bad.size)
+			series.push({
+				label: 'not data (noisy, starved, failed)', stroke: '#888', status: true,
+				values: x.map(i => bad.has(i) ? 0 : null),
+				info: i => ['run ' + data.runs[i].id + ' (' + byLabel(i) + ')',
+					'not data: ' + bad.get(i)],
+			});
+		const steps = data.steps.filter(st => own.includes(st.series));
+		const long = Math.max(...x.map(i => byLabel(i).length));
+		chart(div, {
+			kind: 'history', title: test, x: x, xLabel: 'runs by ' + data.by, yLabel: 'ops/s',
+			xIncrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+			xSpace: Math.min(160, 12 + 7 * Math.min(long, 22)) * (long > 8 ? 0.45 : 1),
+			xRotate: long > 8 ? -35 : 0, xSize: long > 8 ? 110 : 50,
+			xValues: (u, v) => v.map(i => Number.isInteger(i) && i >= 0 && i < n ?
+				(l => l.length > 22 ? l.slice(0, 21) + '\u2026' : l)(byLabel(i)) : ''),
+			xRange: [-0.5, n - 0.5], yMax: top * 1.15, series: series,
+			annotate: u => {
+				const ctx = u.ctx, dpr = devicePixelRatio;
+				own.forEach((k, j) => data.series[k].levels.forEach(([from, to, med]) => {
+					if (med === null || data.series[k].levels.length < 2)
+						return;
+					ctx.save();
+					ctx.strokeStyle = palette[j % palette.length];
+					ctx.globalAlpha = 0.45;
+					ctx.lineWidth = 5 * dpr;
+					ctx.beginPath();
+					ctx.moveTo(u.valToPos(from - 0.4, 'x', true), u.valToPos(med, 'y', true));
+					ctx.lineTo(u.valToPos(to - 0.6, 'x', true), u.valToPos(med, 'y', true));
+					ctx.stroke();
+					ctx.restore();
+				}));
+				steps.forEach((st, j) => {
+					const px = u.valToPos(st.run - 0.5, 'x', true);
+					ctx.save();
+					ctx.strokeStyle = ctx.fillStyle = st.undecided ? '#a15c00' : '#b00020';
+					ctx.lineWidth = 1.5 * dpr;
+					ctx.setLineDash([5 * dpr, 4 * dpr]);
+					ctx.beginPath();
+					ctx.moveTo(px, u.bbox.top);
+					ctx.lineTo(px, u.bbox.top + u.bbox.height);
+					ctx.stroke();
+					ctx.font = 'bold ' + (12 * dpr) + 'px sans-serif';
+					ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.7 ? 'right' : 'left';
+					ctx.textBaseline = 'top';
+					const s = data.series[st.series];
+					ctx.fillText((st.undecided ? 'undecided ' : 'step ') + s.mode + '/' + s.tasks +
+						' ' + stepSize(st), px + (ctx.textAlign === 'left' ? 5 : -5) * dpr,
+						u.bbox.top + (4 + 16 * j) * dpr);
+					ctx.restore();
+				});
+			},
+		});
+	}
+
+	/* The runs on a step's two sides compared: every series, the biggest moves first. */
+	function stepCompare(panel, st) {
+		const a = st.before, b = st.run, s = data.series[st.series];
+		const rows = data.series.map((x, k) => ({ k: k, x: x,
+			r: x.v[a] > 0 && x.v[b] !== null ? x.v[b] / x.v[a] : null }))
+			.filter(e => e.r !== null)
+			.sort((e, f) => (f.k === st.series) - (e.k === st.series) ||
+				Math.abs(Math.log(f.r)) - Math.abs(Math.log(e.r)));
+		const line = e => el('tr', e.k === st.series ? 'chosen' : null, td(e.x.test), td(e.x.mode),
+			td(e.x.tasks, 'num'), td(rate(e.x.v[a]), 'num'), td(rate(e.x.v[b]), 'num'),
+			td(pct(e.r), 'num'));
+		const head = ['test', 'mode', 'tasks', 'run before', 'run at the step', 'change'];
+
+		panel.replaceChildren(...[
+			el('h3', null, 'compare: run ' + data.runs[a].id + ' (' + byLabel(a) + ') \u2192 run ' +
+				data.runs[b].id + ' (' + byLabel(b) + ')'),
+			el('p', null, (st.undecided ? 'undecided: ' : 'step: ') + s.test + ' ' + s.mode + ' ' +
+				s.tasks + ' tasks: ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
+				' runs before, ' + st.nafter + ' from it; control ' + (st.control_test ?
+				st.control_test + ' ' + pct(st.control) : 'none measured') +
+				(st.undecided ? ', which moved with it: the machine moved' : '')),
+			el('p', 'symbols', st.symbols ? 'symbols that moved:' + st.symbols :
+				'symbols: not profiled on both sides'),
+			table(head, rows.slice(0, 12).map(line)),
+			rows.length > 12 ? folded((rows.length - 12) + ' more series, smaller moves',
+				table(head, rows.slice(12).map(line))) : null].filter(e => e));
+		panel.style.display = 'block';
+	}
+
+	function historyPage() {
+		const steps = data.steps.map((st, k) => ({ st: st, k: k })).sort((x, y) =>
+			x.st.undecided - y.st.undecided ||
+			Math.abs(Math.log(y.st.ratio)) - Math.abs(Math.log(x.st.ratio)));
+		const tests = [...new Set(data.series.map(s => s.test))];
+		const moved = [...new Set(steps.map(e => data.series[e.st.series].test))];
+		const anchor = t => 'test-' + tests.indexOf(t);
+
+		page.appendChild(el('h1', null, 'wis history'));
+		page.appendChild(el('p', 'lead', data.runs.length + ' runs of ' + data.db + ' by ' + data.by +
+			', ' + data.series.length + ' series of ' + tests.length + ' tests; ' +
+			steps.filter(e => !e.st.undecided).length + ' steps, ' +
+			steps.filter(e => e.st.undecided).length + ' undecided (their control moved with them).'));
+		page.appendChild(el('p', 'note', 'Steps: ' + data.method +
+			'. Click a step for the comparison of the run before it and the run at it.'));
+		if (!steps.length)
+			page.appendChild(el('p', null, 'no step in ' + data.series.length + ' series over ' +
+				data.runs.length + ' runs'));
+		const panel = el('div', 'panel');
+		panel.id = 'step-compare';
+		panel.style.display = 'none';
+		const rows = steps.map(({ st }) => {
+			const s = data.series[st.series];
+			const link = el('a', null, s.test);
+			link.href = '#' + anchor(s.test);
+			const tr = el('tr', 'click' + (st.undecided ? ' undecided' : ''), el('td', null, link),
+				td(s.mode), td(s.tasks, 'num'),
+				td(byLabel(st.before) + ' \u2192 ' + byLabel(st.run)),
+				td('#' + (st.run + 1) + ' ' + data.runs[st.run].id),
+				td(pct(st.ratio), 'num verdict'), td(pct(st.lo) + ' .. ' + pct(st.hi), 'num'),
+				td(st.undecided ? 'undecided' : 'step', 'verdict'),
+				td(st.control_test ? st.control_test + ' ' + pct(st.control) : 'none measured'),
+				td(st.symbols ? st.symbols.trim() : 'not profiled on both sides'));
+			tr.addEventListener('click', e => {
+				if (e.target.tagName === 'A')
+					return;
+				for (const o of tr.parentNode.children)
+					o.classList.remove('chosen');
+				tr.classList.add('chosen');
+				stepCompare(panel, st);
+			});
+			return tr;
+		});
+		if (steps.length) {
+			const t = table(['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
+				'verdict', 'control', 'symbols that moved'], rows);
+			t.id = 'steps';
+			page.appendChild(t);
+		}
+		page.appendChild(panel);
+		const section = t => {
+			const own = data.series.map((s, k) => s.test === t ? k : -1).filter(k => k >= 0);
+			const div = chartBox(anchor(t));
+			const h = el('h2', null, t);
+			const its = steps.filter(e => own.includes(e.st.series));
+			if (its.length)
+				h.appendChild(el('span', 'badge' + (its.every(e => e.st.undecided) ?
+					' undecided' : ''), its.every(e => e.st.undecided) ? 'undecided' : 'step'));
+			later(div, () => historyChart(div, t, own));
+			return el('section', null, h, div);
+		};
+		for (const t of moved)
+			page.appendChild(section(t));
+		const still = tests.filter(t => !moved.includes(t));
+		if (still.length)
+			page.appendChild(folded(still.length + ' tests without a step', ...still.map(section)));
+		page.appendChild(runsTable(data.runs));
+		page.appendChild(auditSection(data.runs));
+	}
+
 	/* ---- The page ---- */
 
 	window.wisPage = {
@@ -549,7 +740,7 @@
 		},
 	};
 
-	({ report: reportPage, compare: comparePage })[data.kind]();
+	({ report: reportPage, compare: comparePage, history: historyPage })[data.kind]();
 	page.appendChild(el('footer', null, 'Made by wis. Charts drawn by ' + data.lib.name + ' ' +
 		data.lib.version + ' (' + data.lib.licence + ' licence), inlined in this page, which loads nothing.',
 		folded(data.lib.name + "'s licence", el('pre', 'licence', data.lib.text))));

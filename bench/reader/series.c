@@ -233,3 +233,16 @@ int rd_find_steps(struct rd_history *h)
 	}
 	return 0;
 }
+
+size_t rd_series_run_before(const struct rd_series *s, size_t at)
+{
+	while (at > 0 && !isfinite(s->v[at - 1]))
+		at--;
+	return at ? at - 1 : 0;
+}
+
+void rd_put_step_method(FILE *out, const struct rd_history *h)
+{
+	fprintf(out, "E-divisive means (permutation p <= %g, %d permutations), kept when the 95 %% bootstrap interval of the ratio of the levels' medians excludes 1 and the step is at least %g %%",
+		h->rule.alpha, AN_STEP_PERMUTATIONS, 100 * h->rule.min_step);
+}

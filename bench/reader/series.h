@@ -8,6 +8,7 @@
 #define WIS_SERIES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "json.h"
 #include "model.h"
@@ -58,5 +59,11 @@ int rd_collect_series(struct rd_history *h);
 int rd_fill_series(struct rd_history *h);
 /* Every series' steps into h->steps, each against its test's control. */
 int rd_find_steps(struct rd_history *h);
+
+/* The last run before at that measured s. */
+size_t rd_series_run_before(const struct rd_series *s, size_t at);
+
+/* How the steps of h are found, with its rule's figures: a sentence. */
+void rd_put_step_method(FILE *out, const struct rd_history *h);
 
 #endif

@@ -201,6 +201,18 @@ int rd_view_plot_series(const struct rd_plot_curve *c, size_t nr,
 			size_t nr_runs, const char *xlabel, int dirfd,
 			const char *dir, FILE *diag);
 
+struct rd_history;
+
+/*
+ * --html path for wis history of the store db: the steps worst first,
+ * each test that moved along the runs with its levels and steps, a
+ * step's comparison of the runs on its two sides, the tests that did
+ * not move folded.  0, or -1 with the reason on diag.
+ */
+int rd_view_html_history(const struct rd_history *h, const char *db,
+			 const struct rd_page_assets *a, const char *path,
+			 FILE *diag);
+
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);
 

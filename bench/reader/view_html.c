@@ -19,11 +19,14 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "bootstrap.h"
+#include "comparison.h"
 #include "file.h"
 #include "repeats.h"
 #include "safename.h"
+#include "series.h"
 #include "view.h"
+#include "wis_limits.h"
 
 /* Nesting of the data's JSON that a page writes, at most. */
 #define PAGE_DEPTH 16
@@ -796,7 +799,7 @@ static void compare_data(struct page *pg, const struct rd_cmp_table *t)
 }
 
 static void side_summary(struct page *pg, const char *key,
-			 const struct rd_side_summary *s)
+			 const struct an_side_summary *s)
 {
 	pg_key(pg, key);
 	pg_open(pg, '{');
@@ -814,7 +817,7 @@ static void repeats_data(struct page *pg, const struct rd_rep_table *t)
 	pg_key_str(pg, "form", "repeats");
 	sides_data(pg, t->side);
 	pg_key_num(pg, "level", t->rule.level);
-	pg_key_num(pg, "noise", t->noise_points < RD_NOISE_MIN_POINTS ? NAN :
+	pg_key_num(pg, "noise", t->noise_points < AN_NOISE_MIN_POINTS ? NAN :
 		   round(t->noise * 1000) / 10);
 	pg_key(pg, "rows");
 	pg_open(pg, '[');
@@ -827,8 +830,8 @@ static void repeats_data(struct page *pg, const struct rd_rep_table *t)
 		pg_key_num(pg, "ratio", round(row->v.ratio * 10000) / 10000);
 		pg_key_num(pg, "lo", round(row->v.lo * 10000) / 10000);
 		pg_key_num(pg, "hi", round(row->v.hi * 10000) / 10000);
-		pg_key_str(pg, "verdict", rd_verdict_name(row->v.verdict));
-		pg_key_str(pg, "why", rd_verdict_why_name(row->v.why));
+		pg_key_str(pg, "verdict", an_verdict_name(row->v.verdict));
+		pg_key_str(pg, "why", an_verdict_why_name(row->v.why));
 		pg_key_uint(pg, "control_off", row->control_off);
 		pg_close(pg, '}');
 	}
@@ -987,4 +990,232 @@ int rd_view_html(const struct rd_model *m, const struct rd_cmp_table *t,
 	else if (t)
 		k = (struct page_kind){ "compare", compare_page, t };
 	return write_page(&k, o->page, o->html, diag);
+}
+
+/* ---- History ---- */
+
+static int cmp_point_series(const void *key, const void *elem)
+{
+	const struct rd_point *p = key;
+	const struct rd_series *s = elem;
+	int c = strcmp(p->test, s->test);
+
+	if (c)
+		return c;
+	if (p->threads != s->threads)
+		return p->threads - s->threads;
+	return (p->tasks > s->tasks) - (p->tasks < s->tasks);
+}
+
+/*
+ * Per series and run, the run's point of it (its ok repeat if any):
+ * [series * nr + run], NULL where the run did not measure it.
+ */
+static const struct rd_point **history_points(const struct rd_history *h)
+{
+	const struct rd_point **at = calloc(h->nr_series * h->nr + 1,
+					    sizeof(*at));
+
+	for (size_t r = 0; at && r < h->nr; r++) {
+		const struct rd_run *run = h->runs[r].run;
+
+		for (size_t k = 0; k < run->nr_points; k++) {
+			const struct rd_point *p = &run->points[k];
+			const struct rd_series *s = bsearch(p, h->series,
+				h->nr_series, sizeof(*s), cmp_point_series);
+			const struct rd_point **slot;
+
+			if (!s)
+				continue;
+			slot = &at[(size_t)(s - h->series) * h->nr + r];
+			if (!*slot || (!rd_point_ok(*slot) && rd_point_ok(p)))
+				*slot = p;
+		}
+	}
+	return at;
+}
+
+/*
+ * The spread of a point's samples' rates: their standard deviation, %
+ * of their mean; NaN with fewer than two samples.
+ */
+static double sample_spread(const struct rd_point *p)
+{
+	double total[WIS_MAX_SAMPLES], ns[WIS_MAX_SAMPLES], rate[WIS_MAX_SAMPLES];
+	double sum = 0, sq = 0, mean;
+	struct wis_jval vt, ve;
+	size_t n, i;
+
+	if (rd_rec_get(p->rec, "total", &vt) || rd_rec_get(p->rec, "elapsed_ns", &ve))
+		return NAN;
+	n = wis_jval_nums(&vt, total, WIS_MAX_SAMPLES);
+	if (n < 2 || n > WIS_MAX_SAMPLES ||
+	    wis_jval_nums(&ve, ns, WIS_MAX_SAMPLES) != n)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		rate[i] = ns[i] > 0 ? total[i] * 1e9 / ns[i] : 0;
+		sum += rate[i];
+	}
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		sq += (rate[i] - mean) * (rate[i] - mean);
+	return mean > 0 ? round(1000 * sqrt(sq / (n - 1)) / mean) / 10 : NAN;
+}
+
+/* A series' levels: [from, to, median] between its steps. */
+static void series_levels(struct page *pg, const struct rd_history *h,
+			  const struct rd_series *s, double *buf)
+{
+	size_t from = 0, to, k, n;
+
+	pg_key(pg, "levels");
+	pg_open(pg, '[');
+	while (from < h->nr) {
+		to = h->nr;
+		for (k = 0; k < h->nr_steps; k++)
+			if (h->steps[k].s == s && h->steps[k].at.run > from &&
+			    h->steps[k].at.run < to)
+				to = h->steps[k].at.run;
+		for (k = from, n = 0; k < to; k++)
+			if (isfinite(s->v[k]))
+				buf[n++] = s->v[k];
+		pg_open(pg, '[');
+		pg_uint(pg, from);
+		pg_uint(pg, to);
+		pg_num(pg, n ? an_median(buf, n) : NAN);
+		pg_close(pg, ']');
+		from = to;
+	}
+	pg_close(pg, ']');
+}
+
+/* A series: its rate and spread per run, the runs that are not data. */
+static void history_series(struct page *pg, const struct rd_history *h,
+			   const struct rd_series *s,
+			   const struct rd_point *const *at, double *buf)
+{
+	size_t r;
+
+	pg_open(pg, '{');
+	pg_key_str(pg, "test", s->test);
+	pg_key_str(pg, "mode", s->threads ? "threads" : "processes");
+	pg_key_uint(pg, "tasks", s->tasks);
+	pg_key(pg, "v");
+	pg_open(pg, '[');
+	for (r = 0; r < h->nr; r++)
+		pg_num(pg, s->v[r]);
+	pg_close(pg, ']');
+	pg_key(pg, "sd");
+	pg_open(pg, '[');
+	for (r = 0; r < h->nr; r++)
+		pg_num(pg, at[r] && rd_point_ok(at[r]) ? sample_spread(at[r]) : NAN);
+	pg_close(pg, ']');
+	pg_key(pg, "bad");
+	pg_open(pg, '[');
+	for (r = 0; r < h->nr; r++) {
+		if (!at[r] || isfinite(s->v[r]))
+			continue;
+		pg_open(pg, '[');
+		pg_uint(pg, r);
+		pg_str(pg, at[r]->status);
+		pg_str(pg, at[r]->message);
+		pg_close(pg, ']');
+	}
+	pg_close(pg, ']');
+	series_levels(pg, h, s, buf);
+	pg_close(pg, '}');
+}
+
+static void history_step(struct page *pg, const struct rd_history *h,
+			 const struct rd_step *st)
+{
+	const struct rd_series *s = st->s;
+	size_t before = rd_series_run_before(s, st->at.run);
+	const struct rd_point *a = rd_run_profiled(h->runs[before].run, s->test,
+						   s->threads, s->tasks);
+	const struct rd_point *b = rd_run_profiled(h->runs[st->at.run].run,
+						   s->test, s->threads, s->tasks);
+
+	pg_open(pg, '{');
+	pg_key_uint(pg, "series", (size_t)(s - h->series));
+	pg_key_uint(pg, "run", st->at.run);
+	pg_key_uint(pg, "before", before);
+	pg_key_uint(pg, "nbefore", st->at.before);
+	pg_key_uint(pg, "nafter", st->at.after);
+	pg_key_num(pg, "ratio", round(st->at.ratio * 10000) / 10000);
+	pg_key_num(pg, "lo", round(st->at.lo * 10000) / 10000);
+	pg_key_num(pg, "hi", round(st->at.hi * 10000) / 10000);
+	pg_key_num(pg, "p", st->at.p);
+	pg_key_str(pg, "control_test", st->control_test);
+	pg_key_num(pg, "control", round(st->at.control * 10000) / 10000);
+	pg_key_uint(pg, "undecided", st->at.control_off);
+	pg_key(pg, "symbols");
+	if (a && b)
+		pg_text(pg, put_symbols, a, b);
+	else
+		pg_str(pg, NULL);
+	pg_close(pg, '}');
+}
+
+static void put_method(FILE *out, const void *h, const void *unused)
+{
+	(void)unused;
+	rd_put_step_method(out, h);
+}
+
+/* The history of the store db. */
+struct history_of {
+	const struct rd_history *h;
+	const char *db;
+};
+
+static void history_data(struct page *pg, const void *what)
+{
+	const struct history_of *ho = what;
+	const struct rd_history *h = ho->h;
+	const struct rd_run **runs = calloc(h->nr + 1, sizeof(*runs));
+	const struct rd_point **at = history_points(h);
+	double *buf = calloc(h->nr + 1, sizeof(*buf));
+	size_t i;
+
+	if (!runs || !at || !buf) {
+		pg->oom = 1;
+		goto out;
+	}
+	pg_key_str(pg, "db", ho->db);
+	pg_key_str(pg, "by", h->by);
+	pg_key(pg, "method");
+	pg_text(pg, put_method, h, NULL);
+	for (i = 0; i < h->nr; i++)
+		runs[i] = h->runs[i].run;
+	runs_list(pg, runs, h->nr);
+	pg_key(pg, "order");
+	pg_open(pg, '[');
+	for (i = 0; i < h->nr; i++)
+		pg_str(pg, h->runs[i].by);
+	pg_close(pg, ']');
+	pg_key(pg, "series");
+	pg_open(pg, '[');
+	for (i = 0; i < h->nr_series; i++)
+		history_series(pg, h, &h->series[i], at + i * h->nr, buf);
+	pg_close(pg, ']');
+	pg_key(pg, "steps");
+	pg_open(pg, '[');
+	for (i = 0; i < h->nr_steps; i++)
+		history_step(pg, h, &h->steps[i]);
+	pg_close(pg, ']');
+out:
+	free(runs);
+	free(at);
+	free(buf);
+}
+
+int rd_view_html_history(const struct rd_history *h, const char *db,
+			 const struct rd_page_assets *a, const char *path,
+			 FILE *diag)
+{
+	const struct history_of ho = { h, db };
+	const struct page_kind k = { "history", history_data, &ho };
+
+	return write_page(&k, a, path, diag);
 }
