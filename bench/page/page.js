@@ -676,7 +676,9 @@
 			link.href = '#' + anchor(s.test);
 			const tr = el('tr', 'click' + (st.undecided ? ' undecided' : ''), el('td', null, link),
 				td(s.mode), td(s.tasks, 'num'),
-				td(byLabel(st.before) + ' \u2192 ' + byLabel(st.run)),
+				td(byLabel(st.before) + ' \u2192 ' + byLabel(st.run) + (data.by === 'kernel' ? '' :
+					' (kernel ' + (data.runs[st.before].kernel ?? '?') + ' \u2192 ' +
+					(data.runs[st.run].kernel ?? '?') + ')')),
 				td('#' + (st.run + 1) + ' ' + data.runs[st.run].id),
 				td(pct(st.ratio), 'num verdict'), td(pct(st.lo) + ' .. ' + pct(st.hi), 'num'),
 				td(st.undecided ? 'undecided' : 'step', 'verdict'),
