@@ -57,6 +57,16 @@
 		return el('details', null, el('summary', null, summary), ...kids);
 	}
 
+	/* Folded, its content made when first opened: a fleet's long tables. */
+	function foldedLater(summary, make) {
+		const d = el('details', null, el('summary', null, summary));
+		d.addEventListener('toggle', () => {
+			if (d.open && d.children.length === 1)
+				add(d, make());
+		});
+		return d;
+	}
+
 	/* ---- Numbers ---- */
 
 	function rate(v) {
@@ -95,14 +105,13 @@
 	}
 
 	function runsTable(runs) {
-		const rows = runs.map(r => el('tr', null, td(r.id), td(r.kernel ?? '-'),
-			td(r.cpu ?? '-'), td(r.host ?? '-'), td(r.date ?? '-'),
-			td(r.labels ?? ''), td(r.status + '; ' + r.points + ' points, ' +
-			r.failed + ' failed, ' + r.unsupported + ' unsupported' +
-			(r.starved ? ', ' + r.starved + ' starved (not measured)' : ''))));
-		const t = table(['run', 'kernel', 'CPU', 'host', 'date', 'labels',
-			'status'], rows);
-		return runs.length > 12 ? folded(runs.length + ' runs', t) : t;
+		const make = () => table(['run', 'kernel', 'CPU', 'host', 'date', 'labels', 'status'],
+			runs.map(r => el('tr', null, td(r.id), td(r.kernel ?? '-'),
+				td(r.cpu ?? '-'), td(r.host ?? '-'), td(r.date ?? '-'),
+				td(r.labels ?? ''), td(r.status + '; ' + r.points + ' points, ' +
+				r.failed + ' failed, ' + r.unsupported + ' unsupported' +
+				(r.starved ? ', ' + r.starved + ' starved (not measured)' : '')))));
+		return runs.length > 12 ? foldedLater(runs.length + ' runs', make) : make();
 	}
 
 	/*
@@ -110,6 +119,11 @@
 	 * runs each field's values and how many runs have each.
 	 */
 	function auditSection(runs) {
+		return foldedLater('environment audit: every field of the run records',
+			() => auditTable(runs));
+	}
+
+	function auditTable(runs) {
 		const a = data.audit;
 		const value = (k, i) => a.runs[i][k] < 0 ? '-' : data.strings[a.runs[i][k]];
 		let t;
@@ -135,15 +149,18 @@
 				return el('tr', null, el('th', null, key), td(text));
 			}));
 		}
-		return folded('environment audit: every field of the run records', t);
+		return t;
 	}
 
 	/* ---- Charts, drawn when they come into view ---- */
 
 	const pending = new Map();
+	/* Its first call, on the first frame, draws the charts in view. */
 	const seen = 'IntersectionObserver' in window ?
-		new IntersectionObserver(es => es.forEach(e => e.isIntersecting &&
-			draw(e.target)), { rootMargin: '400px' }) : null;
+		new IntersectionObserver(es => {
+			es.forEach(e => e.isIntersecting && draw(e.target));
+			window.wisPage.ready = window.wisPage.ready || performance.now();
+		}, { rootMargin: '400px' }) : null;
 
 	function later(div, fn) {
 		pending.set(div, fn);
@@ -199,9 +216,11 @@
 				r: { range: spec.rRange ?? [0, 2] },
 			},
 			axes: [
-				{ label: spec.xLabel, splits: spec.xSplits, values: spec.xValues,
-					space: spec.xSpace ?? 40, incrs: spec.xIncrs,
-					rotate: spec.xRotate, size: spec.xSize },
+				/* uPlot takes a key given as undefined for a value. */
+				Object.fromEntries(Object.entries({ label: spec.xLabel,
+					splits: spec.xSplits, values: spec.xValues, space: spec.xSpace ?? 40,
+					incrs: spec.xIncrs, rotate: spec.xRotate, size: spec.xSize })
+					.filter(([, v]) => v !== undefined)),
 				{ label: spec.yLabel, values: (u, v) => v.map(si), size: 60 },
 			].concat(spec.rLabel ? [{ label: spec.rLabel, scale: 'r', side: 1,
 				grid: { show: false }, values: (u, v) => v.map(x => x.toFixed(2)) }] : []),
@@ -343,7 +362,8 @@
 			xValues: (u, v) => v.map(x => String(x)),
 			xRange: [0, t.x[t.x.length - 1] * 1.04 + 0.2],
 			yMax: top * 1.1, series: series,
-			annotate: u => t.marks.forEach(m => {
+			/* A fleet's hundreds of marks would hide the curves: its list tells them. */
+			annotate: u => t.marks.length <= 60 && t.marks.forEach(m => {
 				const wall = m.kind === 'wall', at = wall ? m.to : m.from;
 				const c = t.curves[m.curve], i = t.x.indexOf(at);
 				if (i < 0 || c.y[i] === null || (t.marks.length > 24 && !wall))
@@ -364,7 +384,43 @@
 			(m.growth ? ';' + m.growth.replace(/;$/, '') : '');
 	}
 
+	/* The marks of a test as objects: [curve, wall, from, to, size, growth]. */
+	function readMarks(t) {
+		t.marks = t.marks.map(([curve, wall, from, to, size, g]) => ({ curve: curve,
+			kind: wall ? 'wall' : 'knee', from: from, to: to, size: size,
+			growth: g < 0 ? null : data.strings[g] }));
+	}
+
+	/* Many marks: one line per kind, step and mode, with how many curves. */
+	function markLines(t) {
+		if (t.marks.length <= 10)
+			return el('ul', 'marks', ...t.marks.map(m => el('li', null, markText(t, m))));
+		const groups = new Map();
+		for (const m of t.marks) {
+			const key = [m.kind, t.curves[m.curve].mode, m.from, m.to].join(' ');
+			const g = groups.get(key) || { m: m, n: 0, lo: Infinity, hi: -Infinity, growth: new Map() };
+			g.n++;
+			g.lo = Math.min(g.lo, m.size);
+			g.hi = Math.max(g.hi, m.size);
+			if (m.growth)
+				g.growth.set(m.growth, (g.growth.get(m.growth) || 0) + 1);
+			groups.set(key, g);
+		}
+		const lines = [...groups.values()].sort((x, y) => y.n - x.n).map(g => {
+			const m = g.m, mode = t.curves[m.curve].mode;
+			const top = [...g.growth].sort((x, y) => y[1] - x[1])[0];
+			return el('li', null, mode + ', ' + g.n + ' curves: ' + (m.kind === 'wall' ?
+				'wall: ' + m.from + ' \u2192 ' + m.to + ' tasks falls ' + (100 * g.lo).toFixed(0) +
+				'-' + (100 * g.hi).toFixed(0) + ' %' : 'knee at ' + m.from + ' tasks (' +
+				g.lo.toFixed(2) + ' to ' + g.hi.toFixed(2) + ' of linear per task added after it)') +
+				(top ? '; in ' + top[1] + ' of them' + top[0].replace(/;$/, '') : ''));
+		});
+		return folded(t.marks.length + ' knees and walls, in ' + lines.length + ' kinds',
+			el('ul', 'marks', ...lines));
+	}
+
 	function reportPage() {
+		data.tests.forEach(readMarks);
 		const walls = data.tests.filter(t => t.marks.some(m => m.kind === 'wall'));
 
 		page.appendChild(el('h1', null, 'wis report'));
@@ -377,6 +433,17 @@
 			'\u25c7 marks the knee, \u25cb a wall. Hover a point for its efficiency and idle time.'));
 		page.appendChild(runsTable(data.runs));
 		page.appendChild(auditSection(data.runs));
+		if (data.tests.some(t => t.curves.length > 12)) {
+			const color = kernelColors(data.runs);
+			const kernels = new Map();
+			data.runs.forEach(r => kernels.set(r.kernel ?? '?', (kernels.get(r.kernel ?? '?') || 0) + 1));
+			page.appendChild(el('p', 'note', 'Where a test has more than 12 curves, each is ' +
+				'drawn in its kernel\'s colour: ', ...[...kernels].map(([k, n], i) => {
+				const s = el('span', null, (i ? ', ' : '') + k + ' (' + n + ' runs)');
+				s.style.color = color({ kernel: k });
+				return s;
+			})));
+		}
 		data.tests.forEach((t, k) => {
 			const wall = t.marks.some(m => m.kind === 'wall');
 			const h = el('h2', null, t.test);
@@ -385,9 +452,7 @@
 			else if (t.marks.length)
 				h.appendChild(el('span', 'badge knee', 'knee'));
 			const div = chartBox('test-' + k);
-			const lines = el('ul', 'marks', ...t.marks.map(m => el('li', null, markText(t, m))));
-			page.appendChild(el('section', null, h, div,
-				t.marks.length > 10 ? folded(t.marks.length + ' knees and walls', lines) : lines));
+			page.appendChild(el('section', null, h, div, markLines(t)));
 			later(div, () => reportChart(div, t));
 		});
 	}
@@ -725,6 +790,7 @@
 
 	window.wisPage = {
 		charts: [],
+		ready: 0,	/* ms from navigation: the first screen drawn */
 		/* Every chart drawn, wherever it is: how many there are. */
 		drawAll() {
 			for (const div of [...pending.keys()])
@@ -746,4 +812,6 @@
 	page.appendChild(el('footer', null, 'Made by wis. Charts drawn by ' + data.lib.name + ' ' +
 		data.lib.version + ' (' + data.lib.licence + ' licence), inlined in this page, which loads nothing.',
 		folded(data.lib.name + "'s licence", el('pre', 'licence', data.lib.text))));
+	if (!pending.size || !seen)
+		window.wisPage.ready = performance.now();
 }());

@@ -127,6 +127,12 @@ static void pg_uint(struct page *pg, unsigned long long v)
 	fprintf(pg->out, "%llu", v);
 }
 
+static void pg_int(struct page *pg, long v)
+{
+	pg_sep(pg);
+	fprintf(pg->out, "%ld", v);
+}
+
 static void pg_key_str(struct page *pg, const char *key, const char *s)
 {
 	pg_key(pg, key);
@@ -332,10 +338,8 @@ static void audit(struct page *pg, const struct rd_run *const *runs, size_t n)
 			free(s);
 		}
 		pg_open(pg, '[');
-		for (k = 0; k < nr_keys; k++) {
-			pg_sep(pg);
-			fprintf(pg->out, "%ld", vals[k]);
-		}
+		for (k = 0; k < nr_keys; k++)
+			pg_int(pg, vals[k]);
 		pg_close(pg, ']');
 	}
 	pg_close(pg, ']');
@@ -521,7 +525,7 @@ static double idle_of(const struct rd_point *p)
 
 static double efficiency_of(const struct rd_point *p)
 {
-	return round(rd_point_efficiency(p) * 1000) / 1000;
+	return round(rd_point_efficiency(p) * 100) / 100;
 }
 
 /* The points of a curve that are not ok: where, and why. */
@@ -550,27 +554,36 @@ struct marks_ctx {
 	size_t curve;
 };
 
-static void put_growth(FILE *out, const void *a, const void *b)
-{
-	rd_put_growth(out, a, b);
-}
-
+/*
+ * [curve, wall, from, to, size, growth]: wall 1 or 0 (a knee), the step
+ * from one task count to the next, the fall or the gain, and the symbol
+ * that grew there as an index into the page's strings (-1: none).  A
+ * fleet's curves share their few growths: each is written once.
+ */
 static void page_mark(void *ctx, const struct rd_curve_mark *mk)
 {
 	struct marks_ctx *c = ctx;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = mk->growth ? open_memstream(&text, &len) : NULL;
+	long growth = -1;
 
-	pg_open(c->pg, '{');
-	pg_key_uint(c->pg, "curve", c->curve);
-	pg_key_str(c->pg, "kind", mk->wall ? "wall" : "knee");
-	pg_key_uint(c->pg, "from", mk->before->tasks);
-	pg_key_uint(c->pg, "to", mk->at->tasks);
-	pg_key_num(c->pg, "size", round(mk->size * 1000) / 1000);
-	pg_key(c->pg, "growth");
-	if (mk->growth)
-		pg_text(c->pg, put_growth, mk->before, mk->at);
-	else
-		pg_str(c->pg, NULL);
-	pg_close(c->pg, '}');
+	if (f) {
+		rd_put_growth(f, mk->before, mk->at);
+		if (fclose(f))
+			c->pg->oom = 1;
+		else if (len)
+			growth = intern(c->pg, wis_clean(text));
+	}
+	free(text);
+	pg_open(c->pg, '[');
+	pg_uint(c->pg, c->curve);
+	pg_uint(c->pg, mk->wall);
+	pg_uint(c->pg, mk->before->tasks);
+	pg_uint(c->pg, mk->at->tasks);
+	pg_num(c->pg, round(mk->size * 1000) / 1000);
+	pg_int(c->pg, growth);
+	pg_close(c->pg, ']');
 }
 
 /* The curves of run's points [from, to), a mode and repeat each. */
