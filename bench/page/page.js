@@ -676,9 +676,16 @@
 					ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.7 ? 'right' : 'left';
 					ctx.textBaseline = 'top';
 					const s = data.series[st.series];
-					ctx.fillText((st.undecided ? 'undecided ' : 'step ') + s.mode + '/' + s.tasks +
-						' ' + stepSize(st), px + (ctx.textAlign === 'left' ? 5 : -5) * dpr,
-						u.bbox.top + (4 + 16 * j) * dpr);
+					const text = (st.undecided ? 'undecided ' : 'step ') + s.mode + '/' + s.tasks +
+						' ' + stepSize(st);
+					const w = ctx.measureText(text).width, left = ctx.textAlign === 'left';
+					const tx = px + (left ? 5 : -5) * dpr, ty = u.bbox.top + (4 + 16 * j) * dpr;
+					/* Over the curves, on a ground of its own. */
+					ctx.save();
+					ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+					ctx.fillRect(left ? tx - 2 * dpr : tx - w - 2 * dpr, ty - 1 * dpr, w + 4 * dpr, 15 * dpr);
+					ctx.restore();
+					ctx.fillText(text, tx, ty);
 					ctx.restore();
 				});
 			},
@@ -752,19 +759,24 @@
 			tr.addEventListener('click', e => {
 				if (e.target.tagName === 'A')
 					return;
-				for (const o of tr.parentNode.children)
+				for (const o of document.querySelectorAll('tr.chosen'))
 					o.classList.remove('chosen');
 				tr.classList.add('chosen');
 				stepCompare(panel, st);
 			});
 			return tr;
 		});
+		const head = ['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
+			'verdict', 'control', 'symbols that moved'];
 		if (steps.length) {
-			const t = table(['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
-				'verdict', 'control', 'symbols that moved'], rows);
+			const t = table(head, rows.slice(0, 15));
 			t.id = 'steps';
 			page.appendChild(t);
 		}
+		/* The rest of a fleet's steps folded; their rows click the same. */
+		if (rows.length > 15)
+			page.appendChild(folded((rows.length - 15) + ' more steps, smaller',
+				table(head, rows.slice(15))));
 		page.appendChild(panel);
 		const section = t => {
 			const own = data.series.map((s, k) => s.test === t ? k : -1).filter(k => k >= 0);
