@@ -128,6 +128,9 @@ def load(d, path, what, in_view=True):
     d.get_log('browser')
     d.get_log('performance')
     d.get(url)
+    if not ok(d.execute_script('return typeof wisPage') == 'object',
+              '%s: the page\'s script ran' % what):
+        return
     if in_view:
         shown = d.execute_script('return wisPage.charts.length')
         ok(shown >= 1, '%s: the charts in view are drawn as the page opens (%d)' % (what, shown))
