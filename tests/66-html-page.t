@@ -196,6 +196,11 @@ def main():
         })
     wis('import', 'runs.db', '--label', 'board=a', 'r1.wis', 'r2.wis')
 
+    rc = subprocess.run([WIS, 'report', '--html', 'image.html', 'r1.wis'],
+                        capture_output=True, text=True)
+    ok(rc.returncode == 2 and 'no page library' in rc.stderr,
+       'the image\'s wis, which has no page library, says so (exit %d)' % rc.returncode)
+
     d = browser()
     try:
         for source, args in (('files', ['r1.wis', 'r2.wis']), ('--db', ['--db', 'runs.db'])):

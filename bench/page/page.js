@@ -311,6 +311,12 @@
 
 	/* ---- Report ---- */
 
+	/* The task counts x with a margin either side. */
+	function taskRange(x) {
+		const pad = 0.05 * (x[x.length - 1] - x[0]) + 0.3;
+		return [x[0] - pad, x[x.length - 1] + pad];
+	}
+
 	function kernelColors(runs) {
 		const kernels = [...new Set(runs.map(r => r.kernel ?? '?'))];
 		return r => palette[kernels.indexOf(r.kernel ?? '?') % palette.length];
@@ -360,7 +366,7 @@
 			kind: 'report', title: t.test, x: t.x, xLabel: 'tasks', yLabel: 'ops/s',
 			xSplits: t.x.length <= 24 ? () => t.x : undefined,
 			xValues: (u, v) => v.map(x => String(x)),
-			xRange: [0, t.x[t.x.length - 1] * 1.04 + 0.2],
+			xRange: taskRange(t.x),
 			yMax: top * 1.1, series: series,
 			/* A fleet's hundreds of marks would hide the curves: its list tells them. */
 			annotate: u => t.marks.length <= 60 && t.marks.forEach(m => {
@@ -368,8 +374,10 @@
 				const c = t.curves[m.curve], i = t.x.indexOf(at);
 				if (i < 0 || c.y[i] === null || (t.marks.length > 24 && !wall))
 					return;
+				/* With few marks, the symbol that grew there names itself. */
+				const grew = t.marks.length <= 8 && m.growth ? ' ' + m.growth.trim().split(' ')[0] : '';
 				marker(u, at, c.y[i], 'y', wall ? '#b00020' : '#e67e00',
-					t.marks.length > 24 ? null : wall ? 'wall ' + pct(1 - m.size, 0) : 'knee',
+					t.marks.length > 24 ? null : (wall ? 'wall ' + pct(1 - m.size, 0) : 'knee') + grew,
 					wall ? 'circle' : 'diamond', !wall);
 			}),
 		});
@@ -541,7 +549,7 @@
 			rLabel: 'B/A', rRange: [0, Math.max(1.2, rmax * 1.1)],
 			xSplits: x.length <= 24 ? () => x : undefined,
 			xValues: (u, v) => v.map(t => String(t)),
-			xRange: [0, x[x.length - 1] * 1.04 + 0.2],
+			xRange: taskRange(x),
 			yMax: top * 1.12, series: series,
 		});
 	}
