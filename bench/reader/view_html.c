@@ -28,7 +28,7 @@
 #include "view.h"
 #include "wis_limits.h"
 
-/* Nesting of the data's JSON that a page writes, at most. */
+/* Nesting of the data's JSON, deeper than any this file writes (4). */
 #define PAGE_DEPTH 16
 
 /*
@@ -65,8 +65,7 @@ static void pg_open(struct page *pg, char c)
 {
 	pg_sep(pg);
 	fputc(c, pg->out);
-	if (pg->depth + 1 < PAGE_DEPTH)
-		pg->first[++pg->depth] = 1;
+	pg->first[++pg->depth] = 1;
 }
 
 static void pg_close(struct page *pg, char c)
@@ -856,8 +855,9 @@ static void repeats_data(struct page *pg, const struct rd_rep_table *t)
 /*
  * A fresh nonce a page's scripts carry: its policy runs those two and
  * nothing else, not an inline handler a string might have become.
+ * 0, or -1 when the kernel gave no random bytes.
  */
-static void make_nonce(char *buf, size_t len)
+static int make_nonce(char *buf, size_t len)
 {
 	unsigned char r[16];
 	size_t i, got = 0;
@@ -866,14 +866,12 @@ static void make_nonce(char *buf, size_t len)
 	while (got < sizeof(r)) {
 		n = getrandom(r + got, sizeof(r) - got, 0);
 		if (n < 0 && errno != EINTR)
-			break;
+			return -1;
 		got += n > 0 ? (size_t)n : 0;
 	}
-	/* Without entropy: still unknown to whoever wrote the records. */
-	for (i = got; i < sizeof(r); i++)
-		r[i] = (unsigned char)(rand() ^ (uintptr_t)buf >> (i % 8));
 	for (i = 0; i < sizeof(r) && 2 * i + 2 < len; i++)
 		snprintf(buf + 2 * i, 3, "%02x", r[i]);
+	return 0;
 }
 
 static void page_head(struct page *pg, const struct rd_page_assets *a,
@@ -933,28 +931,43 @@ struct page_kind {
 	const void *what;
 };
 
+/*
+ * The page into path through a file beside it, renamed over path once
+ * whole: a page that could not be written leaves path as it was.
+ */
 static int write_page(const struct page_kind *k, const struct rd_page_assets *a,
 		      const char *path, FILE *diag)
 {
 	struct page pg = { .diag = diag, .first = { 1 } };
-	char why[128], nonce[40];
-	int fd, ret = -1;
+	char why[128], nonce[40], *tmp = NULL;
+	int fd = -1, ret = -1;
 
 	if (!a) {
 		rd_report_diag(diag, "--html: this wis has no page library; the host's wis has (./build.sh install)");
 		return -1;
 	}
-	fd = wis_open_owned(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC,
-			    0644, 0, why, sizeof(why));
+	if (make_nonce(nonce, sizeof(nonce))) {
+		rd_report_diag(diag, "--html: no random bytes for the page's nonce: %s",
+			       strerror(errno));
+		return -1;
+	}
+	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0) {
+		rd_report_diag(diag, "--html %s: out of memory", path);
+		return -1;
+	}
+	fd = wis_open_owned(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_EXCL, 0644,
+			    0, why, sizeof(why));
 	if (fd < 0 || !(pg.out = fdopen(fd, "w"))) {
-		rd_report_diag(diag, "--html: cannot write %s: %s", path,
+		rd_report_diag(diag, "--html: cannot write %s: %s", tmp,
 			       fd < 0 ? why : strerror(errno));
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
 		return -1;
 	}
 	wis_json_init(&pg.esc);
-	make_nonce(nonce, sizeof(nonce));
 	page_head(&pg, a, k->kind, nonce);
 	data_start(&pg, a, k->kind);
 	k->data(&pg, k->what);
@@ -963,17 +976,25 @@ static int write_page(const struct page_kind *k, const struct rd_page_assets *a,
 	if (pg.oom)
 		rd_report_diag(diag, "--html %s: out of memory", path);
 	else if (ferror(pg.out))
-		rd_report_diag(diag, "--html: cannot write %s: %s", path,
+		rd_report_diag(diag, "--html: cannot write %s: %s", tmp,
 			       strerror(errno));
 	else
 		ret = 0;
 	if (fclose(pg.out) && !ret) {
-		rd_report_diag(diag, "--html: cannot write %s: %s", path,
+		rd_report_diag(diag, "--html: cannot write %s: %s", tmp,
 			       strerror(errno));
 		ret = -1;
 	}
+	if (!ret && rename(tmp, path)) {
+		rd_report_diag(diag, "--html: cannot rename %s to %s: %s", tmp,
+			       path, strerror(errno));
+		ret = -1;
+	}
+	if (ret)
+		unlink(tmp);
 	wis_json_free(&pg.esc);
 	intern_free(&pg.strings);
+	free(tmp);
 	return ret;
 }
 
