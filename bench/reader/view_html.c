@@ -439,11 +439,12 @@ static struct test_of_runs *tests_of(const struct rd_model *m, size_t *n,
 		*ranges = NULL;
 		return NULL;
 	}
-	for (i = 0; i < m->nr_runs; i++)
+	for (i = 0; i < m->nr_runs; i++) {
 		for (k = 0; k < m->runs[i].nr_points;
-		     k = rd_run_test_end(&m->runs[i], k))
-			t[nr++] = (struct test_of_runs){
+		     k = rd_run_test_end(&m->runs[i], k), nr++)
+			t[nr] = (struct test_of_runs){
 				.test = m->runs[i].points[k].test, .first = nr };
+	}
 	/* Sorted by name, each once at its first sight. */
 	qsort(t, nr, sizeof(*t), cmp_test_name);
 	for (i = 0, *n = 0; i < nr; i++) {
