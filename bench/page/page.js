@@ -472,7 +472,8 @@
 		if (runs.length === 1)
 			return runName(runs[0]);
 		const kernels = [...new Set(runs.map(r => r.kernel ?? '?'))];
-		return runs.length + ' runs of kernel ' + kernels.join(', ');
+		return (data.form === 'repeats' ? runs.length + ' runs' : 'the sum of ' + runs.length +
+			' runs, instances that ran at once,') + ' of kernel ' + kernels.join(', ');
 	}
 
 	const severity = { regressed: 0, undecided: 1, improved: 2, 'no change': 3 };
@@ -565,12 +566,19 @@
 		page.appendChild(el('p', 'lead', 'B: ' + sideText(1)));
 		if (repeats && rows.some(r => r.control_off))
 			page.appendChild(el('p', 'warn', 'A control moved: every verdict is undecided.'));
+		const off = rows.filter(r => r.check === 'control off' || r.check === 'no overlap');
+		if (off.length)
+			page.appendChild(el('p', 'warn', off.map(r => r.test + ' ' + r.mode + ' ' + r.tasks +
+				' tasks: ' + (r.check === 'control off' ? 'control at B/A ' +
+				ratioOf(r).toFixed(2) + ', outside 1.00 \u00b1 0.03' :
+				'the instances\' windows did not overlap')).join('; ')));
 		page.appendChild(el('p', 'note', repeats ?
 			'Worst first: regressed, undecided, improved, no change, each by the size of the change. ' +
 			'B/A is the ratio of the medians of the repeats, its interval the ' +
 			(100 * data.level).toFixed(0) + ' % bootstrap interval' +
 			(data.noise !== null ? '; run-to-run noise ' + data.noise + ' %' : '') + '.' :
-			'Lowest B/A first. One run a side: no interval and no verdict (wis compare A... -- B... with repeats gives them).'));
+			'Lowest B/A first. B/A of single rates: no interval and no verdict (wis compare A... -- B..., ' +
+			'with repeats on each side, gives them).'));
 		const head = repeats ?
 			['test', 'mode', 'tasks', 'A median', 'B median', 'B/A', 'interval', 'verdict', 'control', 'symbols that moved'] :
 			['test', 'mode', 'tasks', 'A ops/s', 'B ops/s', 'B/A', 'check', 'control', 'symbols that moved'];
