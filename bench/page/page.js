@@ -189,7 +189,7 @@
 	/*
 	 * A chart into div: spec.x the axis, spec.series each {label, stroke,
 	 * values, ref (a reference, not data), dash, width, scale, info(i):
-	 * the hover's lines}, spec.marks drawn by spec.annotate.
+	 * the hover's lines}; spec.annotate(u) draws marks over it.
 	 */
 	function chart(div, spec) {
 		const tip = el('div', 'tip');
