@@ -289,6 +289,8 @@ def main():
         hostile(d)
     finally:
         d.quit()
+        # The pages and screenshots stay; the browser's profile need not.
+        shutil.rmtree(os.path.join(SCRATCH, 'profile'), ignore_errors=True)
     print('1..%d' % count)
     return 1 if failed else 0
 
