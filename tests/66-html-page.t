@@ -269,6 +269,10 @@ def main():
         is_(drawn[0], ['lock1', 6, 6 * 14],
             'history: the test that moved first, a curve per mode and tasks, every run a point')
         is_(len(drawn), 3, 'history: a chart per test, the two that did not move too (folded)')
+        headline = d.execute_script("return document.querySelector('p.warn').textContent")
+        ok(headline.startswith('Largest step: lock1 processes') and
+           '(n 7, kernel 6.7.0) and run h08 (n 8, kernel 6.8.0)' in headline,
+           'history: the page opens on the largest step, its size and its two kernels (%r)' % headline)
         first = d.execute_script('''return [...document.querySelector('#steps tbody tr')
             .children].map(c => c.textContent)''')
         ok(first[0] == 'lock1' and first[3] == '7 \u2192 8 (kernel 6.7.0 \u2192 6.8.0)',

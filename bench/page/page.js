@@ -755,6 +755,14 @@
 		if (!steps.length)
 			page.appendChild(el('p', null, 'no step in ' + data.series.length + ' series over ' +
 				data.runs.length + ' runs'));
+		else
+			page.appendChild(el('p', 'warn', (({ st }) => {
+				const s = data.series[st.series], a = data.runs[st.before], b = data.runs[st.run];
+				return (st.undecided ? 'Undecided' : 'Largest step') + ': ' + s.test + ' ' + s.mode +
+					' ' + s.tasks + ' tasks ' + stepSize(st) + ' between run ' + a.id + ' (' +
+					data.by + ' ' + byLabel(st.before) + ', kernel ' + (a.kernel ?? '?') + ') and run ' +
+					b.id + ' (' + data.by + ' ' + byLabel(st.run) + ', kernel ' + (b.kernel ?? '?') + ').';
+			})(steps[0])));
 		const panel = el('div', 'panel');
 		panel.id = 'step-compare';
 		panel.style.display = 'none';
