@@ -19,7 +19,7 @@ PAGE_DIR=$ROOT/bench/page
 # the plots' SVG (tests/47-hostile-text.t); sqlite3 looks into the
 # store (tests/48-store.t); busybox-static is the host's shell of
 # tests/30-init.t's scratch root; Chromium, its driver and Selenium load
-# the --html pages in a real browser (tests/66-html-page.t).
+# the --html pages in a real browser (tests/70-html-page.t).
 TEST_PACKAGES="lava-dispatcher strace libxml2-utils sqlite3 busybox-static
 chromium chromium-driver python3-selenium"
 # What ./build.sh kernel needs: Debian's kernel source and its build tools.

@@ -4,7 +4,7 @@
  * tables and the charts (uPlot, inlined before this script).  Every
  * string of the data is inserted as a text node, never as HTML.  Charts
  * are drawn as they come into view; window.wisPage lists the drawn ones
- * for the browser tests (tests/66-html-page.t).
+ * for the browser tests (tests/70-html-page.t).
  */
 (function () {
 	'use strict';

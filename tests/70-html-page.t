@@ -9,7 +9,7 @@ planted one, whose comparison a click shows.  Record strings built to
 break out of the page (</script>, an <img> with onerror, ]]>, C1
 controls, bidi overrides) must show as text and run nothing.  A
 screenshot of each kind is kept in the test's scratch directory,
-OUT/tests/66-html-page/, and its path printed."""
+OUT/tests/70-html-page/, and its path printed."""
 import json
 import os
 import random
@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WIS = os.path.abspath(os.environ.get('WIS', os.path.join(ROOT, 'out/rootfs/bin/wis')))
 OUT = WIS[:-len('/rootfs/bin/wis')]
 HOST = os.path.join(OUT, 'bin/wis')
-SCRATCH = os.path.join(OUT, 'tests', '66-html-page')
+SCRATCH = os.path.join(OUT, 'tests', '70-html-page')
 CHROMIUM, DRIVER = '/usr/bin/chromium', '/usr/bin/chromedriver'
 
 try:
