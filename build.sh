@@ -12,13 +12,18 @@ ROOT=$(cd "$(dirname "$0")" && pwd)
 COMMON_PACKAGES="make binutils kmod cpio gzip zstd shellcheck clang
 libclang-rt-14-dev perl gnuplot-nox iproute2 libsqlite3-dev libblkid-dev
 dpkg-dev bzip2"
+# The --html pages' charting library, from the npm registry (page_deps);
+# npm itself from Debian where no npm is installed.
+PAGE_DIR=$ROOT/bench/page
 # What only the tests need: LAVA's dispatcher runs the jobs of
 # ./build.sh lava (tests/28-lava-jobs.t, tests/59-boot-lava.t); strace
 # sees a point process's mappings (tests/43-layout.t); xmllint parses
 # the plots' SVG (tests/47-hostile-text.t); sqlite3 looks into the
 # store (tests/48-store.t); busybox-static is the host's shell of
-# tests/30-init.t's scratch root.
-TEST_PACKAGES="lava-dispatcher strace libxml2-utils sqlite3 busybox-static"
+# tests/30-init.t's scratch root; Chromium, its driver and Selenium load
+# the --html pages in a real browser (tests/73-html-page.t).
+TEST_PACKAGES="lava-dispatcher strace libxml2-utils sqlite3 busybox-static
+chromium chromium-driver python3-selenium"
 # What ./build.sh kernel needs: Debian's kernel source and its build tools.
 KERNEL_PACKAGES="linux-source-6.1 xz-utils patch gcc bc flex bison libelf-dev lz4"
 # The initramfs of Debian's kernel, modules included, stays within 1.5 MiB
@@ -182,6 +187,8 @@ deps() {
 	for pkg in $COMMON_PACKAGES $HOST_PACKAGES "$@"; do
 		installed "$pkg" || missing="$missing $pkg"
 	done
+	# A Node.js from elsewhere may have brought its own npm.
+	command -v npm >/dev/null || missing="$missing npm"
 	if [ -n "$missing" ]; then
 		[ "$(id -u)" -eq 0 ] || die "missing packages:$missing (run as root)"
 		add_foreign_arch
@@ -194,6 +201,21 @@ deps() {
 			--no-install-recommends $missing
 	fi
 	fetch_debs
+	page_deps
+}
+
+# The charting library the --html pages inline, at the version and
+# integrity package-lock.json pins, into bench/page/node_modules (npm
+# ci); again only when package.json names another version.
+page_deps() {
+	local want have
+	want=$(sed -n 's/^ *"uplot": "\(.*\)"$/\1/p' "$PAGE_DIR/package.json")
+	have=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' \
+		"$PAGE_DIR/node_modules/uplot/package.json" 2>/dev/null || true)
+	[ "$want" != "$have" ] || return 0
+	note "installing uplot $want from the npm registry into $PAGE_DIR/node_modules"
+	(cd "$PAGE_DIR" && npm ci --ignore-scripts --no-audit --no-fund) ||
+		die "npm ci in $PAGE_DIR failed"
 }
 
 add_foreign_arch() {

@@ -34,6 +34,14 @@ void wis_json_raw(struct wis_json *j, const char *key, const char *val);
  * than records (KCIDB's), which the record reader never reads.
  */
 void wis_json_obj(struct wis_json *j, const char *key, const struct wis_json *obj);
+/*
+ * s as one JSON string, appended to j with no key, for the JSON of a
+ * page's <script type="application/json"> block: escaped as a record's
+ * strings are, and '<', '>', '&', U+2028 and U+2029 as \u escapes
+ * besides, so that nothing in it can end the block or open a comment
+ * in it, nor end a line of script.
+ */
+void wis_json_script_str(struct wis_json *j, const char *s);
 /* Appends the fields of more after those of j. */
 void wis_json_append(struct wis_json *j, const struct wis_json *more);
 

@@ -119,19 +119,29 @@ static void json_escape(struct wis_json *j, unsigned char c)
 	json_puts(j, esc);
 }
 
-static int json_plain(unsigned char c)
+static int json_plain(unsigned char c, int script)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' &&
+	       !(script && (c == '<' || c == '>' || c == '&'));
 }
 
-static void json_string(struct wis_json *j, const char *s)
+/* U+2028 and U+2029, which end a line of script. */
+static int line_separator(const unsigned char *p, size_t u)
+{
+	return u == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	       (p[2] == 0xa8 || p[2] == 0xa9);
+}
+
+/* script: for a page's <script> block (wis_json_script_str). */
+static void json_string(struct wis_json *j, const char *s, int script)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s), plain, u;
 
 	json_put(j, "\"", 1);
 	while (n) {
-		for (plain = 0; plain < n && json_plain(p[plain]); plain++)
+		for (plain = 0; plain < n && json_plain(p[plain], script);
+		     plain++)
 			;
 		json_put(j, p, plain);
 		p += plain;
@@ -139,9 +149,12 @@ static void json_string(struct wis_json *j, const char *s)
 		if (!n)
 			break;
 		u = p[0] >= 0x80 ? wis_utf8_len(p, n) : 0;
-		if (u) {
+		if (u && script && line_separator(p, u)) {
+			json_puts(j, p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+		} else if (u) {
 			json_put(j, p, u);
 		} else {
+			/* '<', '>' and '&' of a script's string too. */
 			json_escape(j, p[0]);
 			u = 1;
 		}
@@ -155,14 +168,19 @@ static void json_key(struct wis_json *j, const char *key)
 {
 	if (j->len)
 		json_put(j, ",", 1);
-	json_string(j, key);
+	json_string(j, key, 0);
 	json_put(j, ":", 1);
 }
 
 void wis_json_str(struct wis_json *j, const char *key, const char *val)
 {
 	json_key(j, key);
-	json_string(j, val);
+	json_string(j, val, 0);
+}
+
+void wis_json_script_str(struct wis_json *j, const char *s)
+{
+	json_string(j, s, 1);
 }
 
 void wis_json_u64(struct wis_json *j, const char *key, uint64_t val)

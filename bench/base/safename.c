@@ -132,27 +132,56 @@ static int hidden_control(unsigned cp)
 	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/*
+ * What put_clean() does with the bytes at u[0..n): 1 when the first
+ * *take of them are written as they are, 0 when they become one '?'.
+ */
+static int clean_at(const unsigned char *u, size_t n, size_t *take)
+{
+	unsigned cp;
+
+	if (u[0] < 0x80) {
+		*take = 1;
+		return u[0] >= 0x20 && u[0] != 0x7f;
+	}
+	*take = utf8_at(u, n, &cp);
+	if (*take && !hidden_control(cp))
+		return 1;
+	*take = *take ? *take : 1;
+	return 0;
+}
+
 void put_clean(FILE *out, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, len;
-	unsigned cp;
 
 	while (i < n) {
-		if (u[i] < 0x80) {
-			fputc(u[i] < 0x20 || u[i] == 0x7f ? '?' : u[i], out);
-			i++;
-			continue;
-		}
-		len = utf8_at(u + i, n - i, &cp);
-		if (!len || hidden_control(cp)) {
+		if (clean_at(u + i, n - i, &len))
+			fwrite(u + i, 1, len, out);
+		else
 			fputc('?', out);
-			i += len ? len : 1;
-			continue;
-		}
-		fwrite(u + i, 1, len, out);
 		i += len;
 	}
+}
+
+char *wis_clean(char *s)
+{
+	unsigned char *u = (unsigned char *)s;
+	size_t i = 0, o = 0, n = strlen(s), len;
+
+	/* Nothing grows: o never passes i. */
+	while (i < n) {
+		if (clean_at(u + i, n - i, &len)) {
+			memmove(u + o, u + i, len);
+			o += len;
+		} else {
+			u[o++] = '?';
+		}
+		i += len;
+	}
+	u[o] = '\0';
+	return s;
 }
 
 void puts_clean(FILE *out, const char *s)

@@ -47,6 +47,8 @@ void wis_url_segment(FILE *out, const char *s);
  */
 void put_clean(FILE *out, const char *s, size_t n);
 void puts_clean(FILE *out, const char *s);
+/* s cleaned in place as put_clean() writes it; returns s. */
+char *wis_clean(char *s);
 
 /*
  * One line of diagnostics: fmt's whole text through put_clean(), then a

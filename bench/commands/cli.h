@@ -11,6 +11,7 @@
 #include "record.h"
 #include "registry.h"
 #include "store.h"
+#include "view.h"
 
 /*
  * The commands of main.c's table: argv[0] is the command's name, its
@@ -54,5 +55,11 @@ static inline void wis_trust_shared_store(void)
 	if (wis_store_trust_shared)
 		wis_store_trust_shared();
 }
+
+/*
+ * What a --html page inlines (page_assets.c), in the host's wis only:
+ * NULL in the image's, whose size budget it would spend.
+ */
+extern const struct rd_page_assets wis_page_assets __attribute__((weak));
 
 #endif

@@ -12,7 +12,8 @@
 
 static const char compare_usage[] =
 	"usage: wis compare [OPTIONS] A... -- B...\n"
-	"       wis compare [--csv | --json] [--force] [--plot DIR] [--in FILE]... BASE NEW...\n"
+	"       wis compare [--csv | --json] [--force] [--plot DIR] [--html FILE]\n"
+	"                   [--in FILE]... BASE NEW...\n"
 	"A and B (each a file or a run id found in an --in FILE) are runs of\n"
 	"two kernels; every run of a side and every repeat of a run (wis.repeat)\n"
 	"is one repeat of that side.  Per test, mode and task count: each side's\n"
@@ -47,7 +48,12 @@ static const struct wis_opt_spec compare_spec = {
 	.width = 21, .order = WIS_OPT_IN_ORDER, .opts = (const struct wis_opt[]){
 		WIS_OPT_FLAG("csv", OPT_CSV, NULL),
 		WIS_OPT_FLAG("json", OPT_JSON, NULL),
-		WIS_OPT_VALUE("plot", OPT_PLOT, "DIR", NULL),
+		WIS_OPT_VALUE("plot", OPT_PLOT, "DIR",
+			"per test an SVG and a PNG (gnuplot), and index.html"),
+		WIS_OPT_VALUE("html", OPT_HTML, "FILE",
+			"one page: the verdicts worst first, each linked to\n"
+			"its test's chart, to open offline in a browser\n"
+			"(the host's wis)"),
 		WIS_OPT_FLAG("force", OPT_FORCE, NULL),
 		WIS_OPT_VALUE("in", OPT_IN, "FILE", NULL),
 		WIS_OPT_VALUE("min-repeats", OPT_MIN_REPEATS, "N",

@@ -26,7 +26,7 @@
 /* The command's options around the history it reads and prints. */
 struct history_cmd {
 	struct rd_history h;
-	const char *db, *plot_dir;
+	const char *db, *plot_dir, *html;
 	const char **words, **files;	/* the store's selectors, record files */
 	size_t nr_words, nr_files;
 	const char *from;	/* what the runs were read from: DB, "N files" */
@@ -122,6 +122,9 @@ static int analyse(struct history_cmd *c)
 		return 2;
 	if (c->plot_dir && rd_view_plot_history(h, c->plot_dir, stderr))
 		return 2;
+	if (c->html && rd_view_html_history(h, c->from, &wis_page_assets,
+					    c->html, stderr))
+		return 2;
 	if (h->nr < RD_HISTORY_MIN_RUNS) {
 		fprintf(stderr, "wis history: %zu run%s selected: a step needs %d runs before it and %d from it, and a history %d runs; nothing compared\n",
 			h->nr, h->nr == 1 ? "" : "s", AN_STEP_MIN_SIDE,
@@ -208,6 +211,10 @@ static const struct wis_opt_spec history_spec = {
 			"every test's table, not only the tests that moved"),
 		WIS_OPT_FLAG("json", 'j', "one line per step or drift"),
 		WIS_OPT_FLAG("csv", 'c', "one row per run and series"),
+		WIS_OPT_VALUE("html", 'H', "FILE",
+			"one page to open offline in a browser: the steps\n"
+			"first, each with the comparison of the runs on its\n"
+			"two sides (the host's wis)"),
 		WIS_OPT_VALUE("plot", 'p', "DIR",
 			"per test an SVG and a PNG (gnuplot), a curve per\n"
 			"mode and task count along the runs, and index.html"),
@@ -259,6 +266,9 @@ static int take(struct history_cmd *c, const struct wis_opts *o, int opt)
 		return 0;
 	case 'p':
 		c->plot_dir = optarg;
+		return 0;
+	case 'H':
+		c->html = optarg;
 		return 0;
 	case 't':
 		wis_trust_shared_store();

@@ -11,7 +11,7 @@
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
-	"                  [--out DIR] [--plot DIR]\n"
+	"                  [--out DIR] [--plot DIR] [--html FILE]\n"
 	"                  [--folded DIR]\n"
 	"                  [--compare A B [--sum] [--force]] FILE...\n"
 	"Reads result records from console logs, virtio captures, pmem images\n"
@@ -34,6 +34,9 @@ static const struct wis_opt_spec report_spec = {
 		WIS_OPT_VALUE("out", OPT_OUT, "DIR", NULL),
 		WIS_OPT_VALUE("plot", OPT_PLOT, "DIR",
 			"per test an SVG and a PNG (gnuplot), and index.html"),
+		WIS_OPT_VALUE("html", OPT_HTML, "FILE",
+			"one page holding every run's charts and tables, to\n"
+			"open offline in a browser (the host's wis)"),
 		WIS_OPT_VALUE("folded", OPT_FOLDED, "DIR",
 			"per profiled point its call chains as folded stacks"),
 		WIS_OPT_VALUE("compare", OPT_COMPARE, "A B",

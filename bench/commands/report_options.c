@@ -101,6 +101,9 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 	case OPT_PLOT:
 		c->o.plot_dir = optarg;
 		return 0;
+	case OPT_HTML:
+		c->o.html = optarg;
+		return 0;
 	case OPT_OUT:
 		c->o.out_dir = optarg;
 		return 0;
@@ -162,6 +165,7 @@ int wis_req_run(struct wis_report_req *c, int argc, char **argv,
 	int ret = 2;
 
 	c->o.select = wis_store_select;
+	c->o.page = &wis_page_assets;
 	c->o.tests = tests = wis_suite_tests(&c->o.nr_tests);
 	c->files = calloc((size_t)argc + 1, sizeof(*c->files));
 	c->news = calloc((size_t)argc + 1, sizeof(*c->news));

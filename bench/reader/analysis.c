@@ -19,16 +19,6 @@
 /* A fall larger than this share of the rate: a wall, not noise. */
 #define WALL_FALL 0.03
 
-static void curve_start(FILE *out, const struct rd_point *p, int *started)
-{
-	if (*started)
-		return;
-	*started = 1;
-	fputs("analysis: ", out);
-	puts_clean(out, p->test);
-	fprintf(out, " %s:", rd_point_mode(p));
-}
-
 /*
  * How far sym's share rose from a to b in standard errors of the
  * difference of two sampled proportions: with a few hundred samples a
@@ -53,7 +43,7 @@ static double rise(const struct rd_point_prof *pa, const struct rd_point_prof *p
  * What grows from a to b: the kernel symbol whose share of the samples
  * rose most surely, and the callers it was reached from.
  */
-static void growth(FILE *out, const struct rd_point *a, const struct rd_point *b)
+void rd_put_growth(FILE *out, const struct rd_point *a, const struct rd_point *b)
 {
 	const struct rd_point_prof *pa = rd_point_profile(a);
 	const struct rd_point_prof *pb = rd_point_profile(b);
@@ -87,13 +77,12 @@ static void growth(FILE *out, const struct rd_point *a, const struct rd_point *b
 	fputc(';', out);
 }
 
-/* The points of one test and mode, in task order, that measured. */
-static void curve(FILE *out, const struct rd_point *pts, size_t from, size_t to,
-		  int threads)
+void rd_curve_walk(const struct rd_point *pts, size_t from, size_t to,
+		   int threads, rd_curve_fn *fn, void *ctx)
 {
 	const struct rd_point *prev = NULL, *p, *base = NULL;
 	double gain;
-	int started = 0, knee = 0, wall;
+	int knee = 0, wall;
 	size_t i;
 
 	for (i = from; i < to; i++) {
@@ -107,36 +96,59 @@ static void curve(FILE *out, const struct rd_point *pts, size_t from, size_t to,
 			gain = (p->average - prev->average) /
 			       ((double)(p->tasks - prev->tasks) * base->average);
 			if (gain < KNEE_GAIN) {
-				curve_start(out, p, &started);
-				fprintf(out, " knee at %lu tasks (%.2f of linear per task added after it);",
-					prev->tasks, gain);
 				/* A wall at the same step tells it once. */
-				if (!wall)
-					growth(out, prev, p);
+				fn(ctx, &(struct rd_curve_mark){ 0, prev, p, gain,
+								 !wall });
 				knee = 1;
 			}
 		}
-		if (wall) {
-			curve_start(out, p, &started);
-			fprintf(out, " wall: %lu -> %lu tasks falls %.0f%%;",
-				prev->tasks, p->tasks,
-				100 * (1 - p->average / prev->average));
-			growth(out, prev, p);
-		}
+		if (wall)
+			fn(ctx, &(struct rd_curve_mark){ 1, prev, p,
+				1 - p->average / prev->average, 1 });
 		prev = p;
 	}
-	if (started)
-		fputc('\n', out);
+}
+
+/* One curve's line of analysis, begun at its first mark. */
+struct mark_line {
+	FILE *out;
+	int started;
+};
+
+static void print_mark(void *ctx, const struct rd_curve_mark *mk)
+{
+	struct mark_line *c = ctx;
+
+	if (!c->started) {
+		c->started = 1;
+		fputs("analysis: ", c->out);
+		puts_clean(c->out, mk->at->test);
+		fprintf(c->out, " %s:", rd_point_mode(mk->at));
+	}
+	if (mk->wall)
+		fprintf(c->out, " wall: %lu -> %lu tasks falls %.0f%%;",
+			mk->before->tasks, mk->at->tasks, 100 * mk->size);
+	else
+		fprintf(c->out, " knee at %lu tasks (%.2f of linear per task added after it);",
+			mk->before->tasks, mk->size);
+	if (mk->growth)
+		rd_put_growth(c->out, mk->before, mk->at);
 }
 
 void rd_analysis_curves(FILE *out, const struct rd_run *run)
 {
+	struct mark_line c = { out, 0 };
 	size_t i, end;
+	int m;
 
 	for (i = 0; i < run->nr_points; i = end) {
 		end = rd_run_test_end(run, i);
-		curve(out, run->points, i, end, 0);
-		curve(out, run->points, i, end, 1);
+		for (m = 0; m < 2; m++) {
+			c.started = 0;
+			rd_curve_walk(run->points, i, end, m, print_mark, &c);
+			if (c.started)
+				fputc('\n', out);
+		}
 	}
 }
 

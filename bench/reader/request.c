@@ -375,6 +375,9 @@ static int compare_and_print(FILE *out, const struct rd_model *m,
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
 	    write_plots(m, &t, NULL, c->o.plot_dir, m->in.diag))
 		ret = 2;
+	if ((!ret || ret == 3) && files && c->o.html &&
+	    rd_view_html(m, &t, NULL, &c->o, m->in.diag))
+		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
 			if (rd_run_bad(t.side[i].runs[k]))
@@ -400,6 +403,9 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 		ret = rd_repeats_print(out, m->in.diag, &t, c->o.format);
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
 	    write_plots(m, NULL, &t, c->o.plot_dir, m->in.diag))
+		ret = 2;
+	if ((!ret || ret == 3) && files && c->o.html &&
+	    rd_view_html(m, NULL, &t, &c->o, m->in.diag))
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
@@ -443,6 +449,8 @@ static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report
 					  c->o.plot_dir, m->in.diag))
 		return 2;
 	if (c->o.plot_dir && write_plots(m, NULL, NULL, c->o.plot_dir, m->in.diag))
+		return 2;
+	if (c->o.html && rd_view_html(m, NULL, NULL, &c->o, m->in.diag))
 		return 2;
 	if (c->o.folded_dir && write_folded(m, c->o.folded_dir, m->in.diag))
 		return 2;

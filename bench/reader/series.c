@@ -358,6 +358,14 @@ out:
 	return ret;
 }
 
+const struct rd_series *rd_series_of(const struct rd_history *h,
+				     const struct rd_point *p, size_t r)
+{
+	struct rd_series key = key_of(h, p, r);
+
+	return find_series(h, &key);
+}
+
 int rd_collect_series(struct rd_history *h)
 {
 	size_t total = 0, n = 0;

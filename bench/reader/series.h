@@ -10,6 +10,7 @@
 #define WIS_SERIES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "changes.h"
 #include "json.h"
@@ -121,6 +122,9 @@ const char *rd_order_text(enum rd_run_order order);
  * its control).  -1 out of memory.
  */
 int rd_collect_series(struct rd_history *h);
+/* The series that point p of run r is a rate of. */
+const struct rd_series *rd_series_of(const struct rd_history *h,
+				     const struct rd_point *p, size_t r);
 /*
  * Each shown series' steps into h->steps and drifts into h->drifts, each
  * against its test's control.
@@ -136,6 +140,12 @@ int rd_alarm_up(const struct rd_history *h);
  */
 int rd_view_history_text(FILE *out, const struct rd_history *h,
 			 const char *from, int all);
+/*
+ * How h's steps are found, with its rule's figures: a sentence, brk
+ * between its lines ("\n  " in the text, " " on a page).
+ */
+void rd_put_step_method(FILE *out, const struct rd_history *h,
+			const char *brk);
 /* A row per run and shown series. */
 void rd_view_history_csv(FILE *out, const struct rd_history *h);
 /* A line per step, then per drift. */

@@ -23,6 +23,18 @@
 typedef int rd_select_fn(struct rd_inputs *in, const char *db,
 			 const char *const *words, size_t n, const char *name);
 
+/*
+ * What a --html page inlines besides its data: the charting library
+ * (name, version, licence and its text, minified script, style sheet)
+ * and the page's own script and style (bench/page/).  The host's wis
+ * has them (commands/page_assets.c); the image's has none.
+ */
+struct rd_page_assets {
+	const char *lib_name, *lib_version, *lib_licence, *lib_licence_text;
+	const char *lib_js, *lib_css;
+	const char *page_js, *page_css;
+};
+
 /* What goes to stdout. */
 enum wis_report_format {
 	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
@@ -34,6 +46,8 @@ struct wis_report_opts {
 	int runtest;		/* runtest.py's files into out_dir */
 	const char *out_dir;
 	const char *plot_dir;	/* gnuplot's SVG and PNG, index.html */
+	const char *html;	/* one page, its data and scripts inside */
+	const struct rd_page_assets *page;	/* NULL: this wis has none */
 	const char *folded_dir;	/* folded stacks of profiled points */
 	int sum;		/* a side holding several runs adds them up */
 	int force;		/* sum points whose windows did not overlap */
@@ -91,6 +105,30 @@ void rd_json_row_end(FILE *out, struct wis_json *j);
  */
 void rd_analysis_curves(FILE *out, const struct rd_run *run);
 
+/* A knee or a wall of a curve: the step from before to at. */
+struct rd_curve_mark {
+	int wall;
+	const struct rd_point *before, *at;
+	/* knee: the gain per task added, a share of linear; wall: the fall */
+	double size;
+	int growth;	/* the symbol that grows is named here */
+};
+
+typedef void rd_curve_fn(void *ctx, const struct rd_curve_mark *mark);
+
+/*
+ * The knee and the walls of the ok points of pts[from, to) in one mode,
+ * in task order, each handed to fn: what rd_analysis_curves() says.
+ */
+void rd_curve_walk(const struct rd_point *pts, size_t from, size_t to,
+		   int threads, rd_curve_fn *fn, void *ctx);
+
+/*
+ * What grew from a to b (both profiled): " SYM A% -> B% of kernel
+ * samples, from CALLERS;", or nothing.
+ */
+void rd_put_growth(FILE *out, const struct rd_point *a, const struct rd_point *b);
+
 /*
  * The ok points with a sample in which a task ran below 1/10 of the
  * mean task (docs/fidelity.md, "Every task runs every sample").
@@ -135,6 +173,16 @@ int rd_view_plot_compare(const struct rd_cmp_table *t, int dirfd,
 struct rd_rep_table;
 
 /*
+ * --html o->html: one page that holds its data, the charting library and
+ * its own script and style (o->page), loads nothing and opens from
+ * file://: the runs of m, or the comparison t, or the repeats
+ * comparison r.  0, or -1 with the reason on diag.
+ */
+int rd_view_html(const struct rd_model *m, const struct rd_cmp_table *t,
+		 const struct rd_rep_table *r, const struct wis_report_opts *o,
+		 FILE *diag);
+
+/*
  * The same for a repeats comparison: per test each side's median rate
  * against tasks, with min-max bars over its repeats.
  */
@@ -171,6 +219,18 @@ struct rd_history;
  * the tests that moved first, and index.html listing the changes.
  */
 int rd_view_plot_history(const struct rd_history *h, const char *dir,
+			 FILE *diag);
+
+struct rd_history;
+
+/*
+ * --html path for wis history of the store db: the steps worst first,
+ * each test that moved along the runs with its levels and steps, a
+ * step's comparison of the runs on its two sides, the tests that did
+ * not move folded.  0, or -1 with the reason on diag.
+ */
+int rd_view_html_history(const struct rd_history *h, const char *db,
+			 const struct rd_page_assets *a, const char *path,
 			 FILE *diag);
 
 /* Per profiled point, its top kernel symbols and counters per op. */

@@ -532,14 +532,21 @@ static void print_head(FILE *out, const struct rd_history *h, const char *from)
 			aside, aside == 1 ? "" : "s");
 }
 
+void rd_put_step_method(FILE *out, const struct rd_history *h,
+			const char *brk)
+{
+	fprintf(out, "levels cut where a test finds a change (p <= %g) and cut again, kept%s"
+		"when the 95 %% bootstrap interval of the ratio of the levels' medians%s"
+		"excludes 1 and the step is >= %g %%; steps a slope fits better are a drift",
+		h->rule.alpha, brk, brk, 100 * h->rule.min_step);
+}
+
 /* How a change is found and what keeps the alarm up. */
 static void print_method(FILE *out, const struct rd_history *h)
 {
-	fprintf(out, "\nsteps: levels cut where a test finds a change (p <= %g) and cut again, kept\n"
-		"  when the 95 %% bootstrap interval of the ratio of the levels' medians\n"
-		"  excludes 1 and the step is >= %g %%; steps a slope fits better are a drift\n",
-		h->rule.alpha, 100 * h->rule.min_step);
-	fprintf(out, "alarm (exit 1): a series' latest change decided, a step or a drift, within\n"
+	fputs("\nsteps: ", out);
+	rd_put_step_method(out, h, "\n  ");
+	fprintf(out, "\nalarm (exit 1): a series' latest change decided, a step or a drift, within\n"
 		"  its last %zu runs (--recent); a rise right after a fall answers it\n", h->recent);
 }
 
