@@ -1075,7 +1075,8 @@ static double sample_spread(const struct rd_point *p)
 	struct wis_jval vt, ve;
 	size_t n, i;
 
-	if (rd_rec_get(p->rec, "total", &vt) || rd_rec_get(p->rec, "elapsed_ns", &ve))
+	if (rd_rec_get(p->rec, WIS_FIELD(total), &vt) ||
+	    rd_rec_get(p->rec, WIS_FIELD(elapsed_ns), &ve))
 		return NAN;
 	n = wis_jval_nums(&vt, total, WIS_MAX_SAMPLES);
 	if (n < 2 || n > WIS_MAX_SAMPLES ||
