@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -355,4 +356,20 @@ int wis_is_dax(const struct stat *st)
 		return 1;
 	/* A pmem namespace (nd_pmem, virtio-pmem) without DAX. */
 	return on_nd_bus(maj, min, "") || on_nd_bus(maj, min, "../");
+}
+
+char *wis_text_of(void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	write(f, arg);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }

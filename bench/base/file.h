@@ -5,6 +5,7 @@
 #define WIS_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /*
@@ -77,5 +78,11 @@ struct stat;
  * region of its own; /dev/zero, loop devices and disks are not.
  */
 int wis_is_dax(const struct stat *st);
+
+/*
+ * The text write() writes of arg, as a malloc'd string; NULL out of
+ * memory.
+ */
+char *wis_text_of(void (*write)(FILE *f, const void *arg), const void *arg);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "file.h"
 #include "json.h"
 #include "safename.h"
 #include "view.h"
@@ -90,25 +91,29 @@ static int cmp_build(const void *a, const void *b)
  * another's: "6.1 A" and "B" give ORIGIN:6.1%20A:B, "6.1" and "A B"
  * ORIGIN:6.1:A%20B.  NULL out of memory.
  */
+struct id_fields {
+	const char *origin;
+	const char *const *fields;
+	size_t n;
+};
+
+static void write_id(FILE *f, const void *arg)
+{
+	const struct id_fields *id = arg;
+
+	fputs(id->origin, f);
+	for (size_t i = 0; i < id->n; i++) {
+		fputc(':', f);
+		wis_url_segment(f, id->fields[i]);
+	}
+}
+
 static char *kcidb_id(const char *origin, const char *const *fields,
 		      size_t n)
 {
-	char *id = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&id, &len);
+	const struct id_fields id = { origin, fields, n };
 
-	if (!f)
-		return NULL;
-	fputs(origin, f);
-	for (size_t i = 0; i < n; i++) {
-		fputc(':', f);
-		wis_url_segment(f, fields[i]);
-	}
-	if (fclose(f)) {
-		free(id);
-		return NULL;
-	}
-	return id;
+	return wis_text_of(write_id, &id);
 }
 
 static char *checkout_id(const char *origin, const struct kernel *k)

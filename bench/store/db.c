@@ -103,18 +103,3 @@ sqlite3_stmt *store_prepare(struct wis_store *s, const char *sql)
 	return st;
 }
 
-char *store_sql(void (*write)(FILE *f, const void *arg), const void *arg)
-{
-	char *sql = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&sql, &len);
-
-	if (!f)
-		return NULL;
-	write(f, arg);
-	if (fclose(f)) {
-		free(sql);
-		return NULL;
-	}
-	return sql;
-}

@@ -49,11 +49,6 @@ int store_exec(struct wis_store *s, const char *sql, const char *doing);
 /* A statement, or NULL said. */
 sqlite3_stmt *store_prepare(struct wis_store *s, const char *sql);
 /*
- * The text of a statement that write() makes from arg, never from
- * record text: malloc'd, NULL out of memory.
- */
-char *store_sql(void (*write)(FILE *f, const void *arg), const void *arg);
-/*
  * SQLite's defences on s: no triggers, views, extensions or functions
  * from the schema, no writes to it, temporary data in memory, queries
  * stopped past their budget.  0, or -1 said.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "file.h"
 #include "record.h"
 #include "safename.h"
 #include "store.h"
@@ -189,7 +190,7 @@ static char *selection_sql(const char *head, struct sel_word **order,
 {
 	const struct selection_text t = { head, order, n, tail };
 
-	return store_sql(write_selection, &t);
+	return wis_text_of(write_selection, &t);
 }
 
 struct selection {

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "db.h"
+#include "file.h"
 #include "store.h"
 
 /*
@@ -94,7 +95,7 @@ static char *columns_statement(const char *head, const struct column *c,
 {
 	const struct columns_text t = { head, c, n, mid, tail };
 
-	return store_sql(write_columns, &t);
+	return wis_text_of(write_columns, &t);
 }
 
 /* The run's columns from its run record, its complete and its content. */
