@@ -120,7 +120,11 @@ static void series_levels(struct rd_page *pg, const struct rd_history *h,
 	rd_pg_close(pg, ']');
 }
 
-/* A series' drifts, [start, end, from, to]: runs, and the fitted rates. */
+/*
+ * A series' drifts, [start, end, from, to, undecided, alarm]: its runs,
+ * the fitted rates there, whether its control moved with it, whether it
+ * keeps the alarm up.
+ */
 static void series_drifts(struct rd_page *pg, const struct rd_history *h,
 			  const struct rd_series *s)
 {
@@ -137,6 +141,7 @@ static void series_drifts(struct rd_page *pg, const struct rd_history *h,
 		rd_pg_num(pg, dr->at.from);
 		rd_pg_num(pg, dr->at.to);
 		rd_pg_uint(pg, dr->at.control_off);
+		rd_pg_uint(pg, dr->alarm);
 		rd_pg_close(pg, ']');
 	}
 	rd_pg_close(pg, ']');
