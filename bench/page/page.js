@@ -1,6 +1,6 @@
 /*
  * The page of wis report, compare and history --html: it reads the JSON
- * of the page's wis-data block (bench/reader/view_html.c) and builds the
+ * of the page's wis-data block (bench/reader/page.c, view_html_*.c) and builds the
  * tables and the charts (uPlot, inlined before this script).  Every
  * string of the data is inserted as a text node, never as HTML.  Charts
  * are drawn as they come into view; window.wisPage lists the drawn ones
@@ -79,6 +79,11 @@
 			return '-';
 		const p = 100 * (ratio - 1);
 		return (p >= 0 ? '+' : '\u2212') + Math.abs(p).toFixed(digits) + ' %';
+	}
+
+	/* "1 step", "2 steps". */
+	function count(n, noun) {
+		return n + ' ' + noun + (n === 1 ? '' : 's');
 	}
 
 	function si(v) {
@@ -623,7 +628,52 @@
 		return pct(st.ratio) + ' [' + pct(st.lo) + ', ' + pct(st.hi) + ']';
 	}
 
-	function historyChart(div, test, own) {
+	/* The machine of a series, when the history has a series per machine. */
+	function on(s) {
+		return s.machine ? ' on ' + s.machine : '';
+	}
+
+	function seriesLabel(s) {
+		return s.mode + '/' + s.tasks + on(s);
+	}
+
+	/* A decided change red, an undecided one (its control moved) amber. */
+	function changeColor(undecided) {
+		return undecided ? '#a15c00' : '#b00020';
+	}
+
+	/*
+	 * Every series' drifts, {k: its series, start, end: runs, from, to:
+	 * the fitted rates there, undecided, alarm}, decided first, each by
+	 * the size of its change.
+	 */
+	function allDrifts() {
+		return data.series.flatMap((s, k) => s.drifts.map(([start, end, from, to, undecided, alarm]) =>
+			({ k: k, start: start, end: end, from: from, to: to, undecided: undecided, alarm: alarm })))
+			.sort((x, y) => x.undecided - y.undecided ||
+				Math.abs(Math.log(y.to / y.from)) - Math.abs(Math.log(x.to / x.from)));
+	}
+
+	/* A change's note at the top of the chart, row by row, over the curves. */
+	function chartNote(u, px, row, color, text) {
+		const ctx = u.ctx, dpr = devicePixelRatio;
+
+		ctx.save();
+		ctx.fillStyle = color;
+		ctx.font = 'bold ' + (12 * dpr) + 'px sans-serif';
+		ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.7 ? 'right' : 'left';
+		ctx.textBaseline = 'top';
+		const w = ctx.measureText(text).width, left = ctx.textAlign === 'left';
+		const tx = px + (left ? 5 : -5) * dpr, ty = u.bbox.top + (4 + 16 * row) * dpr;
+		ctx.save();
+		ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+		ctx.fillRect(left ? tx - 2 * dpr : tx - w - 2 * dpr, ty - 1 * dpr, w + 4 * dpr, 15 * dpr);
+		ctx.restore();
+		ctx.fillText(text, tx, ty);
+		ctx.restore();
+	}
+
+	function historyChart(div, test, own, drifts) {
 		const n = data.runs.length, x = [...Array(n).keys()];
 		const series = [];
 		let top = 0;
@@ -636,12 +686,12 @@
 				bad.set(r, (bad.has(r) ? bad.get(r) + '; ' : '') + s.mode + '/' + s.tasks +
 					': ' + status + (message ? ' (' + message + ')' : ''));
 			series.push({
-				label: s.mode + '/' + s.tasks, stroke: palette[j % palette.length], values: s.v,
+				label: seriesLabel(s), stroke: palette[j % palette.length], values: s.v,
 				info: i => {
 					const r = data.runs[i];
 					return ['run ' + r.id, data.by + ': ' + byLabel(i) + ', kernel ' + (r.kernel ?? '?'),
 						r.labels ? 'labels: ' + r.labels : 'no labels',
-						s.mode + ', ' + s.tasks + ' tasks: ' + rate(s.v[i]) + ' ops/s',
+						s.mode + ', ' + s.tasks + ' tasks' + on(s) + ': ' + rate(s.v[i]) + ' ops/s',
 						'samples \u00b1' + (s.sd[i] === null ? '-' : s.sd[i] + ' %')];
 				},
 			});
@@ -654,6 +704,7 @@
 					'not data: ' + bad.get(i)],
 			});
 		const steps = data.steps.filter(st => own.includes(st.series));
+		const its = drifts.filter(dr => own.includes(dr.k));
 		const long = Math.max(...x.map(i => byLabel(i).length));
 		chart(div, {
 			kind: 'history', title: test, x: x, xLabel: 'runs by ' + data.by, yLabel: 'ops/s',
@@ -681,28 +732,32 @@
 				steps.forEach((st, j) => {
 					const px = u.valToPos(st.run - 0.5, 'x', true);
 					ctx.save();
-					ctx.strokeStyle = ctx.fillStyle = st.undecided ? '#a15c00' : '#b00020';
+					ctx.strokeStyle = changeColor(st.undecided);
 					ctx.lineWidth = 1.5 * dpr;
 					ctx.setLineDash([5 * dpr, 4 * dpr]);
 					ctx.beginPath();
 					ctx.moveTo(px, u.bbox.top);
 					ctx.lineTo(px, u.bbox.top + u.bbox.height);
 					ctx.stroke();
-					ctx.font = 'bold ' + (12 * dpr) + 'px sans-serif';
-					ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.7 ? 'right' : 'left';
-					ctx.textBaseline = 'top';
-					const s = data.series[st.series];
-					const text = (st.undecided ? 'undecided ' : 'step ') + s.mode + '/' + s.tasks +
-						' ' + stepSize(st);
-					const w = ctx.measureText(text).width, left = ctx.textAlign === 'left';
-					const tx = px + (left ? 5 : -5) * dpr, ty = u.bbox.top + (4 + 16 * j) * dpr;
-					/* Over the curves, on a ground of its own. */
+					ctx.restore();
+					chartNote(u, px, j, changeColor(st.undecided), (st.undecided ? 'undecided ' : 'step ') +
+						seriesLabel(data.series[st.series]) + ' ' + stepSize(st));
+				});
+				/* A drift: its fitted line, dotted, from its first run to its last. */
+				its.forEach((dr, j) => {
+					const x0 = u.valToPos(dr.start, 'x', true), x1 = u.valToPos(dr.end, 'x', true);
 					ctx.save();
-					ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
-					ctx.fillRect(left ? tx - 2 * dpr : tx - w - 2 * dpr, ty - 1 * dpr, w + 4 * dpr, 15 * dpr);
+					ctx.strokeStyle = changeColor(dr.undecided);
+					ctx.lineWidth = 2.5 * dpr;
+					ctx.setLineDash([2 * dpr, 4 * dpr]);
+					ctx.beginPath();
+					ctx.moveTo(x0, u.valToPos(dr.from, 'y', true));
+					ctx.lineTo(x1, u.valToPos(dr.to, 'y', true));
+					ctx.stroke();
 					ctx.restore();
-					ctx.fillText(text, tx, ty);
-					ctx.restore();
+					chartNote(u, x1, steps.length + j, changeColor(dr.undecided),
+						(dr.undecided ? 'undecided drift ' : 'drift ') +
+						seriesLabel(data.series[dr.k]) + ' ' + pct(dr.to / dr.from));
 				});
 			},
 		});
@@ -716,7 +771,7 @@
 			.filter(e => e.r !== null)
 			.sort((e, f) => (f.k === st.series) - (e.k === st.series) ||
 				Math.abs(Math.log(f.r)) - Math.abs(Math.log(e.r)));
-		const line = e => el('tr', e.k === st.series ? 'chosen' : null, td(e.x.test), td(e.x.mode),
+		const line = e => el('tr', e.k === st.series ? 'chosen' : null, td(e.x.test), td(e.x.mode + on(e.x)),
 			td(e.x.tasks, 'num'), td(rate(e.x.v[a]), 'num'), td(rate(e.x.v[b]), 'num'),
 			td(pct(e.r), 'num'));
 		const head = ['test', 'mode', 'tasks', 'run before', 'run at the step', 'change'];
@@ -725,7 +780,7 @@
 			el('h3', null, 'compare: run ' + data.runs[a].id + ' (' + byLabel(a) + ') \u2192 run ' +
 				data.runs[b].id + ' (' + byLabel(b) + ')'),
 			el('p', null, (st.undecided ? 'undecided: ' : 'step: ') + s.test + ' ' + s.mode + ' ' +
-				s.tasks + ' tasks: ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
+				s.tasks + ' tasks' + on(s) + ': ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
 				' runs before, ' + st.nafter + ' from it; control ' + (st.control_test ?
 				st.control_test + ' ' + pct(st.control) : 'none measured') +
 				(st.undecided ? ', which moved with it: the machine moved' : '')),
@@ -737,47 +792,76 @@
 		panel.style.display = 'block';
 	}
 
+	/* From run a to run b: their order's values, and kernels unless that is the order. */
+	function between(a, b) {
+		return byLabel(a) + ' \u2192 ' + byLabel(b) + (data.by === 'kernel' ? '' :
+			' (kernel ' + (data.runs[a].kernel ?? '?') + ' \u2192 ' + (data.runs[b].kernel ?? '?') + ')');
+	}
+
+	/* A change's verdict, with a badge when it keeps the alarm up. */
+	function verdictCell(text, alarm) {
+		return el('td', 'verdict', text, alarm ? el('span', 'badge alarm', 'alarm') : null);
+	}
+
 	function historyPage() {
 		const steps = data.steps.map((st, k) => ({ st: st, k: k })).sort((x, y) =>
 			x.st.undecided - y.st.undecided ||
 			Math.abs(Math.log(y.st.ratio)) - Math.abs(Math.log(x.st.ratio)));
+		const drifts = allDrifts();
 		const tests = [...new Set(data.series.map(s => s.test))];
-		const moved = [...new Set(steps.map(e => data.series[e.st.series].test))];
+		const moved = [...new Set(steps.map(e => data.series[e.st.series].test)
+			.concat(drifts.map(dr => data.series[dr.k].test)))];
 		const anchor = t => 'test-' + tests.indexOf(t);
+		const testLink = t => {
+			const link = el('a', null, t);
+			link.href = '#' + anchor(t);
+			return el('td', null, link);
+		};
+		const undecided = steps.filter(e => e.st.undecided).length +
+			drifts.filter(dr => dr.undecided).length;
+		const alarms = steps.filter(e => e.st.alarm).length + drifts.filter(dr => dr.alarm).length;
 
 		page.appendChild(el('h1', null, 'wis history'));
 		page.appendChild(el('p', 'lead', data.runs.length + ' runs of ' + data.db + ' by ' + data.by +
 			', ' + data.series.length + ' series of ' + tests.length + ' tests; ' +
-			steps.filter(e => !e.st.undecided).length + ' steps, ' +
-			steps.filter(e => e.st.undecided).length + ' undecided (their control moved with them).'));
+			count(steps.filter(e => !e.st.undecided).length, 'step') + ', ' +
+			count(drifts.filter(dr => !dr.undecided).length, 'drift') + ', ' + undecided +
+			' undecided (their control moved with them)' +
+			(alarms ? '; ' + alarms + (alarms === 1 ? ' keeps' : ' keep') + ' the alarm up' : '') + '.'));
 		page.appendChild(el('p', 'note', 'Steps: ' + data.method +
-			'. Click a step for the comparison of the run before it and the run at it.'));
-		if (!steps.length)
+			'. Click a step for the comparison of the run before it and the run at it. ' +
+			'A drift is the line fitted to its runs, its change from its first run to its last; ' +
+			'alarm: a change among its series\u2019 latest runs, which wis history exits 1 for.'));
+		if (!steps.length && !drifts.length)
 			page.appendChild(el('p', null, 'no step in ' + data.series.length + ' series over ' +
 				data.runs.length + ' runs'));
-		else
+		else if (steps.length)
 			page.appendChild(el('p', 'warn', (({ st }) => {
 				const s = data.series[st.series], a = data.runs[st.before], b = data.runs[st.run];
 				return (st.undecided ? 'Undecided' : 'Largest step') + ': ' + s.test + ' ' + s.mode +
-					' ' + s.tasks + ' tasks ' + stepSize(st) + ' between run ' + a.id + ' (' +
+					' ' + s.tasks + ' tasks' + on(s) + ' ' + stepSize(st) + ' between run ' + a.id + ' (' +
 					data.by + ' ' + byLabel(st.before) + ', kernel ' + (a.kernel ?? '?') + ') and run ' +
 					b.id + ' (' + data.by + ' ' + byLabel(st.run) + ', kernel ' + (b.kernel ?? '?') + ').';
 			})(steps[0])));
+		else
+			page.appendChild(el('p', 'warn', (dr => {
+				const s = data.series[dr.k], a = data.runs[dr.start], b = data.runs[dr.end];
+				return (dr.undecided ? 'Undecided drift' : 'Largest drift') + ': ' + s.test + ' ' +
+					s.mode + ' ' + s.tasks + ' tasks' + on(s) + ' ' + pct(dr.to / dr.from) + ' from run ' +
+					a.id + ' (' + data.by + ' ' + byLabel(dr.start) + ', kernel ' + (a.kernel ?? '?') +
+					') to run ' + b.id + ' (' + data.by + ' ' + byLabel(dr.end) + ', kernel ' +
+					(b.kernel ?? '?') + ').';
+			})(drifts[0])));
 		const panel = el('div', 'panel');
 		panel.id = 'step-compare';
 		panel.style.display = 'none';
 		const rows = steps.map(({ st }) => {
 			const s = data.series[st.series];
-			const link = el('a', null, s.test);
-			link.href = '#' + anchor(s.test);
-			const tr = el('tr', 'click' + (st.undecided ? ' undecided' : ''), el('td', null, link),
-				td(s.mode), td(s.tasks, 'num'),
-				td(byLabel(st.before) + ' \u2192 ' + byLabel(st.run) + (data.by === 'kernel' ? '' :
-					' (kernel ' + (data.runs[st.before].kernel ?? '?') + ' \u2192 ' +
-					(data.runs[st.run].kernel ?? '?') + ')')),
+			const tr = el('tr', 'click' + (st.undecided ? ' undecided' : ''), testLink(s.test),
+				td(s.mode + on(s)), td(s.tasks, 'num'), td(between(st.before, st.run)),
 				td('#' + (st.run + 1) + ' ' + data.runs[st.run].id),
 				td(pct(st.ratio), 'num verdict'), td(pct(st.lo) + ' .. ' + pct(st.hi), 'num'),
-				td(st.undecided ? 'undecided' : 'step', 'verdict'),
+				verdictCell(st.undecided ? 'undecided' : 'step', st.alarm),
 				td(st.control_test ? st.control_test + ' ' + pct(st.control) : 'none measured'),
 				td(st.symbols ? st.symbols.trim() : 'not profiled on both sides'));
 			tr.addEventListener('click', e => {
@@ -790,10 +874,19 @@
 			});
 			return tr;
 		});
+		/* After the steps, the drifts: their runs, their whole change. */
+		const driftRows = drifts.map(dr => {
+			const s = data.series[dr.k];
+			return el('tr', 'drift' + (dr.undecided ? ' undecided' : ''), testLink(s.test),
+				td(s.mode + on(s)), td(s.tasks, 'num'), td(between(dr.start, dr.end)),
+				td('#' + (dr.start + 1) + ' \u2192 #' + (dr.end + 1)),
+				td(pct(dr.to / dr.from), 'num verdict'), td('-', 'num'),
+				verdictCell(dr.undecided ? 'undecided drift' : 'drift', dr.alarm), td(''), td(''));
+		});
 		const head = ['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
 			'verdict', 'control', 'symbols that moved'];
-		if (steps.length) {
-			const t = table(head, rows.slice(0, 15));
+		if (rows.length || driftRows.length) {
+			const t = table(head, rows.slice(0, 15).concat(driftRows));
 			t.id = 'steps';
 			page.appendChild(t);
 		}
@@ -806,18 +899,23 @@
 			const own = data.series.map((s, k) => s.test === t ? k : -1).filter(k => k >= 0);
 			const div = chartBox(anchor(t));
 			const h = el('h2', null, t);
-			const its = steps.filter(e => own.includes(e.st.series));
+			const its = steps.filter(e => own.includes(e.st.series))
+				.map(e => ({ kind: 'step', undecided: e.st.undecided }))
+				.concat(drifts.filter(dr => own.includes(dr.k))
+					.map(dr => ({ kind: 'drift', undecided: dr.undecided })));
+			const none = its.every(c => c.undecided);
 			if (its.length)
-				h.appendChild(el('span', 'badge' + (its.every(e => e.st.undecided) ?
-					' undecided' : ''), its.every(e => e.st.undecided) ? 'undecided' : 'step'));
-			later(div, () => historyChart(div, t, own));
+				h.appendChild(el('span', 'badge' + (none ? ' undecided' : ''), none ? 'undecided' :
+					[...new Set(its.filter(c => !c.undecided).map(c => c.kind))].join(', ')));
+			later(div, () => historyChart(div, t, own, drifts));
 			return el('section', null, h, div);
 		};
 		for (const t of moved)
 			page.appendChild(section(t));
 		const still = tests.filter(t => !moved.includes(t));
 		if (still.length)
-			page.appendChild(folded(still.length + ' tests without a step', ...still.map(section)));
+			page.appendChild(folded(count(still.length, 'test') + ' without a step or drift',
+				...still.map(section)));
 		page.appendChild(runsTable(data.runs));
 		page.appendChild(auditSection(data.runs));
 	}

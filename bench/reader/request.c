@@ -376,7 +376,7 @@ static int compare_and_print(FILE *out, const struct rd_model *m,
 	    write_plots(m, &t, NULL, c->o.plot_dir, m->in.diag))
 		ret = 2;
 	if ((!ret || ret == 3) && files && c->o.html &&
-	    rd_view_html(m, &t, NULL, &c->o, m->in.diag))
+	    rd_view_html_compare(&t, &c->o, m->in.diag))
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
@@ -405,7 +405,7 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 	    write_plots(m, NULL, &t, c->o.plot_dir, m->in.diag))
 		ret = 2;
 	if ((!ret || ret == 3) && files && c->o.html &&
-	    rd_view_html(m, NULL, &t, &c->o, m->in.diag))
+	    rd_view_html_repeats(&t, &c->o, m->in.diag))
 		ret = 2;
 	for (i = 0; !ret && i < 2; i++)
 		for (k = 0; k < t.side[i].nr; k++)
@@ -450,7 +450,7 @@ static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report
 		return 2;
 	if (c->o.plot_dir && write_plots(m, NULL, NULL, c->o.plot_dir, m->in.diag))
 		return 2;
-	if (c->o.html && rd_view_html(m, NULL, NULL, &c->o, m->in.diag))
+	if (c->o.html && rd_view_html_report(m, &c->o, m->in.diag))
 		return 2;
 	if (c->o.folded_dir && write_folded(m, c->o.folded_dir, m->in.diag))
 		return 2;

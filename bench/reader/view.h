@@ -176,11 +176,14 @@ struct rd_rep_table;
  * --html o->html: one page that holds its data, the charting library and
  * its own script and style (o->page), loads nothing and opens from
  * file://: the runs of m, or the comparison t, or the repeats
- * comparison r.  0, or -1 with the reason on diag.
+ * comparison t.  0, or -1 with the reason on diag.
  */
-int rd_view_html(const struct rd_model *m, const struct rd_cmp_table *t,
-		 const struct rd_rep_table *r, const struct wis_report_opts *o,
-		 FILE *diag);
+int rd_view_html_report(const struct rd_model *m,
+			const struct wis_report_opts *o, FILE *diag);
+int rd_view_html_compare(const struct rd_cmp_table *t,
+			 const struct wis_report_opts *o, FILE *diag);
+int rd_view_html_repeats(const struct rd_rep_table *t,
+			 const struct wis_report_opts *o, FILE *diag);
 
 /*
  * The same for a repeats comparison: per test each side's median rate
