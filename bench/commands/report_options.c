@@ -68,10 +68,28 @@ static int rule_option(struct an_verdict_rule *r, int opt, const char *v)
 	return 0;
 }
 
+/* The options that name a path or a store: where each goes. */
+static const struct {
+	int opt;
+	size_t offset;
+} path_options[] = {
+	{ OPT_PLOT, offsetof(struct wis_report_opts, plot_dir) },
+	{ OPT_HTML, offsetof(struct wis_report_opts, html) },
+	{ OPT_OUT, offsetof(struct wis_report_opts, out_dir) },
+	{ OPT_FOLDED, offsetof(struct wis_report_opts, folded_dir) },
+	{ OPT_DB, offsetof(struct wis_report_opts, db) },
+};
+
 /* One option of either command: 0 taken, -1 bad (said on stderr). */
 static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		       int opt, char **argv)
 {
+	for (size_t k = 0; k < sizeof(path_options) / sizeof(path_options[0]); k++) {
+		if (path_options[k].opt == opt) {
+			*(const char **)((char *)&c->o + path_options[k].offset) = optarg;
+			return 0;
+		}
+	}
 	switch (opt) {
 	case OPT_CSV:
 		if (optarg && strcmp(optarg, "runtest"))
@@ -97,21 +115,6 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return 0;
 	case OPT_SUM:
 		c->o.sum = 1;
-		return 0;
-	case OPT_PLOT:
-		c->o.plot_dir = optarg;
-		return 0;
-	case OPT_HTML:
-		c->o.html = optarg;
-		return 0;
-	case OPT_OUT:
-		c->o.out_dir = optarg;
-		return 0;
-	case OPT_FOLDED:
-		c->o.folded_dir = optarg;
-		return 0;
-	case OPT_DB:
-		c->o.db = optarg;
 		return 0;
 	case OPT_TRUST_STORE:
 		wis_trust_shared_store();
