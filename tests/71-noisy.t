@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 16
+plan 17
 
 loops=""
 trap 'for p in $loops; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
@@ -19,6 +19,9 @@ rc=0
 taskset -c 0 "$HOST" sweep wis.tests=getppid1 wis.tasks=1 wis.samples=3 \
 	wis.warmup=1 wis.interval=200 wis.signals=ktap \
 	wis.out=file:noisy.wis >ktap 2>err || rc=$?
+crc=0
+taskset -c 0 "$BIN/getppid1_processes" -t 1 -s 2 -i 200 -w 1 >compat \
+	2>compat.err || crc=$?
 for p in $loops; do kill "$p"; done
 loops=""
 point=$(grep '"type":"point"' noisy.wis)
@@ -41,6 +44,9 @@ check "... the run record's format says it can" \
 check "... KTAP: not ok, with the reason" sh -c \
 	"grep -qx 'not ok 1 getppid1.processes.1' ktap &&
 	 grep -q '^# getppid1 processes 1 tasks: noisy: others took' ktap"
+check "the compat binary beside them: upstream's lines, exit 0, the warning on stderr" \
+	sh -c "test $crc -eq 0 && grep -q '^average:[0-9]*$' compat &&
+	 grep -q '^getppid1_processes: noisy: others took' compat.err"
 
 rc=0
 "$HOST" report noisy.wis >out 2>&1 || rc=$?

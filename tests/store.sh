@@ -7,6 +7,8 @@
 
 root=$PWD
 WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
+# shellcheck disable=SC2034 # used by the tests that source this file
+BIN=$(dirname "$WIS")
 HOST=${WIS%/rootfs/bin/wis}/bin/wis
 [ -x "$HOST" ] || { echo "Bail out! $HOST (the host's wis) not built"; exit 1; }
 # shellcheck disable=SC2034 # used by the tests that source this file
