@@ -151,25 +151,23 @@ static int beyond(double x, double lo, double hi)
 }
 
 /*
- * in[0..n) into out, each value pulled to within [lo, hi] but those of
- * a run of at least AN_STEP_MIN_SIDE values beyond it the same way at
- * an end: a level, as a step's side may be.
+ * in[0..n) into out (in itself will do), each value pulled to within
+ * [lo, hi] but those of a run of at least AN_STEP_MIN_SIDE values beyond
+ * it the same way at an end: a level, as a step's side may be.
  */
 static void pull(const double *in, double *out, size_t n, double lo, double hi)
 {
 	size_t first = 1, last = 1;
 	int head = beyond(in[0], lo, hi), tail = beyond(in[n - 1], lo, hi);
 
-	for (size_t i = 0; i < n; i++)
-		out[i] = pulled(in[i], lo, hi);
 	while (head && first < n && beyond(in[first], lo, hi) == head)
 		first++;
 	while (tail && last < n && beyond(in[n - 1 - last], lo, hi) == tail)
 		last++;
-	if (head && first >= AN_STEP_MIN_SIDE)
-		memcpy(out, in, first * sizeof(*in));
-	if (tail && last >= AN_STEP_MIN_SIDE)
-		memcpy(out + n - last, in + n - last, last * sizeof(*in));
+	first = head && first >= AN_STEP_MIN_SIDE ? first : 0;
+	last = tail && last >= AN_STEP_MIN_SIDE ? last : 0;
+	for (size_t i = 0; i < n; i++)
+		out[i] = i < first || i >= n - last ? in[i] : pulled(in[i], lo, hi);
 }
 
 /*
