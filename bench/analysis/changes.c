@@ -80,7 +80,8 @@ struct work {
 	const struct an_step_rule *rule;
 	const double *x;	/* the values, gaps dropped */
 	size_t m;
-	double *seg, *draw, *scratch, *pre, *weight;	/* m + 1 each */
+	double *seg, *scratch, *pre, *weight;	/* m + 1 each */
+	double *raw, *draw;	/* a shuffle of the segment, and of it pulled in */
 	double lo, hi;		/* the segment's values are pulled to these */
 	struct cut *cuts;	/* m / 2 + 1: each level holds 2 values */
 	size_t nr_cuts;
@@ -151,23 +152,35 @@ static int beyond(double x, double lo, double hi)
 }
 
 /*
+ * How many values at the head and at the tail of v[0..n) stand beyond
+ * [lo, hi] the same way, each 0 when fewer than a level holds
+ * (AN_STEP_MIN_SIDE): the ones pull() keeps as they are.
+ */
+static void kept_ends(const double *v, size_t n, double lo, double hi,
+		      size_t *head, size_t *tail)
+{
+	int first = beyond(v[0], lo, hi), last = beyond(v[n - 1], lo, hi);
+	size_t h = 1, t = 1;
+
+	while (first && h < n && beyond(v[h], lo, hi) == first)
+		h++;
+	while (last && t < n && beyond(v[n - 1 - t], lo, hi) == last)
+		t++;
+	*head = first && h >= AN_STEP_MIN_SIDE ? h : 0;
+	*tail = last && t >= AN_STEP_MIN_SIDE ? t : 0;
+}
+
+/*
  * in[0..n) into out (in itself will do), each value pulled to within
- * [lo, hi] but those of a run of at least AN_STEP_MIN_SIDE values beyond
- * it the same way at an end: a level, as a step's side may be.
+ * [lo, hi] but those kept_ends() finds: a level, as a step's side may be.
  */
 static void pull(const double *in, double *out, size_t n, double lo, double hi)
 {
-	size_t first = 1, last = 1;
-	int head = beyond(in[0], lo, hi), tail = beyond(in[n - 1], lo, hi);
+	size_t head, tail;
 
-	while (head && first < n && beyond(in[first], lo, hi) == head)
-		first++;
-	while (tail && last < n && beyond(in[n - 1 - last], lo, hi) == tail)
-		last++;
-	first = head && first >= AN_STEP_MIN_SIDE ? first : 0;
-	last = tail && last >= AN_STEP_MIN_SIDE ? last : 0;
+	kept_ends(in, n, lo, hi, &head, &tail);
 	for (size_t i = 0; i < n; i++)
-		out[i] = i < first || i >= n - last ? in[i] : pulled(in[i], lo, hi);
+		out[i] = i < head || i >= n - tail ? in[i] : pulled(in[i], lo, hi);
 }
 
 /*
@@ -217,14 +230,18 @@ static double normal(uint64_t *state)
 	return u * sqrt(-2 * ln(s) / s);
 }
 
-static void shuffle(double *v, size_t n, uint64_t *state)
+/* The same shuffle of a[0..n) and of b[0..n). */
+static void shuffle(double *a, double *b, size_t n, uint64_t *state)
 {
 	for (size_t i = n - 1; i > 0; i--) {
 		size_t j = (size_t)(an_random(state) % (i + 1));
-		double t = v[i];
+		double t = a[i];
 
-		v[i] = v[j];
-		v[j] = t;
+		a[i] = a[j];
+		a[j] = t;
+		t = b[i];
+		b[i] = b[j];
+		b[j] = t;
 	}
 }
 
@@ -435,9 +452,15 @@ static void draw(struct work *w, size_t n, int gauss, uint64_t *state,
 		pull_bounds(v, n, w->scratch, &lo, &hi);
 		pull(v, v, n, lo, hi);
 	} else {
+		size_t head, tail;
+
 		/* a shuffle of a shuffle is as random as one */
-		shuffle(w->draw, n, state);
-		pull(w->draw, v, n, w->lo, w->hi);
+		shuffle(w->draw, w->raw, n, state);
+		kept_ends(w->raw, n, w->lo, w->hi, &head, &tail);
+		if (head || tail)
+			pull(w->raw, v, n, w->lo, w->hi);
+		else
+			v = w->draw;
 	}
 	best_fits(v, n, w->pre, w->weight, want, &f);
 	if (want & FIT_STEP)
@@ -471,8 +494,10 @@ static size_t test_segment(struct work *w, const double *v, size_t n,
 	gauss_state = perm_state ^ GAUSS_STREAM;
 	pull_bounds(v, n, w->scratch, &w->lo, &w->hi);
 	pull(v, w->seg, n, w->lo, w->hi);
-	/* the shuffles' values, each shuffle pulled as the segment is */
-	memcpy(w->draw, v, n * sizeof(*w->draw));
+	/* the shuffles' values as they are, and pulled in */
+	memcpy(w->raw, v, n * sizeof(*w->raw));
+	for (size_t i = 0; i < n; i++)
+		w->draw[i] = pulled(v[i], w->lo, w->hi);
 	for (size_t k = 1; k < n; k++)
 		w->weight[k] = (double)n / ((double)k * (double)(n - k));
 	best_fits(w->seg, n, w->pre, w->weight, FIT_STEP | FIT_BLOCK, &seen);
@@ -845,7 +870,7 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	struct work w = { .rule = rule };
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	double *x = calloc(n + 1, sizeof(*x));
-	double *bufs = calloc(6 * (n + 1), sizeof(*bufs));
+	double *bufs = calloc(7 * (n + 1), sizeof(*bufs));
 	int ret = -1;
 
 	*c = (struct an_changes){ 0 };
@@ -865,7 +890,8 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	w.draw = bufs + (n + 1);
 	w.pre = bufs + 2 * (n + 1);
 	w.weight = bufs + 3 * (n + 1);
-	w.scratch = bufs + 4 * (n + 1);	/* 2 (n + 1): a Gaussian draw's too */
+	w.raw = bufs + 4 * (n + 1);
+	w.scratch = bufs + 5 * (n + 1);	/* 2 (n + 1): a draw's too */
 	segment(&w, 0, w.m);
 	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
 	c->nr_steps = judge_all(&w, c->steps);
