@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 9
+plan 11
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -52,6 +52,17 @@ is "... and exit 1" 1 "$rc"
 # Two runs before a step are enough.
 store early 30 read1:1 0.02 13 3:0.85
 is "a 15 % step at run 3 of 30: found there" "read1/1@3" "$(steps early.db)"
+
+# A level of two runs at an end is a level, not two slow runs to pull
+# in: 30 % away with 1 % noise, the last 2 of 16 runs and the first 2
+# (when both were pulled to 3 robust SD of the median, some such steps
+# were missed, or the second made a drift of the first).
+store ends 16 lseek1:1 0.01 14 15:0.7 read1:1 0.01 16 3:1.3
+is "a 30 % fall for the last 2 of 16 runs, a rise for the first 2: steps" \
+	"lseek1/1@15 read1/1@3" "$(steps ends.db)"
+rc=0
+"$HOST" history --db ends.db --by date >/dev/null 2>&1 || rc=$?
+is "... and exit 1" 1 "$rc"
 
 # The same numbers give the same answer whatever the test is called:
 # ten series of steps near what the noise hides, each imported as one

@@ -11,7 +11,9 @@
  * against the rest, a level that leaves and comes back, which no single
  * split of the segment shows).  The values are first pulled to within
  * CLIP robust standard deviations of the segment's median, so that one
- * slow run cannot make a level of its own.
+ * slow run cannot make a level of its own; but not 2 or more that stand
+ * out the same way together at an end of the segment: those are a
+ * level, as a step's side may be, whose size the test must see.
  *
  * The statistic's p-value is its rank among those of the segment's
  * values shuffled: a permutation test, exact for any noise.  Where the
@@ -78,7 +80,9 @@ struct work {
 	const struct an_step_rule *rule;
 	const double *x;	/* the values, gaps dropped */
 	size_t m;
-	double *seg, *draw, *scratch, *pre, *weight;	/* m + 1 each */
+	double *seg, *scratch, *pre, *weight;	/* m + 1 each */
+	double *raw, *draw;	/* a shuffle of the segment, and of it pulled in */
+	double lo, hi;		/* the segment's values are pulled to these */
 	struct cut *cuts;	/* m / 2 + 1: each level holds 2 values */
 	size_t nr_cuts;
 };
@@ -127,13 +131,68 @@ static double median_mad(const double *v, size_t n, double *scratch,
 	return med;
 }
 
-static void clip(double *v, size_t n, double *scratch)
+/* CLIP robust standard deviations about the median of v[0..n): [*lo, *hi]. */
+static void pull_bounds(const double *v, size_t n, double *scratch, double *lo,
+			double *hi)
 {
 	double mad, med = median_mad(v, n, scratch, &mad);
-	double lo = med - CLIP * MAD_TO_SD * mad, hi = med + CLIP * MAD_TO_SD * mad;
 
-	for (size_t i = 0; mad > 0 && i < n; i++)
-		v[i] = v[i] < lo ? lo : v[i] > hi ? hi : v[i];
+	*lo = mad > 0 ? med - CLIP * MAD_TO_SD * mad : -INFINITY;
+	*hi = mad > 0 ? med + CLIP * MAD_TO_SD * mad : INFINITY;
+}
+
+static double pulled(double x, double lo, double hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+static int beyond(double x, double lo, double hi)
+{
+	return x > hi ? 1 : x < lo ? -1 : 0;
+}
+
+/*
+ * How many values at the head and at the tail of v[0..n) stand beyond
+ * [lo, hi] the same way, each 0 when fewer than a level holds
+ * (AN_STEP_MIN_SIDE): the ones pull() keeps as they are.
+ */
+static void kept_ends(const double *v, size_t n, double lo, double hi,
+		      size_t *head, size_t *tail)
+{
+	int first = beyond(v[0], lo, hi), last = beyond(v[n - 1], lo, hi);
+	size_t h = 1, t = 1;
+
+	while (first && h < n && beyond(v[h], lo, hi) == first)
+		h++;
+	while (last && t < n && beyond(v[n - 1 - t], lo, hi) == last)
+		t++;
+	*head = first && h >= AN_STEP_MIN_SIDE ? h : 0;
+	*tail = last && t >= AN_STEP_MIN_SIDE ? t : 0;
+}
+
+/*
+ * in[0..n) into out (in itself will do), each value pulled to within
+ * [lo, hi] but those kept_ends() finds: a level, as a step's side may be.
+ */
+static void pull(const double *in, double *out, size_t n, double lo, double hi)
+{
+	size_t head, tail;
+
+	kept_ends(in, n, lo, hi, &head, &tail);
+	for (size_t i = 0; i < n; i++)
+		out[i] = i < head || i >= n - tail ? in[i] : pulled(in[i], lo, hi);
+}
+
+/*
+ * The chance that a shuffle of n values, `above` of them above the
+ * bounds and `below` below, puts two of one side first or last (pull()
+ * then keeps them whole), at most.
+ */
+static double kept_chance(size_t n, size_t above, size_t below)
+{
+	double a = (double)above, b = (double)below, nn = (double)n;
+
+	return 2 * (a * (a - 1) + b * (b - 1)) / (nn * (nn - 1));
 }
 
 /*
@@ -171,14 +230,18 @@ static double normal(uint64_t *state)
 	return u * sqrt(-2 * ln(s) / s);
 }
 
-static void shuffle(double *v, size_t n, uint64_t *state)
+/* The same shuffle of a[0..n) and of b[0..n). */
+static void shuffle(double *a, double *b, size_t n, uint64_t *state)
 {
 	for (size_t i = n - 1; i > 0; i--) {
 		size_t j = (size_t)(an_random(state) % (i + 1));
-		double t = v[i];
+		double t = a[i];
 
-		v[i] = v[j];
-		v[j] = t;
+		a[i] = a[j];
+		a[j] = t;
+		t = b[i];
+		b[i] = b[j];
+		b[j] = t;
 	}
 }
 
@@ -267,33 +330,47 @@ static double permutation_floor(size_t n, size_t k, size_t places)
  * Hoeffding 1963), and a group of k strays as far as the other n - k.
  * exp(x) is exp2(x log2 e): exp2() is the one the static libm links.
  */
-static double bernstein(double share, const struct fit *f, double dev,
-			size_t n, size_t k, size_t places)
+static double bernstein(double share, double total, double dev, size_t n,
+			size_t k, size_t places)
 {
-	double var = f->total / (double)n, small = (double)(k < n - k ? k : n - k);
+	double var = total / (double)n, small = (double)(k < n - k ? k : n - k);
 	double u = sqrt(share * var * (double)k * (double)(n - k));
 
 	return 2 * (double)places *
 	       exp2(-u * u / (2 * (small * var + dev * u / 3)) * M_LOG2E);
 }
 
-/* Bernstein's bound on the p of a step's or a block's share: every place. */
-static double bound_p(const double *v, size_t n, const struct fit *f, int kind)
+/*
+ * A bound on the p of a step's or a block's share of the values
+ * v[0..n), every place: a shuffle's values are those pulled to [lo, hi]
+ * (Bernstein's bound) unless it puts two beyond them on one side at an
+ * end (that chance added).
+ */
+static double bound_p(const double *v, size_t n, double lo, double hi,
+		      double share, int kind)
 {
-	size_t min = AN_STEP_MIN_SIDE;
-	double mean = 0, dev = 0, sum = 0;
+	size_t min = AN_STEP_MIN_SIDE, above = 0, below = 0;
+	double mean = 0, dev = 0, total = 0, sum;
 
-	for (size_t i = 0; i < n; i++)
-		mean += v[i] / (double)n;
-	for (size_t i = 0; i < n; i++)
-		dev = fabs(v[i] - mean) > dev ? fabs(v[i] - mean) : dev;
+	for (size_t i = 0; i < n; i++) {
+		mean += pulled(v[i], lo, hi) / (double)n;
+		above += v[i] > hi;
+		below += v[i] < lo;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs(pulled(v[i], lo, hi) - mean);
+
+		dev = d > dev ? d : dev;
+		total += d * d;
+	}
+	sum = kept_chance(n, above, below);
 	if (kind == FIT_STEP) {
 		for (size_t t = min; t + min <= n; t++)
-			sum += bernstein(f->step, f, dev, n, t, 1);
+			sum += bernstein(share, total, dev, n, t, 1);
 		return sum;
 	}
 	for (size_t k = BLOCK_MIN; k <= BLOCK_MAX && k + 2 * min <= n; k++)
-		sum += bernstein(f->block, f, dev, n, k, n - k - 2 * min + 1);
+		sum += bernstein(share, total, dev, n, k, n - k - 2 * min + 1);
 	return sum;
 }
 
@@ -364,19 +441,26 @@ static void draw(struct work *w, size_t n, int gauss, uint64_t *state,
 		   (step->gauss == gauss ? FIT_STEP : 0) :
 		   (step->side == ABOVE && block->side == OPEN &&
 		    block->gauss == gauss ? FIT_BLOCK : 0);
-	double *v = w->draw;
+	double *v = w->scratch + n, lo, hi;
 	struct fit f;
 
 	if (!want)
 		return;
 	if (gauss) {
-		v = w->scratch + n;
 		for (size_t j = 0; j < n; j++)
 			v[j] = normal(state);
-		clip(v, n, w->scratch);
+		pull_bounds(v, n, w->scratch, &lo, &hi);
+		pull(v, v, n, lo, hi);
 	} else {
+		size_t head, tail;
+
 		/* a shuffle of a shuffle is as random as one */
-		shuffle(v, n, state);
+		shuffle(w->draw, w->raw, n, state);
+		kept_ends(w->raw, n, w->lo, w->hi, &head, &tail);
+		if (head || tail)
+			pull(w->raw, v, n, w->lo, w->hi);
+		else
+			v = w->draw;
 	}
 	best_fits(v, n, w->pre, w->weight, want, &f);
 	if (want & FIT_STEP)
@@ -406,21 +490,24 @@ static size_t test_segment(struct work *w, const double *v, size_t n,
 	struct count step, block;
 	struct fit seen;
 
-	memcpy(w->seg, v, n * sizeof(*w->seg));
-	perm_state = an_seed_bytes(AN_SEED_START, w->seg, n * sizeof(*w->seg));
+	perm_state = an_seed_bytes(AN_SEED_START, v, n * sizeof(*v));
 	gauss_state = perm_state ^ GAUSS_STREAM;
-	clip(w->seg, n, w->scratch);
+	pull_bounds(v, n, w->scratch, &w->lo, &w->hi);
+	pull(v, w->seg, n, w->lo, w->hi);
+	/* the shuffles' values as they are, and pulled in */
+	memcpy(w->raw, v, n * sizeof(*w->raw));
+	for (size_t i = 0; i < n; i++)
+		w->draw[i] = pulled(v[i], w->lo, w->hi);
 	for (size_t k = 1; k < n; k++)
 		w->weight[k] = (double)n / ((double)k * (double)(n - k));
 	best_fits(w->seg, n, w->pre, w->weight, FIT_STEP | FIT_BLOCK, &seen);
 	count_init(&step, seen.step, alpha * (1 - BLOCK_SHARE), DRAWS_MAX,
 		   permutation_floor(n, seen.at, 2),
-		   bound_p(w->seg, n, &seen, FIT_STEP));
+		   bound_p(v, n, w->lo, w->hi, seen.step, FIT_STEP));
 	count_init(&block, seen.block, alpha * BLOCK_SHARE,
 		   block_draws(n), permutation_floor(n, seen.to - seen.from,
 				     n - (seen.to - seen.from) - 2 * AN_STEP_MIN_SIDE + 1),
-		   bound_p(w->seg, n, &seen, FIT_BLOCK));
-	memcpy(w->draw, w->seg, n * sizeof(*w->draw));
+		   bound_p(v, n, w->lo, w->hi, seen.block, FIT_BLOCK));
 	while (step.side == OPEN || (step.side == ABOVE && block.side == OPEN)) {
 		draw(w, n, 0, &perm_state, &step, &block);
 		draw(w, n, 1, &gauss_state, &step, &block);
@@ -655,7 +742,7 @@ static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
 
 /*
  * Runs of steps the same way that are drifts move from steps[] to
- * drifts[] (clipped values fitted, as the tests saw them).  Returns how
+ * drifts[] (values pulled in fitted, as the tests saw them).  Returns how
  * many steps are left.
  */
 static size_t find_drifts(struct work *w, struct an_step *st, size_t nr,
@@ -663,15 +750,15 @@ static size_t find_drifts(struct work *w, struct an_step *st, size_t nr,
 {
 	struct sums q;
 	size_t kept = 0, i = 0, j;
-	double *y = calloc(4 * (w->m + 1), sizeof(double));
+	double *y = calloc(4 * (w->m + 1), sizeof(double)), lo, hi;
 
-	q.y = y + w->m + 1;
 	if (!y)
 		return nr;	/* no drifts: the steps stand as found */
+	q.y = y + w->m + 1;
 	q.ty = q.y + w->m + 1;
 	q.yy = q.ty + w->m + 1;
-	memcpy(y, w->x, w->m * sizeof(*y));
-	clip(y, w->m, w->scratch);
+	pull_bounds(w->x, w->m, w->scratch, &lo, &hi);
+	pull(w->x, y, w->m, lo, hi);
 	for (size_t t = 0; t < w->m; t++) {
 		q.y[t + 1] = q.y[t] + y[t];
 		q.ty[t + 1] = q.ty[t] + (double)t * y[t];
@@ -783,7 +870,7 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	struct work w = { .rule = rule };
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	double *x = calloc(n + 1, sizeof(*x));
-	double *bufs = calloc(6 * (n + 1), sizeof(*bufs));
+	double *bufs = calloc(7 * (n + 1), sizeof(*bufs));
 	int ret = -1;
 
 	*c = (struct an_changes){ 0 };
@@ -803,7 +890,8 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	w.draw = bufs + (n + 1);
 	w.pre = bufs + 2 * (n + 1);
 	w.weight = bufs + 3 * (n + 1);
-	w.scratch = bufs + 4 * (n + 1);	/* 2 (n + 1): a Gaussian draw's too */
+	w.raw = bufs + 4 * (n + 1);
+	w.scratch = bufs + 5 * (n + 1);	/* 2 (n + 1): a draw's too */
 	segment(&w, 0, w.m);
 	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
 	c->nr_steps = judge_all(&w, c->steps);
