@@ -51,6 +51,27 @@ double an_uniform(uint64_t *state)
 	return (double)(an_random(state) >> 11) * 0x1.0p-53;
 }
 
+/*
+ * x = f 2^e, f in [sqrt(1/2), sqrt(2)); ln f = 2 atanh(z),
+ * z = (f - 1) / (f + 1), |z| < 0.18, whose series to z^23 is exact to a
+ * double.
+ */
+double an_ln(double x)
+{
+	int e;
+	double f = frexp(x, &e), z, z2, sum = 0;
+
+	if (f < M_SQRT1_2) {
+		f *= 2;
+		e--;
+	}
+	z = (f - 1) / (f + 1);
+	z2 = z * z;
+	for (int k = 23; k >= 1; k -= 2)
+		sum = sum * z2 + 1.0 / k;
+	return 2 * z * sum + e * M_LN2;
+}
+
 /* Terms below this share of the mode's add nothing a double keeps. */
 #define TERM_NEGLIGIBLE 1e-18
 

@@ -26,6 +26,12 @@ uint64_t an_seed_bytes(uint64_t h, const void *bytes, size_t n);
 uint64_t an_random(uint64_t *state);
 double an_uniform(uint64_t *state);
 
+/*
+ * The natural logarithm, x > 0.  The static libm's log() cannot be
+ * linked into a dynamic binary, and the image carries no libm.so.6.
+ */
+double an_ln(double x);
+
 /* P(Binomial(n, p) >= h), 0 < p < 1. */
 double an_binomial_at_least(size_t n, double p, size_t h);
 

@@ -29,10 +29,8 @@
  * Each cut is kept when the bootstrap interval of the ratio of its two
  * levels' medians excludes 1 and the step is at least min_step; a cut
  * that fails is dropped and its neighbours' levels joined, the least
- * significant first.  Drifts: consecutive steps the same way that a
- * ramp (a level, a straight slope over at least DRIFT_MIN_RUNS runs,
- * a level) fits better than their staircase, by the Bayesian
- * information criterion, are one drift.
+ * significant first.  Then the steps that are a drift become one
+ * (drifts.h).
  */
 #include <math.h>
 #include <stdint.h>
@@ -41,6 +39,7 @@
 
 #include "bootstrap.h"
 #include "changes.h"
+#include "drifts.h"
 
 #define CLIP 3.0		/* robust standard deviations */
 #define MAD_TO_SD 1.4826	/* the MAD of a normal sample is 0.6745 sd */
@@ -56,8 +55,6 @@
 #define SURE 1e-3		/* a sequential decision is wrong this rarely */
 #define BOOT_ROUNDS 2000
 #define BOOT_LEVEL 0.95
-#define DRIFT_MIN_RUNS 8
-#define DRIFT_T 1.0		/* the levels' shared slope, in standard errors */
 /* The Gaussian draws' generator, apart from the permutations'. */
 #define GAUSS_STREAM 0x5851f42d4c957f2dULL
 /* Shares equal but for rounding: a permutation that only reorders a side. */
@@ -195,28 +192,6 @@ static double kept_chance(size_t n, size_t above, size_t below)
 	return 2 * (a * (a - 1) + b * (b - 1)) / (nn * (nn - 1));
 }
 
-/*
- * The natural logarithm, x > 0: the static libm's log() cannot be linked
- * into a dynamic binary (bootstrap.c).  x = f 2^e, f in [sqrt(1/2),
- * sqrt(2)); ln f = 2 atanh(z), z = (f - 1) / (f + 1), |z| < 0.18, whose
- * series to z^23 is exact to a double.
- */
-static double ln(double x)
-{
-	int e;
-	double f = frexp(x, &e), z, z2, sum = 0;
-
-	if (f < M_SQRT1_2) {
-		f *= 2;
-		e--;
-	}
-	z = (f - 1) / (f + 1);
-	z2 = z * z;
-	for (int k = 23; k >= 1; k -= 2)
-		sum = sum * z2 + 1.0 / k;
-	return 2 * z * sum + e * M_LN2;
-}
-
 /* A standard normal draw: Marsaglia's polar method. */
 static double normal(uint64_t *state)
 {
@@ -227,7 +202,7 @@ static double normal(uint64_t *state)
 		v = 2 * an_uniform(state) - 1;
 		s = u * u + v * v;
 	} while (s >= 1 || s == 0);
-	return u * sqrt(-2 * ln(s) / s);
+	return u * sqrt(-2 * an_ln(s) / s);
 }
 
 /* The same shuffle of a[0..n) and of b[0..n). */
@@ -611,174 +586,6 @@ static size_t judge_all(struct work *w, struct an_step *steps)
 	}
 }
 
-/* ---- Drifts ---- */
-
-/* Sums over the values [a, b) for least squares in O(1) per range. */
-struct sums {
-	double *y, *ty, *yy;	/* prefix sums of y, t y, y^2 */
-};
-
-static double range(const double *p, size_t a, size_t b)
-{
-	return p[b] - p[a];
-}
-
-/* Sum of t over [a, b) and of t^2. */
-static double sum_t(size_t a, size_t b)
-{
-	return ((double)b * (double)(b - 1) - (double)a * (double)(a - 1)) / 2;
-}
-
-static double sum_t2(size_t a, size_t b)
-{
-	double hi = (double)(b - 1), lo = (double)a - 1;
-
-	return (hi * (hi + 1) * (2 * hi + 1) - lo * (lo + 1) * (2 * lo + 1)) / 6;
-}
-
-/*
- * Least squares of y over [a, b) on a ramp: c until run s, rising by d
- * a run until run e, c + d (e - s) after.  Returns the residual sum of
- * squares; *c and *d the fit.
- */
-static double ramp_fit(const struct sums *q, size_t a, size_t b, size_t s,
-		       size_t e, double *c, double *d)
-{
-	double n = (double)(b - a), len = (double)(e - s);
-	/* z_t = 0 for t <= s, t - s on (s, e), e - s from e on */
-	double sz = sum_t(s + 1, e) - (double)s * (double)(e - s - 1) +
-		    len * (double)(b - e);
-	double szz = sum_t2(s + 1, e) - 2 * (double)s * sum_t(s + 1, e) +
-		     (double)s * (double)s * (double)(e - s - 1) +
-		     len * len * (double)(b - e);
-	double sy = range(q->y, a, b), syy = range(q->yy, a, b);
-	double szy = range(q->ty, s + 1, e) - (double)s * range(q->y, s + 1, e) +
-		     len * range(q->y, e, b);
-	double vz = szz - sz * sz / n, cov = szy - sz * sy / n;
-
-	*d = vz > 0 ? cov / vz : 0;
-	*c = (sy - *d * sz) / n;
-	return syy - sy * sy / n - (vz > 0 ? cov * cov / vz : 0);
-}
-
-/* The values of level k of the steps [i, j]: [*a, *b). */
-static void stair(const struct an_step *st, size_t j, size_t k, size_t *a,
-		  size_t *b)
-{
-	*a = k <= j ? st[k].before.from : st[j].after.from;
-	*b = k <= j ? st[k].before.to : st[j].after.to;
-}
-
-/*
- * The staircase of steps [i, j]: its residual sum of squares, and in
- * *t the t statistic of one slope shared by its levels (each about its
- * own mean): a drift cut into steps leaves each level sloping.
- */
-static double stairs_fit(const struct sums *q, const struct an_step *st,
-			 size_t i, size_t j, double *t)
-{
-	double sse = 0, sty = 0, stt = 0, df, beta;
-	size_t a, b;
-
-	for (size_t k = i; k <= j + 1; k++) {
-		double n, sy, mt;
-
-		stair(st, j, k, &a, &b);
-		n = (double)(b - a);
-		sy = range(q->y, a, b);
-		mt = sum_t(a, b) / n;
-		sse += range(q->yy, a, b) - sy * sy / n;
-		sty += range(q->ty, a, b) - mt * sy;
-		stt += sum_t2(a, b) - n * mt * mt;
-	}
-	stair(st, j, i, &a, &b);
-	df = (double)(st[j].after.to - a) - (double)(j - i + 2) - 1;
-	beta = sty / stt;
-	*t = beta / sqrt((sse - beta * sty) / df / stt);
-	return sse;
-}
-
-/* The Bayesian information criterion of a fit of k parameters to n values. */
-static double bic(double sse, size_t n, size_t k)
-{
-	double per = sse / (double)n;
-
-	return (double)n * ln(per > 0 ? per : 1e-300) + (double)k * ln((double)n);
-}
-
-/*
- * Steps [i, j], all the same way: a drift when a ramp over at least
- * DRIFT_MIN_RUNS runs fits their values better than the staircase, and
- * the staircase's levels slope the same way (t at least DRIFT_T).
- */
-static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
-		    size_t j, struct an_drift *dr)
-{
-	size_t a = st[i].before.from, b = st[j].after.to, n = b - a;
-	double t, stairs = bic(stairs_fit(q, st, i, j, &t), n, 2 * (j - i + 1) + 1);
-	double best = INFINITY, c, d, sse;
-
-	if (!((st[i].ratio > 1 ? t : -t) >= DRIFT_T))
-		return 0;
-
-	for (size_t s = a; s < b; s++) {
-		for (size_t e = s + DRIFT_MIN_RUNS; e < b; e++) {
-			sse = ramp_fit(q, a, b, s, e, &c, &d);
-			if (sse < best && c > 0) {
-				best = sse;
-				*dr = (struct an_drift){ .start = s, .end = e,
-					.slope = d / c, .from = c,
-					.to = c + d * (double)(e - s) };
-			}
-		}
-	}
-	if (!(bic(best, n, 4) < stairs))
-		return 0;
-	dr->p = 0;
-	for (size_t k = i; k <= j; k++)
-		dr->p = st[k].p > dr->p ? st[k].p : dr->p;
-	return 1;
-}
-
-/*
- * Runs of steps the same way that are drifts move from steps[] to
- * drifts[] (values pulled in fitted, as the tests saw them).  Returns how
- * many steps are left.
- */
-static size_t find_drifts(struct work *w, struct an_step *st, size_t nr,
-			  struct an_changes *c)
-{
-	struct sums q;
-	size_t kept = 0, i = 0, j;
-	double *y = calloc(4 * (w->m + 1), sizeof(double)), lo, hi;
-
-	if (!y)
-		return nr;	/* no drifts: the steps stand as found */
-	q.y = y + w->m + 1;
-	q.ty = q.y + w->m + 1;
-	q.yy = q.ty + w->m + 1;
-	pull_bounds(w->x, w->m, w->scratch, &lo, &hi);
-	pull(w->x, y, w->m, lo, hi);
-	for (size_t t = 0; t < w->m; t++) {
-		q.y[t + 1] = q.y[t] + y[t];
-		q.ty[t + 1] = q.ty[t] + (double)t * y[t];
-		q.yy[t + 1] = q.yy[t] + y[t] * y[t];
-	}
-	while (i < nr) {
-		for (j = i; j + 1 < nr && (st[j + 1].ratio > 1) == (st[i].ratio > 1); j++)
-			;
-		if (drift_of(&q, st, i, j, &c->drifts[c->nr_drifts])) {
-			c->nr_drifts++;
-		} else {
-			memmove(&st[kept], &st[i], (j - i + 1) * sizeof(*st));
-			kept += j - i + 1;
-		}
-		i = j + 1;
-	}
-	free(y);
-	return kept;
-}
-
 /* ---- Values to runs, and the control ---- */
 
 static double control_median(const double *control, size_t from, size_t to,
@@ -870,7 +677,7 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	struct work w = { .rule = rule };
 	size_t *idx = calloc(n + 1, sizeof(*idx));
 	double *x = calloc(n + 1, sizeof(*x));
-	double *bufs = calloc(7 * (n + 1), sizeof(*bufs));
+	double *bufs = calloc(7 * (n + 1), sizeof(*bufs)), lo, hi;
 	int ret = -1;
 
 	*c = (struct an_changes){ 0 };
@@ -895,7 +702,10 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	segment(&w, 0, w.m);
 	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
 	c->nr_steps = judge_all(&w, c->steps);
-	c->nr_steps = find_drifts(&w, c->steps, c->nr_steps, c);
+	pull_bounds(w.x, w.m, w.scratch, &lo, &hi);
+	pull(w.x, w.seg, w.m, lo, hi);	/* as the tests saw them */
+	c->nr_steps = an_drifts_find(w.seg, w.m, c->steps, c->nr_steps,
+				     c->drifts, &c->nr_drifts);
 	to_runs(c, idx, w.m, control, n, bufs);
 	ret = 0;
 out:

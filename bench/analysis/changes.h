@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "levels.h"
+
 /* Runs that measured the series on each side of a step, at least. */
 #define AN_STEP_MIN_SIDE 2
 #define AN_STEP_ALPHA 0.02
@@ -25,34 +27,6 @@
 struct an_step_rule {
 	double alpha;		/* a change is kept when its p is at most this */
 	double min_step;	/* ... and it moves the level by this share */
-};
-
-/* A level of the series: the runs between two changes. */
-struct an_level {
-	size_t from, to;	/* its runs, [from, to), gaps included */
-	size_t n;		/* of them, the runs that measured the series */
-	double median;
-	double spread;		/* 1.4826 x the median absolute deviation */
-};
-
-struct an_step {
-	size_t run;		/* the first run of the new level */
-	size_t last_before;	/* the last run before it that measured it */
-	struct an_level before, after;
-	double p;		/* of the test that found it */
-	double ratio;		/* after.median / before.median */
-	double lo, hi;		/* the ratio's 95 % bootstrap interval */
-	double control;		/* the control's ratio over the same runs; NaN: none */
-	int control_off;	/* the control moved with it: undecided */
-};
-
-struct an_drift {
-	size_t start, end;	/* its first and last run */
-	double slope;		/* per run, as a share of the level at start */
-	double from, to;	/* the fitted level at start and at end */
-	double p;		/* of the test that found it */
-	double control;		/* the control's ratio over the same runs; NaN: none */
-	int control_off;	/* the control moved with it: undecided */
 };
 
 struct an_changes {
