@@ -28,9 +28,11 @@ const char *an_verdict_why_name(enum an_verdict_why why)
 void an_verdict_rule_defaults(struct an_verdict_rule *r)
 {
 	*r = (struct an_verdict_rule){
-		.min_repeats = 3, .margin_shift = 5, .max_margin = 3,
-		.min_ratio = 1.01, .level = 0.95, .rounds = 10000,
-		.noise_z = 2,
+		.min_repeats = AN_VERDICT_MIN_REPEATS,
+		.margin_shift = AN_VERDICT_MARGIN_SHIFT,
+		.max_margin = AN_VERDICT_MAX_MARGIN,
+		.min_ratio = AN_VERDICT_MIN_RATIO, .level = AN_VERDICT_LEVEL,
+		.rounds = AN_VERDICT_ROUNDS, .noise_z = AN_VERDICT_NOISE_Z,
 	};
 }
 

@@ -36,14 +36,23 @@ enum an_verdict_why {
 	AN_WHY_WITHIN_NOISE,	/* a no change the noise floor made */
 };
 
+/* The rule's defaults (an_verdict_rule_defaults, and the help's). */
+#define AN_VERDICT_MIN_REPEATS 3
+#define AN_VERDICT_MARGIN_SHIFT 5
+#define AN_VERDICT_MAX_MARGIN 3
+#define AN_VERDICT_MIN_RATIO 1.01
+#define AN_VERDICT_LEVEL 0.95
+#define AN_VERDICT_ROUNDS 10000
+#define AN_VERDICT_NOISE_Z 2
+
 struct an_verdict_rule {
-	unsigned min_repeats;	/* 3 */
-	unsigned margin_shift;	/* 5: trim size >> 5 from each end */
-	unsigned max_margin;	/* 3 */
-	double min_ratio;	/* 1.01 */
-	double level;		/* 0.95 */
-	unsigned rounds;	/* bootstrap resamples, 10000 */
-	double noise_z;		/* 2; 0: LKP's rule and the interval only */
+	unsigned min_repeats;
+	unsigned margin_shift;	/* trim size >> margin_shift from each end */
+	unsigned max_margin;	/* ... at most */
+	double min_ratio;
+	double level;		/* of the bootstrap interval */
+	unsigned rounds;	/* bootstrap resamples */
+	double noise_z;		/* 0: LKP's rule and the interval only */
 };
 
 /* Points a run-to-run noise estimate needs; below, noise is 0. */

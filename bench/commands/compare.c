@@ -57,17 +57,24 @@ static const struct wis_opt_spec compare_spec = {
 		WIS_OPT_FLAG("force", OPT_FORCE, NULL),
 		WIS_OPT_VALUE("in", OPT_IN, "FILE", NULL),
 		WIS_OPT_VALUE("min-repeats", OPT_MIN_REPEATS, "N",
-			"repeats each side needs (3)"),
+			"repeats each side needs "
+			WIS_OPT_DEFAULT(AN_VERDICT_MIN_REPEATS)),
 		WIS_OPT_VALUE("min-ratio", OPT_MIN_RATIO, "RATIO",
-			"the smallest change of the medians (1.01)"),
+			"the smallest change of the medians "
+			WIS_OPT_DEFAULT(AN_VERDICT_MIN_RATIO)),
 		WIS_OPT_VALUE("trim-shift", OPT_TRIM_SHIFT, "SHIFT",
-			"trim n >> SHIFT repeats from each end (5)"),
-		WIS_OPT_VALUE("trim-max", OPT_TRIM_MAX, "MAX", "... at most MAX (3)"),
+			"trim n >> SHIFT repeats from each end "
+			WIS_OPT_DEFAULT(AN_VERDICT_MARGIN_SHIFT)),
+		WIS_OPT_VALUE("trim-max", OPT_TRIM_MAX, "MAX",
+			"... at most MAX " WIS_OPT_DEFAULT(AN_VERDICT_MAX_MARGIN)),
 		WIS_OPT_VALUE("level", OPT_LEVEL, "L",
-			"the bootstrap interval's level (0.95)"),
-		WIS_OPT_VALUE("rounds", OPT_ROUNDS, "R", "bootstrap resamples (10000)"),
+			"the bootstrap interval's level "
+			WIS_OPT_DEFAULT(AN_VERDICT_LEVEL)),
+		WIS_OPT_VALUE("rounds", OPT_ROUNDS, "R",
+			"bootstrap resamples " WIS_OPT_DEFAULT(AN_VERDICT_ROUNDS)),
 		WIS_OPT_VALUE("noise-z", OPT_NOISE_Z, "Z",
-			"the noise floor's multiple, 0 for none (2)"),
+			"the noise floor's multiple, 0 for none "
+			WIS_OPT_DEFAULT(AN_VERDICT_NOISE_Z)),
 		WIS_OPT_VALUE("db", OPT_DB, "DB",
 			"each side is a selection of runs in the store DB\n"
 			"(wis import): KEY=VALUE words, as wis report --db"),

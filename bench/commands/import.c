@@ -20,6 +20,8 @@
 #include "store.h"
 
 #define MAX_WAIT_S 86400
+/* How long an import waits for another writer of the store, by default. */
+#define IMPORT_WAIT_S 30
 
 /* The selectors' own keys cannot be labels. */
 static int label_ok(const struct wis_label *l, const char *word)
@@ -216,7 +218,8 @@ static const struct wis_opt_spec import_spec = {
 			"on every run of this import (board=rk3588); a\n"
 			"selector of wis report --db and wis history"),
 		WIS_OPT_VALUE("wait", 'w', "SECONDS",
-			"how long to wait for another writer (30)"),
+			"how long to wait for another writer "
+			WIS_OPT_DEFAULT(IMPORT_WAIT_S)),
 		WIS_OPT_TRUST_SHARED_STORE('t'),
 		{ 0 },
 	},
@@ -269,7 +272,7 @@ static int parse_import(int argc, char **argv, struct import_args *a)
 
 int cmd_import(int argc, char **argv)
 {
-	struct import_args a = { .wait_s = 30 };
+	struct import_args a = { .wait_s = IMPORT_WAIT_S };
 	struct wis_import_counts c = { 0 };
 	struct wis_store *s;
 	int ret = 2, bad = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "options.h"
 
 static int is_end(const struct wis_opt *t)
@@ -91,15 +92,19 @@ static void flag_text(const struct wis_opt *t, int shorts, char *buf,
 			 sep, arg);
 }
 
-/* Help lines at column indent; the first after what already stands. */
-static void help_lines(FILE *f, const char *help, int indent)
+/*
+ * Help lines at column indent; the first after what already stands, the
+ * last ending with tail.
+ */
+static void help_lines(FILE *f, const char *help, const char *tail,
+		       int indent)
 {
 	const char *nl;
 
 	for (;;) {
 		nl = strchr(help, '\n');
-		fprintf(f, "%.*s\n", nl ? (int)(nl - help) : (int)strlen(help),
-			help);
+		fprintf(f, "%.*s%s\n", nl ? (int)(nl - help) : (int)strlen(help),
+			help, nl ? "" : tail);
 		if (!nl)
 			return;
 		help = nl + 1;
@@ -111,7 +116,7 @@ void wis_opt_usage(const struct wis_opt_spec *s, FILE *f)
 {
 	const struct wis_opt *t;
 	int shorts = 0, len;
-	char flag[96];
+	char flag[96], def[96], tail[100];
 
 	for (t = s->opts; !is_end(t); t++)
 		shorts |= t->short_name && t->name;
@@ -125,10 +130,30 @@ void wis_opt_usage(const struct wis_opt_spec *s, FILE *f)
 			fprintf(f, "  %s\n%*s", flag, s->width + 2, "");
 		else
 			fprintf(f, "  %-*s", s->width, flag);
-		help_lines(f, t->help, s->width + 2);
+		tail[0] = '\0';
+		if (s->default_of && t->name && t->has_arg == required_argument &&
+		    !s->default_of(t->name, def, sizeof(def)))
+			snprintf(tail, sizeof(tail), " (%s)", def);
+		help_lines(f, t->help, tail, s->width + 2);
 	}
 	if (s->notes)
 		fputs(s->notes, f);
+}
+
+int wis_opt_key_default(void (*defaults)(struct wis_sweep_cfg *c),
+			const char *name, char *buf, size_t len)
+{
+	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	char key[64];
+	int ret = -1;
+
+	snprintf(key, sizeof(key), "wis.%s", name);
+	if (c) {
+		defaults(c);
+		ret = wis_cfg_show(c, key, buf, len) || !*buf ? -1 : 0;
+	}
+	free(c);
+	return ret;
 }
 
 const char *wis_opt_name(const struct wis_opts *o, int opt)

@@ -51,6 +51,12 @@ struct wis_opt_spec {
 	const char *notes;	/* the help's lines after them, or NULL */
 	int width;		/* the options' column: their help starts 2 after it */
 	enum wis_opt_order order;
+	/*
+	 * The default of an option that takes a value, as its help ends
+	 * "(DEFAULT)": 0 with it in buf, or -1 for none.  NULL: the help
+	 * says them itself.
+	 */
+	int (*default_of)(const char *name, char *buf, size_t len);
 };
 
 #define WIS_OPT_MAX 32
@@ -75,6 +81,15 @@ int wis_opt_next(struct wis_opts *o, int argc, char **argv);
 
 /* The command's help, made from its table. */
 void wis_opt_usage(const struct wis_opt_spec *s, FILE *f);
+
+/*
+ * What a default_of of options named as wis.* keys returns: wis.NAME's
+ * value in the settings defaults() makes (wis_cfg_defaults: the key
+ * table's defaults).
+ */
+struct wis_sweep_cfg;
+int wis_opt_key_default(void (*defaults)(struct wis_sweep_cfg *c),
+			const char *name, char *buf, size_t len);
 
 /* The long name of an option's value, "?" when it has none. */
 const char *wis_opt_name(const struct wis_opts *o, int opt);

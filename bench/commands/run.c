@@ -17,20 +17,33 @@ enum { OPT_WARMUP = 256, OPT_REPEAT, OPT_INTERVAL, OPT_MODE, OPT_AFFINITY,
 static const char run_usage[] =
 	"usage: wis run TEST[,TEST...] [OPTIONS]\n";
 
+/* One task and records on stdout, unless the flags say otherwise. */
+static void run_defaults(struct wis_sweep_cfg *c)
+{
+	wis_cfg_defaults(c);
+	snprintf(c->tasks, sizeof(c->tasks), "1");
+	snprintf(c->out, sizeof(c->out), "console");
+}
+
+/* The help's defaults: wis run's settings before its flags. */
+static int run_default_of(const char *name, char *buf, size_t len)
+{
+	return wis_opt_key_default(run_defaults, name, buf, len);
+}
+
 /* Each long option but the last three is the wis.* key of its name. */
 static const struct wis_opt_spec run_spec = {
-	.cmd = "wis run", .usage = run_usage,
+	.cmd = "wis run", .usage = run_usage, .default_of = run_default_of,
 	.width = 23, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
 		{ "tasks", 't', required_argument, 't', "LIST",
-			"task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all (1)" },
-		{ "samples", 's', required_argument, 's', "N", "measured samples (5)" },
-		WIS_OPT_VALUE("warmup", OPT_WARMUP, "N", "discarded samples first (1)"),
+			"task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all" },
+		{ "samples", 's', required_argument, 's', "N", "measured samples" },
+		WIS_OPT_VALUE("warmup", OPT_WARMUP, "N", "discarded samples first"),
 		WIS_OPT_VALUE("repeat", OPT_REPEAT, "N",
-			"the whole sweep N times, pass after pass (1)"),
-		WIS_OPT_VALUE("interval", OPT_INTERVAL, "MS", "sample length (1000)"),
-		WIS_OPT_VALUE("mode", OPT_MODE, "M",
-			"processes, threads or both (processes)"),
-		WIS_OPT_VALUE("affinity", OPT_AFFINITY, "A", "core, pu or none (core)"),
+			"the whole sweep N times, pass after pass"),
+		WIS_OPT_VALUE("interval", OPT_INTERVAL, "MS", "sample length"),
+		WIS_OPT_VALUE("mode", OPT_MODE, "M", "processes, threads or both"),
+		WIS_OPT_VALUE("affinity", OPT_AFFINITY, "A", "core, pu or none"),
 		WIS_OPT_VALUE("cpus", OPT_CPUS, "LIST",
 			"CPUs to use, inside the inherited mask"),
 		WIS_OPT_VALUE("shared", OPT_SHARED, "PATH",
@@ -69,10 +82,7 @@ int wis_run_main(int argc, char **argv)
 
 	if (!c)
 		return 2;
-	wis_cfg_defaults(c);
-	/* One task and records on stdout, unless the flags say otherwise. */
-	snprintf(c->tasks, sizeof(c->tasks), "1");
-	snprintf(c->out, sizeof(c->out), "console");
+	run_defaults(c);
 	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END) {
 		char flag[32];
 

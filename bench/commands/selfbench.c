@@ -31,6 +31,7 @@
 #include "sweep_run.h"
 
 #define MAX_RUNS 99
+#define BENCH_RUNS 5
 
 struct interval_error {
 	double sum, max;
@@ -130,11 +131,18 @@ static int bad_argument(const char *flag, const char *bad)
 static const char bench_usage[] =
 	"usage: wis bench [--runs N] [--interval MS]\n";
 
+/* --interval's default is wis.interval's. */
+static int bench_default_of(const char *name, char *buf, size_t len)
+{
+	return wis_opt_key_default(wis_cfg_defaults, name, buf, len);
+}
+
 static const struct wis_opt_spec bench_spec = {
-	.cmd = "wis bench", .usage = bench_usage,
+	.cmd = "wis bench", .usage = bench_usage, .default_of = bench_default_of,
 	.width = 15, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
-		WIS_OPT_VALUE("runs", 'r', "N", "rounds of the three rates (5)"),
-		WIS_OPT_VALUE("interval", 'i', "MS", "sample length (1000)"),
+		WIS_OPT_VALUE("runs", 'r', "N",
+			"rounds of the three rates " WIS_OPT_DEFAULT(BENCH_RUNS)),
+		WIS_OPT_VALUE("interval", 'i', "MS", "sample length"),
 		{ 0 },
 	},
 };
@@ -240,7 +248,7 @@ int wis_bench_main(int argc, char **argv)
 	};
 	struct wis_result *r;
 	uint64_t *counter;
-	int runs = 5, status = 2;
+	int runs = BENCH_RUNS, status = 2;
 
 	if (!p.test)
 		return 2;
