@@ -55,7 +55,9 @@ static void points_free(struct rd_run *run)
 		free(run->points[i].test);
 		free(run->points[i].status);
 		free(run->points[i].message);
-		rd_point_prof_free(&run->points[i].prof);
+		if (run->points[i].prof)
+			rd_point_prof_free(run->points[i].prof);
+		free(run->points[i].prof);
 	}
 	free(run->points);
 }
@@ -299,6 +301,7 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 {
 	struct rd_point *p = &run->points[run->nr_points];
 	char *mode = rd_rec_strdup(rec, WIS_FIELD(mode)), why[128];
+	struct rd_point_prof pp;
 
 	memset(p, 0, sizeof(*p));
 	p->rec = rec;
@@ -330,11 +333,17 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 		free(p->message);
 		return;
 	}
-	if (rd_point_prof_read(&p->prof, rec, why, sizeof(why))) {
+	if (rd_point_prof_read(&pp, rec, why, sizeof(why))) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64 ": profile: %s",
 			    run->id, rec->seq, why);
 		run->errors++;
-		rd_point_prof_free(&p->prof);
+		rd_point_prof_free(&pp);
+	} else if (pp.kinds) {
+		p->prof = malloc(sizeof(*p->prof));
+		if (p->prof)
+			*p->prof = pp;
+		else
+			rd_point_prof_free(&pp);
 	}
 	if (p->repeat >= run->repeats)
 		run->repeats = p->repeat + 1;
@@ -387,14 +396,16 @@ const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
 	const struct rd_rec *from = p->rec;
 	int hit;
 
-	if (!p->prof.kinds)
-		return &p->prof;
+	static const struct rd_point_prof none;
+
+	if (!p->prof)
+		return &none;
 	h = held_slot(p->profiles, p->rec, &hit);
 	h->used = ++p->profiles->clock;
 	if (hit)
 		return &h->prof;
 	h->rec = p->rec;
-	h->prof = p->prof;
+	h->prof = *p->prof;
 	if (p->rec->src)
 		from = whole = rd_rec_reread(p->rec, p->profiles->diag);
 	p->profiles->unread += !from;

@@ -43,8 +43,11 @@ struct rd_point {
 	double min, max;	/* per task, mean over the samples */
 	double scaling;		/* against the same test and mode at 1 task */
 	double wrapped;
-	/* wis.profile's figures, its tables checked; rd_point_profile */
-	struct rd_point_prof prof;
+	/*
+	 * wis.profile's figures, its tables checked (rd_point_profile);
+	 * NULL: not profiled.  Apart: most points of a fleet are not.
+	 */
+	struct rd_point_prof *prof;
 	struct rd_prof_cache *profiles;	/* the model's */
 };
 

@@ -82,7 +82,7 @@ const struct rd_point *rd_run_profiled(const struct rd_run *run,
 	for (size_t i = 0; i < run->nr_points; i++) {
 		const struct rd_point *p = &run->points[i];
 
-		if (p->prof.samples > 0 && p->threads == threads &&
+		if (p->prof && p->prof->samples > 0 && p->threads == threads &&
 		    p->tasks == tasks && !strcmp(p->test, test))
 			return p;
 	}

@@ -107,7 +107,7 @@ static void lkp_profile(FILE *out, const struct rd_run *run, size_t from,
 
 	for (size_t i = from; i < to; i++) {
 		p = &run->points[i];
-		if (p->prof.samples > 0 && (!best || p->tasks > best->tasks ||
+		if (p->prof && p->prof->samples > 0 && (!best || p->tasks > best->tasks ||
 					    (p->tasks == best->tasks &&
 					     best->threads && !p->threads)))
 			best = p;

@@ -184,7 +184,7 @@ static const struct rd_point *widest_profile(const struct rd_run *run, size_t fr
 
 	for (size_t i = from; i < to; i++)
 		if (run->points[i].threads == m &&
-		    run->points[i].prof.samples > 0)
+		    run->points[i].prof && run->points[i].prof->samples > 0)
 			w = &run->points[i];
 	return w;
 }
@@ -199,7 +199,7 @@ static void profile_data(FILE *dat, const struct rd_run *run, size_t from,
 			const struct rd_point_prof *pp;
 			const struct rd_prof_table *top;
 
-			if (p->threads != m || !(p->prof.samples > 0))
+			if (p->threads != m || !(p->prof && p->prof->samples > 0))
 				continue;
 			/* The widest's after p's: a few profiles are held. */
 			pp = rd_point_profile(p);

@@ -100,7 +100,7 @@ static void print_point_profile(FILE *out, const struct rd_point *p)
 void rd_view_profiles(FILE *out, const struct rd_run *run)
 {
 	for (size_t i = 0; i < run->nr_points; i++)
-		if (run->points[i].prof.kinds)
+		if (run->points[i].prof)
 			print_point_profile(out, &run->points[i]);
 }
 
