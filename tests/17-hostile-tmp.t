@@ -7,16 +7,13 @@
 # each refusal is named.
 set -eu
 . tests/tap.sh
+. tests/second-user.sh
 
-[ "$(id -u)" = 0 ] || skip_all "needs root (a second user is made)"
-command -v useradd >/dev/null || skip_all "no useradd"
-command -v runuser >/dev/null || skip_all "no runuser"
 command -v setpriv >/dev/null || skip_all "no setpriv"
 unshare --pid --fork true 2>/dev/null || skip_all "no pid namespaces"
 
 WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
 tmp=$(mktemp -d)
-user=wist$$
 swapper=
 cleanup() {
 	[ -z "$swapper" ] || kill "$swapper" 2>/dev/null || true
@@ -25,11 +22,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-useradd -M -r -s /usr/sbin/nologin "$user"
+add_second_user
 uid=$(id -u "$user")
-as_user() {
-	runuser -u "$user" -- "$@"
-}
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -o "$tmp/swap_link" \
 	tests/swap_link.c
 chmod 0755 "$tmp"

@@ -10,16 +10,13 @@
 # wis's own files may change; each refusal is named.
 set -eu
 . tests/tap.sh
+. tests/second-user.sh
 
-[ "$(id -u)" = 0 ] || skip_all "needs root (a second user is made)"
-command -v useradd >/dev/null || skip_all "no useradd"
-command -v runuser >/dev/null || skip_all "no runuser"
 
 WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
 top=$PWD
 tmp=$(mktemp -d)
 chmod 0755 "$tmp"
-user=wisa$$
 loop=
 fake=
 cleanup() {
@@ -30,10 +27,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-useradd -M -r -s /usr/sbin/nologin "$user"
-as_user() {
-	runuser -u "$user" -- "$@"
-}
+add_second_user
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -o "$tmp/no_openat2" \
 	tests/no_openat2.c
 

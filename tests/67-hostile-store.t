@@ -10,13 +10,10 @@
 # looks like a URI is a file.
 set -eu
 . tests/store.sh
+. "$root/tests/second-user.sh"
 
-[ "$(id -u)" = 0 ] || skip_all "needs root (a second user is made)"
-command -v useradd >/dev/null || skip_all "no useradd"
-command -v runuser >/dev/null || skip_all "no runuser"
 
 FIX=$root/tests/fixtures
-user=wiss$$
 shared=
 swapper=
 cleanup() {
@@ -26,10 +23,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-useradd -M -r -s /usr/sbin/nologin "$user"
-as_user() {
-	runuser -u "$user" -- "$@"
-}
+add_second_user
 chmod 0755 "$tmp"
 gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -o "$tmp/swap_link" \
 	"$root/tests/swap_link.c"
