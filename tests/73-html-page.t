@@ -334,6 +334,21 @@ def drift(d):
        'about 20 %% lower (%r)' % (letter, rows))
     ok([r[7] for r, _ in rows] == ['step', 'drift'] and all(alarm for _, alarm in rows),
        'drifting history: the step and the drift, among the latest runs, carry the alarm badge')
+    d.execute_script("document.querySelector('#steps tbody tr.drift td:nth-child(2)').click()")
+    panel = d.execute_script('''const p = document.getElementById('step-compare');
+        return p.style.display === 'none' ? '' : p.innerText''')
+    ends = d.execute_script('''const data = JSON.parse(document.getElementById('wis-data').textContent);
+        const s = data.series.find(s => s.drifts.length);
+        return s ? s.drifts[0].slice(0, 2).map(r => [r + 1, data.runs[r].id]) : []''')
+    head = panel.split('\n')[0]
+    ok(len(ends) == 2 and head.startswith('compare: run %s (' % ends[0][1]) and
+       '\u2192 run %s (' % ends[1][1] in head and
+       'from run %d to run %d' % (ends[0][0], ends[1][0]) in panel and
+       'drift: dup1 processes' in panel and 'first run' in panel and
+       d.execute_script('''return document.querySelector('#step-compare tbody tr td')
+           .textContent''') == 'dup1',
+       'drifting history: a click on the drift compares its first run with its last, '
+       'dup1 first (%r, runs %r)' % (panel[:300], ends))
     labels = d.execute_script('''return wisPage.charts.find(c => c.title === 'dup1')
         .spec.series.map(s => s.label)''')
     ok('processes/1 on A' in labels and 'processes/1 on B' in labels,

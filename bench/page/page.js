@@ -644,12 +644,16 @@
 
 	/*
 	 * Every series' drifts, {k: its series, start, end: runs, from, to:
-	 * the fitted rates there, undecided, alarm}, decided first, each by
-	 * the size of its change.
+	 * the fitted rates there, undecided, alarm, control: the control's
+	 * move over its runs, control_test, symbols: those that moved from
+	 * its first run to its last}, decided first, each by the size of
+	 * its change.
 	 */
 	function allDrifts() {
-		return data.series.flatMap((s, k) => s.drifts.map(([start, end, from, to, undecided, alarm]) =>
-			({ k: k, start: start, end: end, from: from, to: to, undecided: undecided, alarm: alarm })))
+		return data.series.flatMap((s, k) => s.drifts.map(([start, end, from, to, undecided, alarm,
+			control, control_test, symbols]) =>
+			({ k: k, start: start, end: end, from: from, to: to, undecided: undecided, alarm: alarm,
+				control: control, control_test: control_test, symbols: symbols })))
 			.sort((x, y) => x.undecided - y.undecided ||
 				Math.abs(Math.log(y.to / y.from)) - Math.abs(Math.log(x.to / x.from)));
 	}
@@ -763,33 +767,73 @@
 		});
 	}
 
-	/* The runs on a step's two sides compared: every series, the biggest moves first. */
-	function stepCompare(panel, st) {
-		const a = st.before, b = st.run, s = data.series[st.series];
-		const rows = data.series.map((x, k) => ({ k: k, x: x,
+	/*
+	 * Runs a and b compared in panel: every series, series k (the one
+	 * that changed) first, then the biggest moves; sides: the two runs'
+	 * column heads, what: the change in words.
+	 */
+	function runsCompare(panel, a, b, k, sides, what, symbols) {
+		const rows = data.series.map((x, j) => ({ k: j, x: x,
 			r: x.v[a] > 0 && x.v[b] !== null ? x.v[b] / x.v[a] : null }))
 			.filter(e => e.r !== null)
-			.sort((e, f) => (f.k === st.series) - (e.k === st.series) ||
+			.sort((e, f) => (f.k === k) - (e.k === k) ||
 				Math.abs(Math.log(f.r)) - Math.abs(Math.log(e.r)));
-		const line = e => el('tr', e.k === st.series ? 'chosen' : null, td(e.x.test), td(e.x.mode + on(e.x)),
+		const line = e => el('tr', e.k === k ? 'chosen' : null, td(e.x.test), td(e.x.mode + on(e.x)),
 			td(e.x.tasks, 'num'), td(rate(e.x.v[a]), 'num'), td(rate(e.x.v[b]), 'num'),
 			td(pct(e.r), 'num'));
-		const head = ['test', 'mode', 'tasks', 'run before', 'run at the step', 'change'];
+		const head = ['test', 'mode', 'tasks', ...sides, 'change'];
 
 		panel.replaceChildren(...[
 			el('h3', null, 'compare: run ' + data.runs[a].id + ' (' + byLabel(a) + ') \u2192 run ' +
 				data.runs[b].id + ' (' + byLabel(b) + ')'),
-			el('p', null, (st.undecided ? 'undecided: ' : 'step: ') + s.test + ' ' + s.mode + ' ' +
-				s.tasks + ' tasks' + on(s) + ': ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
-				' runs before, ' + st.nafter + ' from it; control ' + (st.control_test ?
-				st.control_test + ' ' + pct(st.control) : 'none measured') +
-				(st.undecided ? ', which moved with it: the machine moved' : '')),
-			el('p', 'symbols', st.symbols ? 'symbols that moved:' + st.symbols :
+			el('p', null, what),
+			el('p', 'symbols', symbols ? 'symbols that moved:' + symbols :
 				'symbols: not profiled on both sides'),
 			table(head, rows.slice(0, 12).map(line)),
 			rows.length > 12 ? folded((rows.length - 12) + ' more series, smaller moves',
 				table(head, rows.slice(12).map(line))) : null].filter(e => e));
 		panel.style.display = 'block';
+	}
+
+	/* A control's move, or that none was measured; moved: the change's own move with it. */
+	function controlText(test, move, moved) {
+		return 'control ' + (test && move !== null ? test + ' ' + pct(move) : 'none measured') +
+			(moved ? ', which moved with it: the machine moved' : '');
+	}
+
+	/* The runs on a step's two sides compared. */
+	function stepCompare(panel, st) {
+		const s = data.series[st.series];
+
+		runsCompare(panel, st.before, st.run, st.series, ['run before', 'run at the step'],
+			(st.undecided ? 'undecided: ' : 'step: ') + s.test + ' ' + s.mode + ' ' + s.tasks +
+			' tasks' + on(s) + ': ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
+			' runs before, ' + st.nafter + ' from it; ' +
+			controlText(st.control_test, st.control, st.undecided), st.symbols);
+	}
+
+	/* A drift's first run and its last compared. */
+	function driftCompare(panel, dr) {
+		const s = data.series[dr.k];
+
+		runsCompare(panel, dr.start, dr.end, dr.k, ['first run', 'last run'],
+			(dr.undecided ? 'undecided drift: ' : 'drift: ') + s.test + ' ' + s.mode + ' ' + s.tasks +
+			' tasks' + on(s) + ': ' + pct(dr.to / dr.from) + ' along the line fitted from run ' +
+			(dr.start + 1) + ' to run ' + (dr.end + 1) + '; ' +
+			controlText(dr.control_test, dr.control, dr.undecided), dr.symbols);
+	}
+
+	/* A row of the changes' table: a click on it (not on its link) shows its comparison. */
+	function clickable(tr, show) {
+		tr.addEventListener('click', e => {
+			if (e.target.tagName === 'A')
+				return;
+			for (const o of document.querySelectorAll('tr.chosen'))
+				o.classList.remove('chosen');
+			tr.classList.add('chosen');
+			show();
+		});
+		return tr;
 	}
 
 	/* From run a to run b: their order's values, and kernels unless that is the order. */
@@ -829,7 +873,8 @@
 			' undecided (their control moved with them)' +
 			(alarms ? '; ' + alarms + (alarms === 1 ? ' keeps' : ' keep') + ' the alarm up' : '') + '.'));
 		page.appendChild(el('p', 'note', 'Steps: ' + data.method +
-			'. Click a step for the comparison of the run before it and the run at it. ' +
+			'. Click a step for the comparison of the run before it and the run at it, a drift for ' +
+			'that of its first run and its last. ' +
 			'A drift is the line fitted to its runs, its change from its first run to its last; ' +
 			'alarm: a change among its series\u2019 latest runs, which wis history exits 1 for.'));
 		if (!steps.length && !drifts.length)
@@ -864,24 +909,20 @@
 				verdictCell(st.undecided ? 'undecided' : 'step', st.alarm),
 				td(st.control_test ? st.control_test + ' ' + pct(st.control) : 'none measured'),
 				td(st.symbols ? st.symbols.trim() : 'not profiled on both sides'));
-			tr.addEventListener('click', e => {
-				if (e.target.tagName === 'A')
-					return;
-				for (const o of document.querySelectorAll('tr.chosen'))
-					o.classList.remove('chosen');
-				tr.classList.add('chosen');
-				stepCompare(panel, st);
-			});
-			return tr;
+			return clickable(tr, () => stepCompare(panel, st));
 		});
 		/* After the steps, the drifts: their runs, their whole change. */
 		const driftRows = drifts.map(dr => {
 			const s = data.series[dr.k];
-			return el('tr', 'drift' + (dr.undecided ? ' undecided' : ''), testLink(s.test),
+			const tr = el('tr', 'click drift' + (dr.undecided ? ' undecided' : ''), testLink(s.test),
 				td(s.mode + on(s)), td(s.tasks, 'num'), td(between(dr.start, dr.end)),
 				td('#' + (dr.start + 1) + ' \u2192 #' + (dr.end + 1)),
 				td(pct(dr.to / dr.from), 'num verdict'), td('-', 'num'),
-				verdictCell(dr.undecided ? 'undecided drift' : 'drift', dr.alarm), td(''), td(''));
+				verdictCell(dr.undecided ? 'undecided drift' : 'drift', dr.alarm),
+				td(dr.control_test && dr.control !== null ? dr.control_test + ' ' + pct(dr.control) :
+					'none measured'),
+				td(dr.symbols ? dr.symbols.trim() : 'not profiled on both sides'));
+			return clickable(tr, () => driftCompare(panel, dr));
 		});
 		const head = ['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
 			'verdict', 'control', 'symbols that moved'];

@@ -162,14 +162,20 @@ static void put_symbols(FILE *out, const void *a, const void *b)
 	rd_put_symbol_changes(out, a, b);
 }
 
-void rd_pg_key_symbols(struct rd_page *pg, const struct rd_point *a,
-		       const struct rd_point *b)
+void rd_pg_symbols(struct rd_page *pg, const struct rd_point *a,
+		   const struct rd_point *b)
 {
-	rd_pg_key(pg, "symbols");
 	if (a && b)
 		rd_pg_text(pg, put_symbols, a, b);
 	else
 		rd_pg_str(pg, NULL);
+}
+
+void rd_pg_key_symbols(struct rd_page *pg, const struct rd_point *a,
+		       const struct rd_point *b)
+{
+	rd_pg_key(pg, "symbols");
+	rd_pg_symbols(pg, a, b);
 }
 
 /* ---- Strings written once ---- */

@@ -59,9 +59,12 @@ void rd_pg_text(struct rd_page *pg,
 		void (*fn)(FILE *out, const void *a, const void *b),
 		const void *a, const void *b);
 /*
- * "symbols": the kernel symbols whose share moved most from a to b, as
- * wis compare prints them; null unless both were profiled.
+ * The kernel symbols whose share moved most from a to b, as wis compare
+ * prints them; null unless both were profiled.  The key "symbols" and
+ * that value.
  */
+void rd_pg_symbols(struct rd_page *pg, const struct rd_point *a,
+		   const struct rd_point *b);
 void rd_pg_key_symbols(struct rd_page *pg, const struct rd_point *a,
 		       const struct rd_point *b);
 /*

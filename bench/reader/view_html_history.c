@@ -122,9 +122,11 @@ static void series_levels(struct rd_page *pg, const struct rd_history *h,
 }
 
 /*
- * A series' drifts, [start, end, from, to, undecided, alarm]: its runs,
- * the fitted rates there, whether its control moved with it, whether it
- * keeps the alarm up.
+ * A series' drifts, [start, end, from, to, undecided, alarm, control,
+ * control_test, symbols]: its runs, the fitted rates there, whether its
+ * control moved with it, whether it keeps the alarm up, the control's
+ * move over the same runs, and the symbols that moved from its first
+ * run to its last.
  */
 static void series_drifts(struct rd_page *pg, const struct rd_history *h,
 			  const struct rd_series *s)
@@ -143,6 +145,12 @@ static void series_drifts(struct rd_page *pg, const struct rd_history *h,
 		rd_pg_num(pg, dr->at.to);
 		rd_pg_uint(pg, dr->at.control_off);
 		rd_pg_uint(pg, dr->alarm);
+		rd_pg_num(pg, round(dr->at.control * 10000) / 10000);
+		rd_pg_str(pg, dr->control_test);
+		rd_pg_symbols(pg, rd_run_profiled(h->runs[dr->at.start].run,
+						  s->test, s->threads, s->tasks),
+			      rd_run_profiled(h->runs[dr->at.end].run, s->test,
+					      s->threads, s->tasks));
 		rd_pg_close(pg, ']');
 	}
 	rd_pg_close(pg, ']');
