@@ -340,10 +340,12 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 		rd_point_prof_free(&pp);
 	} else if (pp.kinds) {
 		p->prof = malloc(sizeof(*p->prof));
-		if (p->prof)
+		if (p->prof) {
 			*p->prof = pp;
-		else
+		} else {
 			rd_point_prof_free(&pp);
+			m->in.oom = 1;	/* the build says so: nothing dropped quietly */
+		}
 	}
 	if (p->repeat >= run->repeats)
 		run->repeats = p->repeat + 1;
@@ -391,12 +393,11 @@ static struct rd_prof_held *held_slot(struct rd_prof_cache *c,
 
 const struct rd_point_prof *rd_point_profile(const struct rd_point *p)
 {
+	static const struct rd_point_prof none;
 	struct rd_prof_held *h;
 	struct rd_rec *whole = NULL;
 	const struct rd_rec *from = p->rec;
 	int hit;
-
-	static const struct rd_point_prof none;
 
 	if (!p->prof)
 		return &none;
@@ -626,7 +627,7 @@ static int check_run(struct rd_model *m, struct rd_run *run)
 		else if (!strcmp(rec->type, WIS_RECORD(POINT)))
 			add_point(m, run, rec);
 	}
-	if (number_tests(run))
+	if (m->in.oom || number_tests(run))
 		return -1;
 	qsort(run->points, run->nr_points, sizeof(*run->points), cmp_point);
 	drop_duplicates(m, run);
