@@ -112,11 +112,32 @@ static void help_lines(FILE *f, const char *help, const char *tail,
 	}
 }
 
+/* " (DEFAULT)", the default of option t in the settings c; "" for none. */
+static void default_text(const struct wis_sweep_cfg *c,
+			 const struct wis_opt *t, char *buf, size_t len)
+{
+	char key[64], def[96];
+
+	buf[0] = '\0';
+	if (!c || !t->name || t->has_arg != required_argument)
+		return;
+	snprintf(key, sizeof(key), "wis.%s", t->name);
+	if (!wis_cfg_show(c, key, def, sizeof(def)) && *def)
+		snprintf(buf, len, " (%s)", def);
+}
+
 void wis_opt_usage(const struct wis_opt_spec *s, FILE *f)
 {
 	const struct wis_opt *t;
+	struct wis_sweep_cfg *c = NULL;
 	int shorts = 0, len;
-	char flag[96], def[96], tail[100];
+	char flag[96], tail[100];
+
+	if (s->key_defaults) {
+		c = malloc(sizeof(*c));
+		if (c)
+			s->key_defaults(c);
+	}
 
 	for (t = s->opts; !is_end(t); t++)
 		shorts |= t->short_name && t->name;
@@ -130,30 +151,12 @@ void wis_opt_usage(const struct wis_opt_spec *s, FILE *f)
 			fprintf(f, "  %s\n%*s", flag, s->width + 2, "");
 		else
 			fprintf(f, "  %-*s", s->width, flag);
-		tail[0] = '\0';
-		if (s->default_of && t->name && t->has_arg == required_argument &&
-		    !s->default_of(t->name, def, sizeof(def)))
-			snprintf(tail, sizeof(tail), " (%s)", def);
+		default_text(c, t, tail, sizeof(tail));
 		help_lines(f, t->help, tail, s->width + 2);
 	}
 	if (s->notes)
 		fputs(s->notes, f);
-}
-
-int wis_opt_key_default(void (*defaults)(struct wis_sweep_cfg *c),
-			const char *name, char *buf, size_t len)
-{
-	struct wis_sweep_cfg *c = malloc(sizeof(*c));
-	char key[64];
-	int ret = -1;
-
-	snprintf(key, sizeof(key), "wis.%s", name);
-	if (c) {
-		defaults(c);
-		ret = wis_cfg_show(c, key, buf, len) || !*buf ? -1 : 0;
-	}
 	free(c);
-	return ret;
 }
 
 const char *wis_opt_name(const struct wis_opts *o, int opt)

@@ -43,6 +43,8 @@ enum wis_opt_order {
 	WIS_OPT_STOP,		/* the first ends the options */
 };
 
+struct wis_sweep_cfg;
+
 /* A command's options and its help, written once. */
 struct wis_opt_spec {
 	const char *cmd;	/* "wis run": messages start "wis run: " */
@@ -52,11 +54,12 @@ struct wis_opt_spec {
 	int width;		/* the options' column: their help starts 2 after it */
 	enum wis_opt_order order;
 	/*
-	 * The default of an option that takes a value, as its help ends
-	 * "(DEFAULT)": 0 with it in buf, or -1 for none.  NULL: the help
-	 * says them itself.
+	 * The settings whose wis.NAME values are the defaults of the
+	 * options named NAME that take a value, which their help ends with
+	 * "(DEFAULT)" (wis_cfg_defaults: the key table's).  NULL: the help
+	 * says its defaults itself.
 	 */
-	int (*default_of)(const char *name, char *buf, size_t len);
+	void (*key_defaults)(struct wis_sweep_cfg *c);
 };
 
 #define WIS_OPT_MAX 32
@@ -81,15 +84,6 @@ int wis_opt_next(struct wis_opts *o, int argc, char **argv);
 
 /* The command's help, made from its table. */
 void wis_opt_usage(const struct wis_opt_spec *s, FILE *f);
-
-/*
- * What a default_of of options named as wis.* keys returns: wis.NAME's
- * value in the settings defaults() makes (wis_cfg_defaults: the key
- * table's defaults).
- */
-struct wis_sweep_cfg;
-int wis_opt_key_default(void (*defaults)(struct wis_sweep_cfg *c),
-			const char *name, char *buf, size_t len);
 
 /* The long name of an option's value, "?" when it has none. */
 const char *wis_opt_name(const struct wis_opts *o, int opt);

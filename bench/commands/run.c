@@ -25,15 +25,9 @@ static void run_defaults(struct wis_sweep_cfg *c)
 	snprintf(c->out, sizeof(c->out), "console");
 }
 
-/* The help's defaults: wis run's settings before its flags. */
-static int run_default_of(const char *name, char *buf, size_t len)
-{
-	return wis_opt_key_default(run_defaults, name, buf, len);
-}
-
 /* Each long option but the last three is the wis.* key of its name. */
 static const struct wis_opt_spec run_spec = {
-	.cmd = "wis run", .usage = run_usage, .default_of = run_default_of,
+	.cmd = "wis run", .usage = run_usage, .key_defaults = run_defaults,
 	.width = 23, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
 		{ "tasks", 't', required_argument, 't', "LIST",
 			"task counts: 4, 1,2,4, 1-8, 4-48/4, auto, all" },

@@ -131,14 +131,9 @@ static int bad_argument(const char *flag, const char *bad)
 static const char bench_usage[] =
 	"usage: wis bench [--runs N] [--interval MS]\n";
 
-/* --interval's default is wis.interval's. */
-static int bench_default_of(const char *name, char *buf, size_t len)
-{
-	return wis_opt_key_default(wis_cfg_defaults, name, buf, len);
-}
-
 static const struct wis_opt_spec bench_spec = {
-	.cmd = "wis bench", .usage = bench_usage, .default_of = bench_default_of,
+	/* --interval's default is wis.interval's */
+	.cmd = "wis bench", .usage = bench_usage, .key_defaults = wis_cfg_defaults,
 	.width = 15, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
 		WIS_OPT_VALUE("runs", 'r', "N",
 			"rounds of the three rates " WIS_OPT_DEFAULT(BENCH_RUNS)),

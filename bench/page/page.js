@@ -795,10 +795,20 @@
 		panel.style.display = 'block';
 	}
 
-	/* A control's move, or that none was measured; moved: the change's own move with it. */
+	/* A change's control and its move over the same runs, or that none was measured. */
+	function controlMoved(test, move) {
+		return test && move !== null ? test + ' ' + pct(move) : 'none measured';
+	}
+
+	/* ... in a sentence; moved: the change's own move with it. */
 	function controlText(test, move, moved) {
-		return 'control ' + (test && move !== null ? test + ' ' + pct(move) : 'none measured') +
+		return 'control ' + controlMoved(test, move) +
 			(moved ? ', which moved with it: the machine moved' : '');
+	}
+
+	/* The symbols that moved, as a cell of the changes' table. */
+	function symbolsCell(symbols) {
+		return td(symbols ? symbols.trim() : 'not profiled on both sides');
 	}
 
 	/* The runs on a step's two sides compared. */
@@ -907,8 +917,7 @@
 				td('#' + (st.run + 1) + ' ' + data.runs[st.run].id),
 				td(pct(st.ratio), 'num verdict'), td(pct(st.lo) + ' .. ' + pct(st.hi), 'num'),
 				verdictCell(st.undecided ? 'undecided' : 'step', st.alarm),
-				td(st.control_test ? st.control_test + ' ' + pct(st.control) : 'none measured'),
-				td(st.symbols ? st.symbols.trim() : 'not profiled on both sides'));
+				td(controlMoved(st.control_test, st.control)), symbolsCell(st.symbols));
 			return clickable(tr, () => stepCompare(panel, st));
 		});
 		/* After the steps, the drifts: their runs, their whole change. */
@@ -919,9 +928,7 @@
 				td('#' + (dr.start + 1) + ' \u2192 #' + (dr.end + 1)),
 				td(pct(dr.to / dr.from), 'num verdict'), td('-', 'num'),
 				verdictCell(dr.undecided ? 'undecided drift' : 'drift', dr.alarm),
-				td(dr.control_test && dr.control !== null ? dr.control_test + ' ' + pct(dr.control) :
-					'none measured'),
-				td(dr.symbols ? dr.symbols.trim() : 'not profiled on both sides'));
+				td(controlMoved(dr.control_test, dr.control)), symbolsCell(dr.symbols));
 			return clickable(tr, () => driftCompare(panel, dr));
 		});
 		const head = ['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
