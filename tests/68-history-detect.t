@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 11
+plan 12
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -52,6 +52,14 @@ is "... and exit 1" 1 "$rc"
 # Two runs before a step are enough.
 store early 30 read1:1 0.02 13 3:0.85
 is "a 15 % step at run 3 of 30: found there" "read1/1@3" "$(steps early.db)"
+
+# Cuts settle: a cut found in a segment that holds another step moves,
+# once that one is cut too, to the best split between its neighbours.
+# Two 8 % rises at runs 11 and 19 of 30, 3 % noise: the first is found
+# at 14 without settling, three runs late.
+store stairs 30 lseek1:1 0.03 123 11:1.08 19:1.08
+is "two 8 % rises at runs 11 and 19 of 30: found at their runs" \
+	"lseek1/1@11 lseek1/1@19" "$(steps stairs.db)"
 
 # A level of two runs at an end is a level, not two slow runs to pull
 # in: 30 % away with 1 % noise, the last 2 of 16 runs and the first 2

@@ -26,6 +26,10 @@
  * at SURE), or DRAWS_MAX.  They are seeded by the segment's values, so
  * the same values always give the same answer.
  *
+ * A cut is found where the best split of its whole segment falls, which
+ * the segment's other changes can pull off the run; once all are found,
+ * each moves to the best split between its neighbours.
+ *
  * Each cut is kept when the bootstrap interval of the ratio of its two
  * levels' medians excludes 1 and the step is at least min_step; a cut
  * that fails is dropped and its neighbours' levels joined, the least
@@ -522,6 +526,43 @@ static void segment(struct work *w, size_t a, size_t b)
 		segment(w, from, b);
 }
 
+/*
+ * Where a cut lies once its neighbours are known.  A segment's test puts
+ * its cut at the best split of the whole segment, and the segment's
+ * other changes pull that off the run.  Each cut moves to the best split
+ * between its neighbours, in turn, until none moves.  The values are
+ * pulled in once for the whole series, so that every move lowers one sum
+ * of squares (each level's about its mean) and the moves end.
+ */
+static void settle_cuts(struct work *w)
+{
+	double lo, hi;
+	int moved = 1;
+
+	pull_bounds(w->x, w->m, w->scratch, &lo, &hi);
+	pull(w->x, w->seg, w->m, lo, hi);
+	while (moved) {
+		moved = 0;
+		for (size_t k = 0; k < w->nr_cuts; k++) {
+			size_t from = k ? w->cuts[k - 1].at : 0;
+			size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m;
+			size_t n = to - from, at = w->cuts[k].at - from;
+			struct fit f;
+			double c;
+
+			for (size_t j = 1; j < n; j++)
+				w->weight[j] = (double)n / ((double)j * (double)(n - j));
+			best_fits(w->seg + from, n, w->pre, w->weight, FIT_STEP, &f);
+			c = w->pre[at] - (double)at * w->pre[n] / (double)n;
+			if (f.at != at &&
+			    f.step * f.total > c * c * w->weight[at] * (1 + SAME)) {
+				w->cuts[k].at = from + f.at;
+				moved = 1;
+			}
+		}
+	}
+}
+
 static int cmp_cut(const void *a, const void *b)
 {
 	const struct cut *x = a, *y = b;
@@ -701,6 +742,7 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	w.scratch = bufs + 5 * (n + 1);	/* 2 (n + 1): a draw's too */
 	segment(&w, 0, w.m);
 	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
+	settle_cuts(&w);
 	c->nr_steps = judge_all(&w, c->steps);
 	pull_bounds(w.x, w.m, w.scratch, &lo, &hi);
 	pull(w.x, w.seg, w.m, lo, hi);	/* as the tests saw them */
