@@ -284,6 +284,13 @@ static void best_fits(const double *v, size_t n, double *pre,
 	f->block = best / f->total;
 }
 
+/* weight[k] of a segment of n values: n / (k (n - k)), for best_fits(). */
+static void split_weights(double *weight, size_t n)
+{
+	for (size_t k = 1; k < n; k++)
+		weight[k] = (double)n / ((double)k * (double)(n - k));
+}
+
 /*
  * The least a permutation p-value can be for a group of k values of n
  * that has `places` equally good places: places / C(n, k).
@@ -477,8 +484,7 @@ static size_t test_segment(struct work *w, const double *v, size_t n,
 	memcpy(w->raw, v, n * sizeof(*w->raw));
 	for (size_t i = 0; i < n; i++)
 		w->draw[i] = pulled(v[i], w->lo, w->hi);
-	for (size_t k = 1; k < n; k++)
-		w->weight[k] = (double)n / ((double)k * (double)(n - k));
+	split_weights(w->weight, n);
 	best_fits(w->seg, n, w->pre, w->weight, FIT_STEP | FIT_BLOCK, &seen);
 	count_init(&step, seen.step, alpha * (1 - BLOCK_SHARE), DRAWS_MAX,
 		   permutation_floor(n, seen.at, 2),
@@ -530,17 +536,14 @@ static void segment(struct work *w, size_t a, size_t b)
  * Where a cut lies once its neighbours are known.  A segment's test puts
  * its cut at the best split of the whole segment, and the segment's
  * other changes pull that off the run.  Each cut moves to the best split
- * between its neighbours, in turn, until none moves.  The values are
- * pulled in once for the whole series, so that every move lowers one sum
+ * between its neighbours, in turn, until none moves.  y: the series'
+ * values pulled in once for all of it, so that every move lowers one sum
  * of squares (each level's about its mean) and the moves end.
  */
-static void settle_cuts(struct work *w)
+static void settle_cuts(struct work *w, const double *y)
 {
-	double lo, hi;
 	int moved = 1;
 
-	pull_bounds(w->x, w->m, w->scratch, &lo, &hi);
-	pull(w->x, w->seg, w->m, lo, hi);
 	while (moved) {
 		moved = 0;
 		for (size_t k = 0; k < w->nr_cuts; k++) {
@@ -550,9 +553,8 @@ static void settle_cuts(struct work *w)
 			struct fit f;
 			double c;
 
-			for (size_t j = 1; j < n; j++)
-				w->weight[j] = (double)n / ((double)j * (double)(n - j));
-			best_fits(w->seg + from, n, w->pre, w->weight, FIT_STEP, &f);
+			split_weights(w->weight, n);
+			best_fits(y + from, n, w->pre, w->weight, FIT_STEP, &f);
 			c = w->pre[at] - (double)at * w->pre[n] / (double)n;
 			if (f.at != at &&
 			    f.step * f.total > c * c * w->weight[at] * (1 + SAME)) {
@@ -742,10 +744,11 @@ int an_changes_find(const struct an_step_rule *rule, const double *v,
 	w.scratch = bufs + 5 * (n + 1);	/* 2 (n + 1): a draw's too */
 	segment(&w, 0, w.m);
 	qsort(w.cuts, w.nr_cuts, sizeof(*w.cuts), cmp_cut);
-	settle_cuts(&w);
-	c->nr_steps = judge_all(&w, c->steps);
+	/* the whole series pulled in, as the first test saw it */
 	pull_bounds(w.x, w.m, w.scratch, &lo, &hi);
-	pull(w.x, w.seg, w.m, lo, hi);	/* as the tests saw them */
+	pull(w.x, w.seg, w.m, lo, hi);
+	settle_cuts(&w, w.seg);
+	c->nr_steps = judge_all(&w, c->steps);
 	c->nr_steps = an_drifts_find(w.seg, w.m, c->steps, c->nr_steps,
 				     c->drifts, &c->nr_drifts);
 	to_runs(c, idx, w.m, control, n, bufs);
