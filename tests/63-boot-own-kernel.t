@@ -51,9 +51,16 @@ like($manifest, qr/^kernel-build \S+ config [0-9a-f]{12} x86_64 base tinyconfig 
      '... and the MANIFEST names its source and configuration');
 is(-s "$img/rootfs/etc/wis/modules", 0, '... and an empty module list');
 
+# Under TCG with two vCPUs this kernel died in 1 boot of 40 of a stray
+# int3 while it unpacked its initramfs beside the patching of its static
+# keys (docs/qemu.md); unpacking first took that to none in 160 boots.
+# These boots check what the kernel runs, not how soon, so they take it.
+my @sync_unpack = ('initramfs_async=0');
+
 my $dir = "$tmp/results";
 $rc = run_logged("$tmp/run", 'env', "OUT=$img", 'qemu/run', '--accel', 'tcg',
-		 '--smp', 2, '--out', $dir, '--', 'wis.preset=smoke');
+		 '--smp', 2, '--out', $dir, '--', 'wis.preset=smoke',
+		 @sync_unpack);
 is($rc, 0, 'qemu/run boots it with the smoke preset')
 	or diag(slurp("$tmp/run.err"), slurp("$dir/console.log"));
 
@@ -81,7 +88,7 @@ $rc = run_logged("$tmp/microvm", 'env', "OUT=$img", 'qemu/run', '--accel',
 		 'tcg', '--machine', 'microvm', '--kernel', "$kdir/vmlinux",
 		 '--out', $micro, '--', 'wis.tests=getppid1,open1',
 		 'wis.tasks=1,2', 'wis.samples=1', 'wis.warmup=0',
-		 'wis.interval=100');
+		 'wis.interval=100', @sync_unpack);
 is($rc, 0, 'qemu/run --machine microvm boots its vmlinux')
 	or diag(slurp("$tmp/microvm.err"), slurp("$micro/console.log"));
 my @micro = records("$micro/virtio.wis");
