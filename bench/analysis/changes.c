@@ -231,6 +231,19 @@ static void shuffle(double *a, double *b, size_t n, uint64_t *state)
 #define FIT_BLOCK 2
 
 /*
+ * The sum of squares between the means of the first t values and the
+ * rest, of values whose prefix sums are pre and whose mean is mean;
+ * weight as split_weights() makes it.
+ */
+static inline double split_between(const double *pre, const double *weight,
+				   double mean, size_t t)
+{
+	double c = pre[t] - (double)t * mean;
+
+	return c * c * weight[t];
+}
+
+/*
  * The best step and block of v[0..n), those of `want`: for a group of k
  * values against the other n - k, the sum of squares between the two
  * means, (S_group - k mean)^2 n / (k (n - k)), as a share of the total.
@@ -253,7 +266,7 @@ static void best_fits(const double *v, size_t n, double *pre,
 	if (!(f->total > 0))
 		return;
 	for (size_t t = min; want & FIT_STEP && t + min <= n; t++) {
-		double c = pre[t] - (double)t * mean, b = c * c * weight[t];
+		double b = split_between(pre, weight, mean, t);
 
 		if (b > best) {
 			best = b;
@@ -551,13 +564,13 @@ static void settle_cuts(struct work *w, const double *y)
 			size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m;
 			size_t n = to - from, at = w->cuts[k].at - from;
 			struct fit f;
-			double c;
+			double here;
 
 			split_weights(w->weight, n);
 			best_fits(y + from, n, w->pre, w->weight, FIT_STEP, &f);
-			c = w->pre[at] - (double)at * w->pre[n] / (double)n;
-			if (f.at != at &&
-			    f.step * f.total > c * c * w->weight[at] * (1 + SAME)) {
+			here = split_between(w->pre, w->weight,
+					     w->pre[n] / (double)n, at);
+			if (f.at != at && f.step * f.total > here * (1 + SAME)) {
 				w->cuts[k].at = from + f.at;
 				moved = 1;
 			}
