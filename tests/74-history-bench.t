@@ -13,24 +13,29 @@ BENCH="python3 $root/bench/scripts/history-bench"
 "$HOST" sweep wis.tests=getppid1,lseek1 wis.tasks=1,2 wis.samples=1 \
 	wis.warmup=0 wis.interval=20 wis.out=file:run.wis >/dev/null 2>&1
 
-# cells FILE: the numbers of the first table's rows, one a line, in
-# order, the row's name (which holds numbers of its own) left out.
+# rows FILE: the rows of its first table, below the header.
+rows() {
+	awk '/^$/ { exit } NR > 2' "$1"
+}
+
+# cells FILE: the numbers of those rows, one a line, in order, the row's
+# name (which holds numbers of its own) left out.
 cells() {
-	awk -F'|' '/^$/ { exit } NR > 2 {
+	rows "$1" | awk -F'|' '{
 		for (i = 3; i < NF; i++) {
 			gsub(/[^0-9]+/, " ", $i)
 			n = split($i, v, " ")
 			for (j = 1; j <= n; j++)
 				print v[j]
 		}
-	}' "$1"
+	}'
 }
 
 # counts_hold FILE: in each row of true steps, found <= steps and at the
 # run <= found.
 counts_hold() {
-	awk -F'|' '/^$/ { exit } NR > 3 && $4 + 0 > 0 {
-		if ($5 > $4 || $6 > $5) bad = 1 } END { exit bad }' "$1"
+	rows "$1" | awk -F'|' '$4 + 0 > 0 && ($5 > $4 || $6 > $5) { bad = 1 }
+		END { exit bad }'
 }
 
 $BENCH --seed 44 new="$HOST" run.wis >s44.md
@@ -44,8 +49,7 @@ up 10-100 % for runs 5-8 of 12, and back
 a new level of 10-50 % for the last 3 of 13
 a step of 10-20 % at run 3 of 13-50
 a drift of 8-20 % over half the runs or more" \
-	"$(awk -F'|' '/^$/ { exit } NR > 2 {
-		sub(/^ /, "", $2); sub(/ $/, "", $2); print $2 }' s44.md)"
+	"$(rows s44.md | awk -F'|' '{ sub(/^ /, "", $2); sub(/ $/, "", $2); print $2 }')"
 check "... its false alarms counted on 400 flat series" \
 	grep -Eq '^\| flat \| 400 \|  \| [0-9]+ false alarms \|' s44.md
 check "... no row finds more steps than it holds, nor more at the run than found" \
