@@ -66,8 +66,8 @@ is "a step not among the latest runs: exit 0" 0 "$rc"
 is "one step is found" 1 "$(grep -c '"verdict":"step"' steps)"
 check "... in lseek1" grep -q '"test":"lseek1","mode":"processes","tasks":1,' steps
 is "... at run 20" 20 "$(sed -n 's/^{[^{]*"order":\([0-9]*\),.*"verdict":"step".*/\1/p' steps)"
-check "... with its size, interval, labels and control" grep -q \
-	'"labels":{"board":"host","n":"20"},"run_before":{[^}]*"labels":{"board":"host","n":"19"}},"size":-0\.[0-9]*,"lo":-0\.[0-9]*,"hi":-0\.[0-9]*,.*"control":"getppid1"' steps
+check "... with its size, interval, labels, control and bisection: runs 19 and 20" grep -q \
+	'"labels":{"board":"host","n":"20"},"run_before":{[^}]*"labels":{"board":"host","n":"19"}},"bisect":{"sure":0.9,"old":{[^}]*"order":19,[^}]*}},"new":{[^}]*"order":20,[^}]*}}},"size":-0\.[0-9]*,"lo":-0\.[0-9]*,"hi":-0\.[0-9]*,.*"control":"getppid1"' steps
 "$HOST" history --db db --by n lseek1 >text 2>&1 || true
 check "the text names the step and the run it starts at" \
 	grep -q "^step: lseek1 processes/1: " text

@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 12
+plan 15
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -60,6 +60,25 @@ is "a 15 % step at run 3 of 30: found there" "read1/1@3" "$(steps early.db)"
 store stairs 30 lseek1:1 0.03 123 11:1.08 19:1.08
 is "two 8 % rises at runs 11 and 19 of 30: found at their runs" \
 	"lseek1/1@11 lseek1/1@19" "$(steps stairs.db)"
+
+# Where a step may lie: a bisection's ends, 90 % sure.  A 30 % step in
+# 2 % noise is told to its run: its ends are the runs before and at it.
+# A 6 % step at run 15 of 30 in 3 % noise that the fit puts at run 9:
+# the ends hold run 15, and the text says so.
+# bisect DB: "STEP_ORDER:OLD_ORDER-NEW_ORDER" of the first step.
+bisect() {
+	"$HOST" history --db "$1" --by date --json 2>/dev/null | sed -n \
+		's/.*"order":\([0-9]*\),.*"run_before":.*"bisect":{"sure":0.9,"old":{[^}]*"order":\([0-9]*\),.*"new":{[^}]*"order":\([0-9]*\),.*/\1:\2-\3/p' |
+		head -n 1
+}
+store sharp 30 lseek1:1 0.02 7 15:0.7
+is "a 30 % step in 2 % noise: bisect the runs before and at it" "15:14-15" \
+	"$(bisect sharp.db)"
+store loose 30 lseek1:1 0.03 2 15:1.06
+is "a 6 % step at run 15 of 30, put at run 9: bisect runs 6 to 17" "9:6-17" \
+	"$(bisect loose.db)"
+check "... and the text names them" sh -c "\"$HOST\" history --db loose.db --by date |
+	grep -A2 '^  bisect: 90 % sure it lies between' | grep -q '^  new  run 17 '"
 
 # A level of two runs at an end is a level, not two slow runs to pull
 # in: 30 % away with 1 % noise, the last 2 of 16 runs and the first 2

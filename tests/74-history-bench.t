@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 9
+plan 10
 
 BENCH="python3 $root/bench/scripts/history-bench"
 "$HOST" sweep wis.tests=getppid1,lseek1 wis.tasks=1,2 wis.samples=1 \
@@ -38,6 +38,15 @@ counts_hold() {
 		END { exit bad }'
 }
 
+# bisection_holds FILE: its bisection table has, per row of true steps,
+# the steps the first table finds there, and at most that many between
+# their ends.
+bisection_holds() {
+	awk -F'|' '/^\| new: bisection/ { b = NR } b && NR > b + 1 && $2 != " all " {
+		if ($4 + 0 > $3 + 0) exit 1; print $2, $3 + 0 }' "$1" >bisected
+	rows "$1" | awk -F'|' '$4 + 0 > 0 { print $2, $5 + 0 }' | cmp -s - bisected
+}
+
 $BENCH --seed 44 new="$HOST" run.wis >s44.md
 is "one seed: a row per part of the makeup" "flat
 step 3 %
@@ -54,6 +63,8 @@ check "... its false alarms counted on 400 flat series" \
 	grep -Eq '^\| flat \| 400 \|  \| [0-9]+ false alarms \|' s44.md
 check "... no row finds more steps than it holds, nor more at the run than found" \
 	counts_hold s44.md
+check "... the bisection's ends: per row the steps found, at most all between" \
+	bisection_holds s44.md
 
 rc=0
 $BENCH --seed 44 --ref "$tmp/none" new="$HOST" run.wis >again.md 2>err ||

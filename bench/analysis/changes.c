@@ -598,11 +598,66 @@ static void level_of(const struct work *w, size_t from, size_t to,
 	l->spread = MAD_TO_SD * mad;
 }
 
-/* The step at cut k, between its neighbours, in values (not runs). */
+/*
+ * Where the new level of the step at run `at` of the values y[0..n) may
+ * start, given one step among them: around `at`, the fewest consecutive
+ * places that hold AN_STEP_PLACED of the chance, [*first, *last].  The
+ * chance of a place is its likelihood under Gaussian noise with the two
+ * levels and the noise's scale integrated out (flat priors on the
+ * levels, 1 / sigma on the scale): (t (n - t))^-1/2 S^-(n-2)/2, S the
+ * two levels' sum of squares about their means, every place alike
+ * beforehand.  A step a few noise SDs tall is then told to a run; a
+ * small one, to the runs a bisection must cover.
+ */
+static void place(struct work *w, const double *y, size_t n, size_t at,
+		  size_t *first, size_t *last)
+{
+	size_t min = AN_STEP_MIN_SIDE, a = at, b = at;
+	double *chance = w->scratch, mean, total = 0, most = -INFINITY, sum = 0, held;
+
+	split_weights(w->weight, n);
+	w->pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		w->pre[i + 1] = w->pre[i] + y[i];
+	mean = w->pre[n] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		total += (y[i] - mean) * (y[i] - mean);
+	for (size_t t = min; t + min <= n; t++) {
+		double s = total - split_between(w->pre, w->weight, mean, t);
+
+		/* a perfect fit leaves nothing: as good as any can be */
+		s = s > total * SAME ? s : total * SAME;
+		chance[t] = -0.5 * an_ln((double)t * (double)(n - t)) -
+			    0.5 * (double)(n - 2) * an_ln(s);
+		most = chance[t] > most ? chance[t] : most;
+	}
+	for (size_t t = min; t + min <= n; t++) {
+		chance[t] = exp2((chance[t] - most) * M_LOG2E);
+		sum += chance[t];
+	}
+	held = chance[at];
+	while (held < AN_STEP_PLACED * sum) {
+		int left = a > min, right = b + min < n;
+
+		if (left && (!right || chance[a - 1] >= chance[b + 1]))
+			held += chance[--a];
+		else if (right)
+			held += chance[++b];
+		else
+			break;
+	}
+	*first = a;
+	*last = b;
+}
+
+/*
+ * The step at cut k, between its neighbours, in values (not runs); its
+ * place judged on w->seg, the series pulled in (settle_cuts()).
+ */
 static int judge(struct work *w, size_t k, struct an_step *st)
 {
 	size_t from = k ? w->cuts[k - 1].at : 0, at = w->cuts[k].at;
-	size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m;
+	size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m, first, last;
 	uint64_t seed = an_seed_bytes(AN_SEED_START, w->x + from,
 				      (to - from) * sizeof(*w->x));
 
@@ -612,6 +667,9 @@ static int judge(struct work *w, size_t k, struct an_step *st)
 	st->after.to = to;
 	level_of(w, from, at, &st->before);
 	level_of(w, at, to, &st->after);
+	place(w, w->seg + from, to - from, at - from, &first, &last);
+	st->old_run = from + first - 1;
+	st->new_run = from + last;
 	st->ratio = st->after.median / st->before.median;
 	if (!(st->before.median > 0) ||
 	    an_bootstrap_ratio(w->x + from, at - from, w->x + at, to - at,
@@ -700,6 +758,8 @@ static void to_runs(struct an_changes *c, const size_t *idx, size_t m,
 
 		st->last_before = idx[st->run - 1];
 		st->run = idx[st->run];
+		st->old_run = idx[st->old_run];
+		st->new_run = idx[st->new_run];
 		level_to_runs(&st->before, idx, m, n);
 		level_to_runs(&st->after, idx, m, n);
 		st->control = NAN;

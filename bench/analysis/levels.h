@@ -9,6 +9,9 @@
 
 #include <stddef.h>
 
+/* How sure a step's bisection ends are (struct an_step). */
+#define AN_STEP_PLACED 0.9
+
 /* A level of the series: the runs between two changes. */
 struct an_level {
 	size_t from, to;	/* its runs, [from, to), gaps included */
@@ -20,6 +23,9 @@ struct an_level {
 struct an_step {
 	size_t run;		/* the first run of the new level */
 	size_t last_before;	/* the last run before it that measured it */
+	/* a bisection's ends: with chance AN_STEP_PLACED the new level */
+	/* starts after old_run and by new_run (last_before and run, or wider) */
+	size_t old_run, new_run;
 	struct an_level before, after;
 	double p;		/* of the test that found it */
 	double ratio;		/* after.median / before.median */

@@ -811,6 +811,17 @@
 		return td(symbols ? symbols.trim() : 'not profiled on both sides');
 	}
 
+	/* Where a step may lie when that is wider than its two runs: a bisection's ends. */
+	function placedWider(st) {
+		return st.old !== st.before || st.new !== st.run;
+	}
+
+	function bisectText(st) {
+		return placedWider(st) ? Math.round(data.sure * 100) + ' % sure it lies between run ' +
+			data.runs[st.old].id + ' (' + byLabel(st.old) + ') and run ' + data.runs[st.new].id +
+			' (' + byLabel(st.new) + '): bisect there; ' : '';
+	}
+
 	/* The runs on a step's two sides compared. */
 	function stepCompare(panel, st) {
 		const s = data.series[st.series];
@@ -818,7 +829,7 @@
 		runsCompare(panel, st.before, st.run, st.series, ['run before', 'run at the step'],
 			(st.undecided ? 'undecided: ' : 'step: ') + s.test + ' ' + s.mode + ' ' + s.tasks +
 			' tasks' + on(s) + ': ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
-			' runs before, ' + st.nafter + ' from it; ' +
+			' runs before, ' + st.nafter + ' from it; ' + bisectText(st) +
 			controlText(st.control_test, st.control, st.undecided), st.symbols);
 	}
 
@@ -914,7 +925,8 @@
 			const s = data.series[st.series];
 			const tr = el('tr', 'click' + (st.undecided ? ' undecided' : ''), testLink(s.test),
 				td(s.mode + on(s)), td(s.tasks, 'num'), td(between(st.before, st.run)),
-				td('#' + (st.run + 1) + ' ' + data.runs[st.run].id),
+				td('#' + (st.run + 1) + ' ' + data.runs[st.run].id + (placedWider(st) ?
+					' (bisect #' + (st.old + 1) + ' \u2192 #' + (st.new + 1) + ')' : '')),
 				td(pct(st.ratio), 'num verdict'), td(pct(st.lo) + ' .. ' + pct(st.hi), 'num'),
 				verdictCell(st.undecided ? 'undecided' : 'step', st.alarm),
 				td(controlMoved(st.control_test, st.control)), symbolsCell(st.symbols));

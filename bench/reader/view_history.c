@@ -182,6 +182,13 @@ static void print_step(FILE *out, const struct rd_history *h,
 	put_run(out, h, st->at.last_before);
 	fputs("\n  to   ", out);
 	put_run(out, h, st->at.run);
+	if (st->at.old_run != st->at.last_before || st->at.new_run != st->at.run) {
+		fprintf(out, "\n  bisect: %.0f %% sure it lies between\n  old  ",
+			100 * AN_STEP_PLACED);
+		put_run(out, h, st->at.old_run);
+		fputs("\n  new  ", out);
+		put_run(out, h, st->at.new_run);
+	}
 	fputs("\n  before: ", out);
 	put_level(out, st->s, &st->at.before);
 	fputs("\n  after:  ", out);
@@ -746,6 +753,26 @@ static void json_drift(FILE *out, const struct rd_history *h,
 	wis_json_free(&j);
 }
 
+/* A step's bisection: its ends, and how sure. */
+static void json_bisect(struct wis_json *j, const struct rd_history *h,
+			const struct an_step *st)
+{
+	struct wis_json b, old, new;
+
+	wis_json_init(&b);
+	wis_json_init(&old);
+	wis_json_init(&new);
+	wis_json_f64(&b, "sure", AN_STEP_PLACED);
+	json_run(&old, h, st->old_run);
+	wis_json_obj(&b, "old", &old);
+	json_run(&new, h, st->new_run);
+	wis_json_obj(&b, "new", &new);
+	wis_json_obj(j, "bisect", &b);
+	wis_json_free(&new);
+	wis_json_free(&old);
+	wis_json_free(&b);
+}
+
 void rd_view_history_json(FILE *out, const struct rd_history *h)
 {
 	for (size_t i = 0; i < h->nr_steps; i++) {
@@ -758,6 +785,7 @@ void rd_view_history_json(FILE *out, const struct rd_history *h)
 		json_run(&j, h, st->at.run);
 		json_run(&prev, h, st->at.last_before);
 		wis_json_obj(&j, "run_before", &prev);
+		json_bisect(&j, h, &st->at);
 		wis_json_f64(&j, "size", st->at.ratio - 1);
 		wis_json_f64(&j, "lo", st->at.lo - 1);
 		wis_json_f64(&j, "hi", st->at.hi - 1);

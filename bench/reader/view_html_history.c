@@ -213,6 +213,8 @@ static void history_step(struct rd_page *pg, const struct rd_history *h,
 	rd_pg_key_uint(pg, "series", index[s - h->series]);
 	rd_pg_key_uint(pg, "run", st->at.run);
 	rd_pg_key_uint(pg, "before", before);
+	rd_pg_key_uint(pg, "old", st->at.old_run);
+	rd_pg_key_uint(pg, "new", st->at.new_run);
 	rd_pg_key_uint(pg, "nbefore", st->at.before.n);
 	rd_pg_key_uint(pg, "nafter", st->at.after.n);
 	rd_pg_key_uint(pg, "alarm", st->alarm);
@@ -255,6 +257,7 @@ static void history_data(struct rd_page *pg, const void *what)
 	}
 	rd_pg_key_str(pg, "db", ho->db);
 	rd_pg_key_str(pg, "by", h->by);
+	rd_pg_key_num(pg, "sure", AN_STEP_PLACED);
 	rd_pg_key(pg, "method");
 	rd_pg_text(pg, put_method, h, NULL);
 	for (i = 0; i < h->nr; i++)
