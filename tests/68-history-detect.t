@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 15
+plan 16
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -79,6 +79,9 @@ is "a 6 % step at run 15 of 30, put at run 9: bisect runs 6 to 17" "9:6-17" \
 	"$(bisect loose.db)"
 check "... and the text names them" sh -c "\"$HOST\" history --db loose.db --by date |
 	grep -A2 '^  bisect: 90 % sure it lies between' | grep -q '^  new  run 17 '"
+"$HOST" history --db loose.db --by date --plot loose.plot >/dev/null 2>&1 || true
+check "... and so does --plot's list of steps" \
+	grep -q '<td>#9 series-009 ([^)]*) (bisect #6 &rarr; #17)</td>' loose.plot/index.html
 
 # A level of two runs at an end is a level, not two slow runs to pull
 # in: 30 % away with 1 % noise, the last 2 of 16 runs and the first 2
