@@ -34,6 +34,12 @@ struct an_step {
 	int control_off;	/* the control moved with it: undecided */
 };
 
+/* Whether a step may lie wider than its two runs: more runs to bisect. */
+static inline int an_step_wider(const struct an_step *st)
+{
+	return st->old_run != st->last_before || st->new_run != st->run;
+}
+
 struct an_drift {
 	size_t start, end;	/* its first and last run */
 	double slope;		/* per run, as a share of the level at start */

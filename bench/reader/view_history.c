@@ -182,7 +182,7 @@ static void print_step(FILE *out, const struct rd_history *h,
 	put_run(out, h, st->at.last_before);
 	fputs("\n  to   ", out);
 	put_run(out, h, st->at.run);
-	if (st->at.old_run != st->at.last_before || st->at.new_run != st->at.run) {
+	if (an_step_wider(&st->at)) {
 		fprintf(out, "\n  bisect: %.0f %% sure it lies between\n  old  ",
 			100 * AN_STEP_PLACED);
 		put_run(out, h, st->at.old_run);

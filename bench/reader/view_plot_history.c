@@ -355,7 +355,7 @@ static void html_changes(FILE *html, const struct rd_history *h)
 		html_change_head(html, st->control_off ? "undecided step" : "step",
 				 h->steps[k].s);
 		html_run(html, h, st->run);
-		if (st->old_run != st->last_before || st->new_run != st->run)
+		if (an_step_wider(st))
 			fprintf(html, " (bisect #%zu &rarr; #%zu)", st->old_run + 1,
 				st->new_run + 1);
 		fprintf(html, "</td><td>%+.1f %% [%+.1f %%, %+.1f %%]</td></tr>\n",
