@@ -637,14 +637,11 @@ static void place(struct work *w, const double *y, size_t n, size_t at,
 	}
 	held = chance[at];
 	while (held < AN_STEP_PLACED * sum) {
-		int left = a > min, right = b + min < n;
-
-		if (left && (!right || chance[a - 1] >= chance[b + 1]))
+		/* the other side when one is at its end: all places hold it all */
+		if (b + min >= n || (a > min && chance[a - 1] >= chance[b + 1]))
 			held += chance[--a];
-		else if (right)
-			held += chance[++b];
 		else
-			break;
+			held += chance[++b];
 	}
 	*first = a;
 	*last = b;
