@@ -600,14 +600,14 @@ static void level_of(const struct work *w, size_t from, size_t to,
 
 /*
  * Where the new level of the step at run `at` of the values y[0..n) may
- * start, given one step among them: around `at`, the fewest consecutive
- * places that hold AN_STEP_PLACED of the chance, [*first, *last].  The
- * chance of a place is its likelihood under Gaussian noise with the two
- * levels and the noise's scale integrated out (flat priors on the
- * levels, 1 / sigma on the scale): (t (n - t))^-1/2 S^-(n-2)/2, S the
- * two levels' sum of squares about their means, every place alike
- * beforehand.  A step a few noise SDs tall is then told to a run; a
- * small one, to the runs a bisection must cover.
+ * start, given one step among them: from `at`, the likelier neighbouring
+ * place taken in, in turn, until [*first, *last] hold AN_STEP_PLACED of
+ * the chance.  The chance of a place is its likelihood under Gaussian
+ * noise with the two levels and the noise's scale integrated out (flat
+ * priors on the levels, 1 / sigma on the scale): (t (n - t))^-1/2
+ * S^-(n-2)/2, S the two levels' sum of squares about their means, every
+ * place alike beforehand.  A step a few noise SDs tall is then told to a
+ * run; a small one, to the runs a bisection must cover.
  */
 static void place(struct work *w, const double *y, size_t n, size_t at,
 		  size_t *first, size_t *last)
