@@ -391,6 +391,10 @@ def bisect(d):
     cell = d.execute_script("return document.querySelector('#steps tbody tr td:nth-child(5)').textContent")
     is_(cell, '#9 series-009 (bisect #6 \u2192 #17)',
         'loose history: the step\'s run, and the runs to bisect around it')
+    headline = d.execute_script("return document.querySelector('p.warn').textContent")
+    ok(headline.endswith(' 90 % sure it lies between run series-006 (2026-01-01T00:05:00Z) and run '
+                         'series-017 (2026-01-01T00:16:00Z): bisect there.'),
+       'loose history: the headline says where the largest step may lie (%r)' % headline)
     d.execute_script("document.querySelector('#steps tbody tr td:nth-child(2)').click()")
     panel = d.execute_script("return document.getElementById('step-compare').innerText")
     ok('90 % sure it lies between run series-006 (' in panel and

@@ -816,10 +816,11 @@
 		return st.old !== st.before || st.new !== st.run;
 	}
 
+	/* ... in words: '' when it lies at its run. */
 	function bisectText(st) {
 		return placedWider(st) ? Math.round(data.sure * 100) + ' % sure it lies between run ' +
 			data.runs[st.old].id + ' (' + byLabel(st.old) + ') and run ' + data.runs[st.new].id +
-			' (' + byLabel(st.new) + '): bisect there; ' : '';
+			' (' + byLabel(st.new) + '): bisect there' : '';
 	}
 
 	/* The runs on a step's two sides compared. */
@@ -829,7 +830,7 @@
 		runsCompare(panel, st.before, st.run, st.series, ['run before', 'run at the step'],
 			(st.undecided ? 'undecided: ' : 'step: ') + s.test + ' ' + s.mode + ' ' + s.tasks +
 			' tasks' + on(s) + ': ' + stepSize(st) + ', p ' + st.p.toFixed(3) + ', ' + st.nbefore +
-			' runs before, ' + st.nafter + ' from it; ' + bisectText(st) +
+			' runs before, ' + st.nafter + ' from it; ' + (placedWider(st) ? bisectText(st) + '; ' : '') +
 			controlText(st.control_test, st.control, st.undecided), st.symbols);
 	}
 
@@ -907,7 +908,8 @@
 				return (st.undecided ? 'Undecided' : 'Largest step') + ': ' + s.test + ' ' + s.mode +
 					' ' + s.tasks + ' tasks' + on(s) + ' ' + stepSize(st) + ' between run ' + a.id + ' (' +
 					data.by + ' ' + byLabel(st.before) + ', kernel ' + (a.kernel ?? '?') + ') and run ' +
-					b.id + ' (' + data.by + ' ' + byLabel(st.run) + ', kernel ' + (b.kernel ?? '?') + ').';
+					b.id + ' (' + data.by + ' ' + byLabel(st.run) + ', kernel ' + (b.kernel ?? '?') + ').' +
+					(placedWider(st) ? ' ' + bisectText(st) + '.' : '');
 			})(steps[0])));
 		else
 			page.appendChild(el('p', 'warn', (dr => {
