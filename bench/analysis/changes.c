@@ -545,6 +545,14 @@ static void segment(struct work *w, size_t a, size_t b)
 		segment(w, from, b);
 }
 
+/* The values cut k lies between: from its left neighbour to its right. */
+static void neighbours(const struct work *w, size_t k, size_t *from,
+		       size_t *to)
+{
+	*from = k ? w->cuts[k - 1].at : 0;
+	*to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m;
+}
+
 /*
  * Where a cut lies once its neighbours are known.  A segment's test puts
  * its cut at the best split of the whole segment, and the segment's
@@ -560,12 +568,13 @@ static void settle_cuts(struct work *w, const double *y)
 	while (moved) {
 		moved = 0;
 		for (size_t k = 0; k < w->nr_cuts; k++) {
-			size_t from = k ? w->cuts[k - 1].at : 0;
-			size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m;
-			size_t n = to - from, at = w->cuts[k].at - from;
+			size_t from, to, n, at;
 			struct fit f;
 			double here;
 
+			neighbours(w, k, &from, &to);
+			n = to - from;
+			at = w->cuts[k].at - from;
 			split_weights(w->weight, n);
 			best_fits(y + from, n, w->pre, w->weight, FIT_STEP, &f);
 			here = split_between(w->pre, w->weight,
@@ -613,20 +622,18 @@ static void place(struct work *w, const double *y, size_t n, size_t at,
 		  size_t *first, size_t *last)
 {
 	size_t min = AN_STEP_MIN_SIDE, a = at, b = at;
-	double *chance = w->scratch, mean, total = 0, most = -INFINITY, sum = 0, held;
+	double *chance = w->scratch, mean, most = -INFINITY, sum = 0, held;
+	struct fit f;
 
+	/* for its prefix sums and total sum of squares */
 	split_weights(w->weight, n);
-	w->pre[0] = 0;
-	for (size_t i = 0; i < n; i++)
-		w->pre[i + 1] = w->pre[i] + y[i];
+	best_fits(y, n, w->pre, w->weight, FIT_STEP, &f);
 	mean = w->pre[n] / (double)n;
-	for (size_t i = 0; i < n; i++)
-		total += (y[i] - mean) * (y[i] - mean);
 	for (size_t t = min; t + min <= n; t++) {
-		double s = total - split_between(w->pre, w->weight, mean, t);
+		double s = f.total - split_between(w->pre, w->weight, mean, t);
 
 		/* a perfect fit leaves nothing: as good as any can be */
-		s = s > total * SAME ? s : total * SAME;
+		s = s > f.total * SAME ? s : f.total * SAME;
 		chance[t] = -0.5 * an_ln((double)t * (double)(n - t)) -
 			    0.5 * (double)(n - 2) * an_ln(s);
 		most = chance[t] > most ? chance[t] : most;
@@ -647,16 +654,15 @@ static void place(struct work *w, const double *y, size_t n, size_t at,
 	*last = b;
 }
 
-/*
- * The step at cut k, between its neighbours, in values (not runs); its
- * place judged on w->seg, the series pulled in (settle_cuts()).
- */
+/* The step at cut k, between its neighbours, in values (not runs). */
 static int judge(struct work *w, size_t k, struct an_step *st)
 {
-	size_t from = k ? w->cuts[k - 1].at : 0, at = w->cuts[k].at;
-	size_t to = k + 1 < w->nr_cuts ? w->cuts[k + 1].at : w->m, first, last;
-	uint64_t seed = an_seed_bytes(AN_SEED_START, w->x + from,
-				      (to - from) * sizeof(*w->x));
+	size_t from, to, at = w->cuts[k].at;
+	uint64_t seed;
+
+	neighbours(w, k, &from, &to);
+	seed = an_seed_bytes(AN_SEED_START, w->x + from,
+			     (to - from) * sizeof(*w->x));
 
 	*st = (struct an_step){ .run = at, .p = w->cuts[k].p };
 	st->before.from = from;
@@ -664,9 +670,6 @@ static int judge(struct work *w, size_t k, struct an_step *st)
 	st->after.to = to;
 	level_of(w, from, at, &st->before);
 	level_of(w, at, to, &st->after);
-	place(w, w->seg + from, to - from, at - from, &first, &last);
-	st->old_run = from + first - 1;
-	st->new_run = from + last;
 	st->ratio = st->after.median / st->before.median;
 	if (!(st->before.median > 0) ||
 	    an_bootstrap_ratio(w->x + from, at - from, w->x + at, to - at,
@@ -678,7 +681,8 @@ static int judge(struct work *w, size_t k, struct an_step *st)
 
 /*
  * Judge every cut into steps[]; drop the least significant that fails
- * and judge again, until all pass.  Returns how many.
+ * and judge again, until all pass; then place each (place(), on w->seg,
+ * the series pulled in as settle_cuts() had it).  Returns how many.
  */
 static size_t judge_all(struct work *w, struct an_step *steps)
 {
@@ -690,11 +694,22 @@ static size_t judge_all(struct work *w, struct an_step *steps)
 			    (worst == w->nr_cuts || w->cuts[k].p > w->cuts[worst].p))
 				worst = k;
 		if (worst == w->nr_cuts)
-			return w->nr_cuts;
+			break;
 		memmove(&w->cuts[worst], &w->cuts[worst + 1],
 			(w->nr_cuts - worst - 1) * sizeof(*w->cuts));
 		w->nr_cuts--;
 	}
+	/* placed once the neighbours that stay are known */
+	for (size_t k = 0; k < w->nr_cuts; k++) {
+		size_t from, to, first, last;
+
+		neighbours(w, k, &from, &to);
+		place(w, w->seg + from, to - from, w->cuts[k].at - from,
+		      &first, &last);
+		steps[k].old_run = from + first - 1;
+		steps[k].new_run = from + last;
+	}
+	return w->nr_cuts;
 }
 
 /* ---- Values to runs, and the control ---- */
