@@ -816,11 +816,11 @@
 		return st.old !== st.before || st.new !== st.run;
 	}
 
-	/* ... in words: '' when it lies at its run. */
+	/* ... in words. */
 	function bisectText(st) {
-		return placedWider(st) ? Math.round(data.sure * 100) + ' % sure it lies between run ' +
+		return Math.round(data.sure * 100) + ' % sure it lies between run ' +
 			data.runs[st.old].id + ' (' + byLabel(st.old) + ') and run ' + data.runs[st.new].id +
-			' (' + byLabel(st.new) + '): bisect there' : '';
+			' (' + byLabel(st.new) + '): bisect there';
 	}
 
 	/* The runs on a step's two sides compared. */
