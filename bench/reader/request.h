@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The reading side of result records, behind `wis report` and `wis compare`. */
+/*
+ * The reading side of result records, behind `wis report`, `wis compare`
+ * and `wis history`.
+ */
 #ifndef WIS_REQUEST_H
 #define WIS_REQUEST_H
 
@@ -7,6 +10,7 @@
 #include <stdio.h>
 
 #include "comparison.h"
+#include "series.h"
 #include "verdict.h"
 #include "view.h"
 
@@ -61,11 +65,32 @@ int wis_report_mem(const void *buf, size_t len,
 		   FILE *diag);
 
 /*
- * The directory path for a command's files, made when missing, opened
- * and checked to be ours (nobody else may swap its entries): its
- * descriptor, or -1 named on diag.
+ * One history (wis history): its operands (record files, tests, and
+ * with db the store's KEY=VALUE selectors, read by select; NULL: this
+ * wis has no store), the order and rule in h, and the views asked for.
  */
-int rd_out_dir(const char *path, FILE *diag);
+struct wis_history_req {
+	struct rd_history h;
+	const char *db, *plot_dir, *html;
+	const char **operands;
+	size_t nr_operands;
+	int json, csv, all;	/* all: every test's table */
+	const struct rd_page_assets *page;	/* NULL: this wis has none */
+	const struct rd_test_info *tests;	/* the suite's rows */
+	size_t nr_tests;
+	rd_select_fn *select;
+};
+
+/* The defaults: by kernel release, the step rule's, the alarm's window. */
+void wis_history_req_init(struct wis_history_req *c);
+
+/*
+ * Reads the runs of c, the history to stdout, diagnostics to stderr,
+ * plots and a page where c asks.  Returns the exit status: 0 no alarm;
+ * 1 a change within the last h.recent runs of its series; 125 too few
+ * runs (RD_HISTORY_MIN_RUNS); 2 bad operands, input or store.
+ */
+int wis_history_run(struct wis_history_req *c);
 
 /*
  * The analysis lines and profiles of the records in buf (wis run

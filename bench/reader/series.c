@@ -569,6 +569,48 @@ int rd_alarm_up(const struct rd_history *h)
 	return 0;
 }
 
+const char *rd_series_mode(const struct rd_series *s)
+{
+	return s->threads ? "threads" : "processes";
+}
+
+int rd_on_series(const struct rd_history *h, const struct rd_series *s,
+		 size_t r)
+{
+	return s->machine == RD_ANY_MACHINE || h->runs[r].machine == s->machine;
+}
+
+const char *rd_step_verdict(const struct rd_step *st)
+{
+	return st->at.control_off ? "undecided" : "step";
+}
+
+int rd_step_at(const struct rd_history *h, const struct rd_series *s, size_t r)
+{
+	for (size_t k = 0; k < h->nr_steps; k++)
+		if (h->steps[k].s == s && h->steps[k].at.run == r)
+			return h->steps[k].at.control_off ? 2 : 1;
+	return 0;
+}
+
+void rd_level_range(const struct rd_series *s, const struct an_level *l,
+		    double *min, double *max)
+{
+	*min = INFINITY;
+	*max = -INFINITY;
+	for (size_t r = l->from; r < l->to; r++) {
+		if (isfinite(s->v[r])) {
+			*min = fmin(*min, s->v[r]);
+			*max = fmax(*max, s->v[r]);
+		}
+	}
+}
+
+double rd_level_spread_pct(const struct an_level *l)
+{
+	return l->median > 0 ? 100 * l->spread / l->median : 0;
+}
+
 void rd_history_free(struct rd_history *h)
 {
 	for (size_t i = 0; i < h->nr && h->runs; i++) {

@@ -3,8 +3,8 @@
  * A history of runs: the runs of a model in order and the machine each
  * ran on (machine.h), a series per machine, test, mode and task count
  * along them, and the steps and drifts found in each (analysis/changes.h)
- * with all that is said of them.  wis history's views (text, CSV, JSON, plots)
- * only read it, so they say the same facts.
+ * with all that is said of them.  wis history's views (text, CSV, JSON,
+ * plots, the page) only read it, so they say the same facts.
  */
 #ifndef WIS_SERIES_H
 #define WIS_SERIES_H
@@ -133,10 +133,26 @@ int rd_find_steps(struct rd_history *h);
 /* Whether a step or a drift keeps the alarm up (docs/history.md). */
 int rd_alarm_up(const struct rd_history *h);
 
+/* "processes" or "threads": s's mode as every view names it. */
+const char *rd_series_mode(const struct rd_series *s);
+/* Whether run r belongs in s's series: its machine's runs. */
+int rd_on_series(const struct rd_history *h, const struct rd_series *s,
+		 size_t r);
+/* "step", or "undecided" when its control moved with it. */
+const char *rd_step_verdict(const struct rd_step *st);
+/* What starts at run r of s: 0 nothing, 1 a step, 2 an undecided one. */
+int rd_step_at(const struct rd_history *h, const struct rd_series *s,
+	       size_t r);
+/* The lowest and highest rate of s over a level's runs. */
+void rd_level_range(const struct rd_series *s, const struct an_level *l,
+		    double *min, double *max);
+/* The level's spread (1.4826 x MAD) as a % of its median. */
+double rd_level_spread_pct(const struct an_level *l);
+
 /*
- * wis history's views (view_history.c).  The text: from names what the
- * runs were read from; all prints every table, not only those of the
- * series that moved; 0, or -1 out of memory.
+ * wis history's views, one file each: the text (view_history_text.c):
+ * from names what the runs were read from; all prints every table, not
+ * only those of the series that moved; 0, or -1 out of memory.
  */
 int rd_view_history_text(FILE *out, const struct rd_history *h,
 			 const char *from, int all);
@@ -146,9 +162,9 @@ int rd_view_history_text(FILE *out, const struct rd_history *h,
  */
 void rd_put_step_method(FILE *out, const struct rd_history *h,
 			const char *brk);
-/* A row per run and shown series. */
+/* A row per run and shown series (view_history_csv.c). */
 void rd_view_history_csv(FILE *out, const struct rd_history *h);
-/* A line per step, then per drift. */
+/* A line per step, then per drift (view_history_json.c). */
 void rd_view_history_json(FILE *out, const struct rd_history *h);
 
 /* All but the model, which rd_model_free frees. */

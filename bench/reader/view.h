@@ -236,6 +236,20 @@ int rd_view_html_history(const struct rd_history *h, const char *db,
 			 const struct rd_page_assets *a, const char *path,
 			 FILE *diag);
 
+/*
+ * The directory path for a command's files, made when missing, opened
+ * and checked to be ours (nobody else may swap its entries): its
+ * descriptor, or -1 named on diag (out_dir.c).
+ */
+int rd_out_dir(const char *path, FILE *diag);
+/*
+ * The directory name under dirfd (shown as shown), opened and checked
+ * the same way: every file is then made through the descriptor, so
+ * swapping a path component afterwards redirects nothing.
+ */
+int rd_open_out_dir(int dirfd, const char *name, const char *shown,
+		    FILE *diag);
+
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);
 

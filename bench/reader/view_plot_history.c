@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "plot.h"
-#include "request.h"
 #include "series.h"
 #include "view.h"
 

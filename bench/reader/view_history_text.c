@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wis history's views of a history (series.h): the text (a summary of
- * the steps and drifts, worst first, then the tables of the series that
- * moved and each change in full, within 100 columns), CSV and JSON.
- * They only read the history, so they say the same facts.
+ * wis history's text (series.h): a summary of the steps and drifts,
+ * worst first, then the tables of the series that moved and each change
+ * in full, within 100 columns.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,39 +20,10 @@
 #define STEP_RUN_WIDTH 32
 #define STEP_LABELS_WIDTH 48
 
-/* ---- Shared by the views ---- */
-
-static const char *mode_of(const struct rd_series *s)
-{
-	return s->threads ? "threads" : "processes";
-}
-
-static const char *verdict_of(const struct rd_step *st)
-{
-	return st->at.control_off ? "undecided" : "step";
-}
-
-/* What starts at run r of s: 0 nothing, 1 a step, 2 an undecided one. */
-static int step_at(const struct rd_history *h, const struct rd_series *s, size_t r)
-{
-	for (size_t k = 0; k < h->nr_steps; k++)
-		if (h->steps[k].s == s && h->steps[k].at.run == r)
-			return h->steps[k].at.control_off ? 2 : 1;
-	return 0;
-}
-
-/* Whether run r belongs in s's series: its machine's runs. */
-static int on_series(const struct rd_history *h, const struct rd_series *s, size_t r)
-{
-	return s->machine == RD_ANY_MACHINE || h->runs[r].machine == s->machine;
-}
-
 static size_t machines_in(unsigned long bits)
 {
 	return (size_t)__builtin_popcountl(bits);
 }
-
-/* ---- Text ---- */
 
 static void put_pct(FILE *out, double ratio)
 {
@@ -94,7 +64,7 @@ static void put_series(FILE *out, const struct rd_history *h,
 		       const struct rd_series *s)
 {
 	puts_clean(out, s->test);
-	fprintf(out, " %s/%lu", mode_of(s), s->tasks);
+	fprintf(out, " %s/%lu", rd_series_mode(s), s->tasks);
 	put_on(out, h, s);
 }
 
@@ -116,34 +86,14 @@ static void put_run(FILE *out, const struct rd_history *h, size_t r)
 	}
 }
 
-/* The lowest and highest rate of s over a level's runs. */
-static void level_range(const struct rd_series *s, const struct an_level *l,
-			double *min, double *max)
-{
-	*min = INFINITY;
-	*max = -INFINITY;
-	for (size_t r = l->from; r < l->to; r++) {
-		if (isfinite(s->v[r])) {
-			*min = fmin(*min, s->v[r]);
-			*max = fmax(*max, s->v[r]);
-		}
-	}
-}
-
-/* The level's spread (1.4826 x MAD) as a % of its median. */
-static double spread_pct(const struct an_level *l)
-{
-	return l->median > 0 ? 100 * l->spread / l->median : 0;
-}
-
 static void put_level(FILE *out, const struct rd_series *s,
 		      const struct an_level *l)
 {
 	double min, max;
 
-	level_range(s, l, &min, &max);
+	rd_level_range(s, l, &min, &max);
 	fprintf(out, "%zu run%s, median %.0f, +-%.1f %%, %.0f-%.0f", l->n,
-		l->n == 1 ? "" : "s", l->median, spread_pct(l), min, max);
+		l->n == 1 ? "" : "s", l->median, rd_level_spread_pct(l), min, max);
 }
 
 static void put_machine_list(FILE *out, unsigned long bits)
@@ -169,7 +119,7 @@ static void put_no_control(FILE *out, const struct rd_history *h,
 static void print_step(FILE *out, const struct rd_history *h,
 		       const struct rd_step *st)
 {
-	fprintf(out, "%s: ", verdict_of(st));
+	fprintf(out, "%s: ", rd_step_verdict(st));
 	put_series(out, h, st->s);
 	fputs(": ", out);
 	put_pct(out, st->at.ratio);
@@ -334,7 +284,7 @@ static void table_widths(const struct rd_history *h, const struct rd_series *s,
 		size_t id = strlen(h->runs[r].run->id);
 		size_t by = h->runs[r].by ? strlen(h->runs[r].by) : 1;
 
-		if (!on_series(h, s, r))
+		if (!rd_on_series(h, s, r))
 			continue;
 		if ((int)id > *run_w)
 			*run_w = id > RUN_WIDTH ? RUN_WIDTH : (int)id;
@@ -359,7 +309,7 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 	per_block = (size_t)(TEXT_WIDTH - 6 - run_w - 1 - by_w - 2 * merged) /
 		    (RATE_WIDTH + 2);
 	for (size_t r = 0; r < h->nr; r++)
-		runs += on_series(h, first, r);
+		runs += rd_on_series(h, first, r);
 	fputc('\n', out);
 	puts_clean(out, first->test);
 	put_on(out, h, first);
@@ -374,13 +324,13 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 		if (merged)
 			fputs(" m", out);
 		for (size_t i = b; i < end; i++) {
-			snprintf(col, sizeof(col), "%s/%lu", mode_of(&h->series[i]),
+			snprintf(col, sizeof(col), "%s/%lu", rd_series_mode(&h->series[i]),
 				 h->series[i].tasks);
 			fprintf(out, " %*s ", RATE_WIDTH, col);
 		}
 		fputc('\n', out);
 		for (size_t r = 0; r < h->nr; r++) {
-			if (!on_series(h, first, r))
+			if (!rd_on_series(h, first, r))
 				continue;
 			fprintf(out, "%4zu  ", r + 1);
 			put_field(out, h->runs[r].run->id, run_w);
@@ -393,7 +343,7 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 
 				if (isfinite(v))
 					fprintf(out, " %*.0f%c", RATE_WIDTH, v,
-						" *?"[step_at(h, &h->series[i], r)]);
+						" *?"[rd_step_at(h, &h->series[i], r)]);
 				else
 					fprintf(out, " %*s ", RATE_WIDTH, "-");
 			}
@@ -407,7 +357,7 @@ static size_t runs_of(const struct rd_history *h, const struct rd_series *s)
 	size_t n = 0;
 
 	for (size_t r = 0; r < h->nr; r++)
-		n += on_series(h, s, r);
+		n += rd_on_series(h, s, r);
 	return n;
 }
 
@@ -595,217 +545,4 @@ int rd_view_history_text(FILE *out, const struct rd_history *h,
 	if (h->nr >= RD_HISTORY_MIN_RUNS)
 		print_method(out, h);
 	return 0;
-}
-
-/* ---- CSV and JSON ---- */
-
-void rd_view_history_csv(FILE *out, const struct rd_history *h)
-{
-	fputs("order,run,by,test,mode,tasks,rate,step,machine\n", out);
-	for (size_t i = 0; i < h->nr_series; i++) {
-		const struct rd_series *s = &h->series[i];
-
-		for (size_t r = 0; s->shown && r < h->nr; r++) {
-			if (!on_series(h, s, r))
-				continue;
-			fprintf(out, "%zu,", r + 1);
-			rd_csv_str(out, h->runs[r].run->id);
-			fputc(',', out);
-			rd_csv_str(out, h->runs[r].by);
-			fputc(',', out);
-			rd_csv_str(out, s->test);
-			fprintf(out, ",%s,%lu", mode_of(s), s->tasks);
-			rd_csv_num(out, s->v[r]);
-			fprintf(out, ",%s,%c\n", (const char *const[]){ "", "step",
-				"undecided" }[step_at(h, s, r)],
-				rd_machine_letter(h->runs[r].machine));
-		}
-	}
-}
-
-/* A run's identity: id, place in the order, --by value, labels. */
-static void json_run(struct wis_json *j, const struct rd_history *h, size_t r)
-{
-	const struct rd_hist_run *run = &h->runs[r];
-	char *labels = NULL;
-
-	wis_json_str(j, "run", run->run->id);
-	wis_json_u64(j, "order", r + 1);
-	if (run->by)
-		wis_json_str(j, "by", run->by);
-	if (asprintf(&labels, "{%s}", run->label_json.buf ?
-		     run->label_json.buf : "") < 0)
-		j->oom = 1;
-	else
-		wis_json_raw(j, "labels", labels);
-	free(labels);
-}
-
-static void json_level(struct wis_json *j, const char *key,
-		       const struct rd_series *s, const struct an_level *l)
-{
-	struct wis_json o;
-	double min, max;
-
-	level_range(s, l, &min, &max);
-	wis_json_init(&o);
-	wis_json_u64(&o, "runs", l->n);
-	wis_json_f64(&o, "median", l->median);
-	wis_json_f64(&o, "spread_pct", spread_pct(l));
-	wis_json_f64(&o, "min", min);
-	wis_json_f64(&o, "max", max);
-	wis_json_obj(j, key, &o);
-	wis_json_free(&o);
-}
-
-/* key: an array of the objects o[0..n). */
-static void json_objects(struct wis_json *j, const char *key,
-			 const struct wis_json *o, size_t n)
-{
-	size_t len = sizeof("[]");
-	char *text, *p;
-
-	for (size_t i = 0; i < n; i++) {
-		j->oom |= o[i].oom;
-		len += o[i].len + sizeof(",{}");
-	}
-	text = j->oom ? NULL : malloc(len);
-	if (!text) {
-		j->oom = 1;
-		return;
-	}
-	p = text;
-	*p++ = '[';
-	for (size_t i = 0; i < n; i++)
-		p += sprintf(p, "%s{%.*s}", i ? "," : "", (int)o[i].len,
-			     o[i].buf ? o[i].buf : "");
-	strcpy(p, "]");
-	wis_json_raw(j, key, text);
-	free(text);
-}
-
-/* The symbols that moved, each {"symbol","before","after"}. */
-static void json_symbols(struct wis_json *j, const struct rd_step *st)
-{
-	struct wis_json o[RD_SYMBOL_CHANGES];
-
-	for (size_t i = 0; i < st->nr_symbols; i++) {
-		const struct rd_hist_symbol *sym = &st->symbols[i];
-
-		wis_json_init(&o[i]);
-		wis_json_str(&o[i], "symbol", sym->name);
-		wis_json_f64(&o[i], "before", sym->share[0]);
-		wis_json_f64(&o[i], "after", sym->share[1]);
-		if (sym->below[0])
-			wis_json_raw(&o[i], "before_below", "true");
-		if (sym->below[1])
-			wis_json_raw(&o[i], "after_below", "true");
-	}
-	json_objects(j, "symbols", o, st->nr_symbols);
-	for (size_t i = 0; i < st->nr_symbols; i++)
-		wis_json_free(&o[i]);
-}
-
-/* The machines of the step's levels' runs: ["A","B"]. */
-static void json_machines(struct wis_json *j, unsigned long bits)
-{
-	char text[4 * 8 * sizeof(bits) + 3], *p = text;
-
-	*p++ = '[';
-	for (size_t k = 0; k < 8 * sizeof(bits); k++)
-		if (bits & 1UL << k)
-			p += sprintf(p, "%s\"%c\"", p > text + 1 ? "," : "",
-				     rd_machine_letter(k));
-	strcpy(p, "]");
-	wis_json_raw(j, "machines", text);
-}
-
-static void json_series(struct wis_json *j, const struct rd_series *s)
-{
-	wis_json_str(j, "test", s->test);
-	wis_json_str(j, "mode", mode_of(s));
-	wis_json_u64(j, "tasks", s->tasks);
-}
-
-static void json_drift(FILE *out, const struct rd_history *h,
-		       const struct rd_drift *dr)
-{
-	struct wis_json j, end;
-
-	wis_json_init(&j);
-	wis_json_init(&end);
-	json_series(&j, dr->s);
-	json_run(&j, h, dr->at.start);
-	json_run(&end, h, dr->at.end);
-	wis_json_obj(&j, "run_end", &end);
-	wis_json_f64(&j, "slope", dr->at.slope);
-	wis_json_f64(&j, "size", dr->at.to / dr->at.from - 1);
-	wis_json_f64(&j, "p", dr->at.p);
-	if (dr->control_test) {
-		wis_json_str(&j, "control", dr->control_test);
-		wis_json_f64(&j, "control_size", dr->at.control - 1);
-	}
-	wis_json_str(&j, "verdict", dr->at.control_off ? "undecided" : "drift");
-	wis_json_raw(&j, "alarm", dr->alarm ? "true" : "false");
-	if (!j.oom)
-		fprintf(out, "{%s}\n", j.buf);
-	wis_json_free(&end);
-	wis_json_free(&j);
-}
-
-/* A step's bisection: its ends, and how sure. */
-static void json_bisect(struct wis_json *j, const struct rd_history *h,
-			const struct an_step *st)
-{
-	struct wis_json b, old, new;
-
-	wis_json_init(&b);
-	wis_json_init(&old);
-	wis_json_init(&new);
-	wis_json_f64(&b, "sure", AN_STEP_PLACED);
-	json_run(&old, h, st->old_run);
-	wis_json_obj(&b, "old", &old);
-	json_run(&new, h, st->new_run);
-	wis_json_obj(&b, "new", &new);
-	wis_json_obj(j, "bisect", &b);
-	wis_json_free(&new);
-	wis_json_free(&old);
-	wis_json_free(&b);
-}
-
-void rd_view_history_json(FILE *out, const struct rd_history *h)
-{
-	for (size_t i = 0; i < h->nr_steps; i++) {
-		const struct rd_step *st = &h->steps[i];
-		struct wis_json j, prev;
-
-		wis_json_init(&j);
-		wis_json_init(&prev);
-		json_series(&j, st->s);
-		json_run(&j, h, st->at.run);
-		json_run(&prev, h, st->at.last_before);
-		wis_json_obj(&j, "run_before", &prev);
-		json_bisect(&j, h, &st->at);
-		wis_json_f64(&j, "size", st->at.ratio - 1);
-		wis_json_f64(&j, "lo", st->at.lo - 1);
-		wis_json_f64(&j, "hi", st->at.hi - 1);
-		wis_json_f64(&j, "p", st->at.p);
-		json_level(&j, "before", st->s, &st->at.before);
-		json_level(&j, "after", st->s, &st->at.after);
-		if (st->control_test) {
-			wis_json_str(&j, "control", st->control_test);
-			wis_json_f64(&j, "control_size", st->at.control - 1);
-		}
-		if (st->profiled)
-			json_symbols(&j, st);
-		json_machines(&j, st->machines);
-		wis_json_str(&j, "verdict", verdict_of(st));
-		wis_json_raw(&j, "alarm", st->alarm ? "true" : "false");
-		if (!j.oom)
-			fprintf(out, "{%s}\n", j.buf);
-		wis_json_free(&prev);
-		wis_json_free(&j);
-	}
-	for (size_t i = 0; i < h->nr_drifts; i++)
-		json_drift(out, h, &h->drifts[i]);
 }

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/* wis history's CSV (series.h): a row per run and shown series. */
+#include <stdio.h>
+
+#include "series.h"
+
+void rd_view_history_csv(FILE *out, const struct rd_history *h)
+{
+	fputs("order,run,by,test,mode,tasks,rate,step,machine\n", out);
+	for (size_t i = 0; i < h->nr_series; i++) {
+		const struct rd_series *s = &h->series[i];
+
+		for (size_t r = 0; s->shown && r < h->nr; r++) {
+			if (!rd_on_series(h, s, r))
+				continue;
+			fprintf(out, "%zu,", r + 1);
+			rd_csv_str(out, h->runs[r].run->id);
+			fputc(',', out);
+			rd_csv_str(out, h->runs[r].by);
+			fputc(',', out);
+			rd_csv_str(out, s->test);
+			fprintf(out, ",%s,%lu", rd_series_mode(s), s->tasks);
+			rd_csv_num(out, s->v[r]);
+			fprintf(out, ",%s,%c\n", (const char *const[]){ "", "step",
+				"undecided" }[rd_step_at(h, s, r)],
+				rd_machine_letter(h->runs[r].machine));
+		}
+	}
+}
