@@ -39,8 +39,8 @@ int wis_compat_main(const char *self, int argc, char **argv);
  * The store's commands, in the host's wis only (bench/Makefile): in the
  * image's wis, which links no SQLite, they are NULL.
  */
-int cmd_import(int argc, char **argv) __attribute__((weak));
-int cmd_runs(int argc, char **argv) __attribute__((weak));
+int wis_import_main(int argc, char **argv) __attribute__((weak));
+int wis_runs_main(int argc, char **argv) __attribute__((weak));
 extern __typeof__(wis_store_select) wis_store_select __attribute__((weak));
 extern __typeof__(wis_store_trust_shared) wis_store_trust_shared
 	__attribute__((weak));

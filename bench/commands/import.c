@@ -270,7 +270,7 @@ static int parse_import(int argc, char **argv, struct import_args *a)
 	return -1;
 }
 
-int cmd_import(int argc, char **argv)
+int wis_import_main(int argc, char **argv)
 {
 	struct import_args a = { .wait_s = IMPORT_WAIT_S };
 	struct wis_import_counts c = { 0 };

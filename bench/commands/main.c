@@ -15,10 +15,12 @@
 #include "topology.h"
 
 static int help_main(int argc, char **argv);
-static int import_main(int argc, char **argv);
-static int runs_main(int argc, char **argv);
 
-/* Every command: its name, its function, its arguments and one line. */
+/*
+ * Every command: its name, its function, its arguments and one line.  A
+ * command on the store is linked into the host's wis only: in the
+ * image's its function is NULL (cli.h), and that is all it can say.
+ */
 static const struct wis_command {
 	const char *name;
 	int (*main)(int argc, char **argv);
@@ -35,11 +37,11 @@ static const struct wis_command {
 	  "tables, CSV, LKP keys, plots from result records" },
 	{ "compare", wis_compare_main, "A... -- B...",
 	  "per point: medians, spreads, verdict; BASE NEW: B/A" },
-	{ "import", import_main, "DB FILE ...",
+	{ "import", wis_import_main, "DB FILE ...",
 	  "store runs in a SQLite history (host's wis only)" },
 	{ "history", wis_history_main, "[--db DB] ...",
 	  "rates along the runs, stored or in files; their steps" },
-	{ "runs", runs_main, "--db DB ...",
+	{ "runs", wis_runs_main, "--db DB ...",
 	  "the stored runs: id, date, kernel, machine, labels" },
 	{ "emit", wis_emit_main, "--out SINKS ...",
 	  "write one result record" },
@@ -65,31 +67,15 @@ static int usage(FILE *f)
 	return f == stderr ? 2 : 0;
 }
 
-/*
- * The command on the store is linked into the host's wis only; in the
- * image's, that is all its --help can say.
- */
-static int host_only(int (*cmd)(int, char **), int argc, char **argv)
+/* A command the image's wis has not: its --help and its use say so. */
+static int no_store(int argc, char **argv)
 {
 	int help = argc == 2 && (!strcmp(argv[1], "--help") ||
 				 !strcmp(argv[1], "-h"));
 
-	if (cmd)
-		return cmd(argc, argv);
 	fprintf(help ? stdout : stderr, "wis %s: this wis has no store (SQLite); the host's wis has: ./build.sh install\n",
 		argv[0]);
 	return help ? 0 : 2;
-}
-
-static int import_main(int argc, char **argv)
-{
-	return host_only(cmd_import, argc, argv);
-}
-
-
-static int runs_main(int argc, char **argv)
-{
-	return host_only(cmd_runs, argc, argv);
 }
 
 static int help_main(int argc, char **argv)
@@ -124,9 +110,13 @@ static int run_command(const char *self, int argc, char **argv)
 		return usage(stdout);
 	if (!*cmd)
 		return usage(stderr);
-	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(cmd, commands[i].name))
-			return commands[i].main(argc - 1, argv + 1);
+	for (size_t i = 0; i < NR_COMMANDS; i++) {
+		if (strcmp(cmd, commands[i].name))
+			continue;
+		if (!commands[i].main)
+			return no_store(argc - 1, argv + 1);
+		return commands[i].main(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "wis: unknown command '%s' (wis --help)\n", cmd);
 	return 2;
 }

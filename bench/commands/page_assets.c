@@ -3,7 +3,8 @@
  * What the host's wis inlines into a --html page besides its data: the
  * charting library's files and the page's own (bench/page/assets.S),
  * and the library's version and licence from its package.json (the
- * Makefile reads them).  The image's wis has none of it (report_cmd.c).
+ * Makefile reads them).  The image's wis has none of it: wis_page_assets
+ * is weak there (cli.h), and --html says so.
  */
 #include "view.h"
 

@@ -93,6 +93,14 @@ void wis_history_req_init(struct wis_history_req *c);
 int wis_history_run(struct wis_history_req *c);
 
 /*
+ * wis runs: the runs of the store db that words[0..n) select, read by
+ * select, listed under their machines (rd_view_runs) on stdout.  0, or
+ * 2 for a bad store, selector or out of memory (said on stderr).
+ */
+int wis_runs_run(rd_select_fn *select, const char *db,
+		 const char *const *words, size_t n);
+
+/*
  * The analysis lines and profiles of the records in buf (wis run
  * --profile prints them after its table).
  */

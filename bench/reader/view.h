@@ -250,6 +250,13 @@ int rd_out_dir(const char *path, FILE *diag);
 int rd_open_out_dir(int dirfd, const char *name, const char *shown,
 		    FILE *diag);
 
+/*
+ * wis runs' table (view_runs.c): a line per run (id, date, kernel,
+ * points, labels) under the machine it ran on, in the model's order.
+ * 0, or -1 out of memory.
+ */
+int rd_view_runs(FILE *out, const struct rd_model *m);
+
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);
 
