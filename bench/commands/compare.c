@@ -55,6 +55,10 @@ static const struct wis_opt_spec compare_spec = {
 			"its test's chart, to open offline in a browser\n"
 			"(the host's wis)"),
 		WIS_OPT_FLAG("force", OPT_FORCE, NULL),
+		WIS_OPT_FLAG("lkp-table", OPT_LKP_TABLE,
+			"A... -- B...: LKP's %stddev %change %stddev table\n"
+			"of its will-it-scale.* and perf-profile.* keys, by\n"
+			"LKP's listing rule (docs/lkp.md)"),
 		WIS_OPT_VALUE("in", OPT_IN, "FILE", NULL),
 		WIS_OPT_VALUE("min-repeats", OPT_MIN_REPEATS, "N",
 			"repeats each side needs "
@@ -107,8 +111,9 @@ static int compare_args(struct wis_report_req *c, int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		c->repeats |= !strcmp(argv[i], "--");
 	if (!wis_req_parse(c, argc, argv, &compare_spec, compare_label) &&
-	    (c->repeats ? c->nr_side[0] && c->nr_side[1] && !c->o.force :
-	     c->nr_news && !c->bisect))
+	    (c->repeats ? c->nr_side[0] && c->nr_side[1] && !c->o.force &&
+			  !(c->o.lkp_table && (c->bisect || c->o.format)) :
+	     c->nr_news && !c->bisect && !c->o.lkp_table))
 		return 0;
 	wis_opt_usage(&compare_spec, stderr);
 	return -1;

@@ -11,7 +11,7 @@
 
 static const char report_usage[] =
 	"usage: wis report [--csv[=runtest] | --json | --lkp | --kcidb [--origin NAME]]\n"
-	"                  [--out DIR] [--plot DIR] [--html FILE]\n"
+	"                  [--out DIR] [--plot DIR] [--html FILE] [--lkp-root DIR]\n"
 	"                  [--folded DIR]\n"
 	"                  [--compare A B [--sum] [--force]] FILE...\n"
 	"Reads result records from console logs, virtio captures, pmem images\n"
@@ -31,6 +31,9 @@ static const struct wis_opt_spec report_spec = {
 			"a KernelCI KCIDB v5 document: per point a test"),
 		WIS_OPT_VALUE("origin", OPT_ORIGIN, "NAME",
 			"its origin, the prefix of its ids ([a-z0-9_]+, wis)"),
+		WIS_OPT_VALUE("lkp-root", OPT_LKP_ROOT, "DIR",
+			"LKP result roots under DIR, as LKP's /lkp/result:\n"
+			"one RUN per test, task count and pass (docs/lkp.md)"),
 		WIS_OPT_VALUE("out", OPT_OUT, "DIR", NULL),
 		WIS_OPT_VALUE("plot", OPT_PLOT, "DIR",
 			"per test an SVG and a PNG (gnuplot), and index.html"),
@@ -67,6 +70,7 @@ static int report_args(struct wis_report_req *c, int argc, char **argv)
 {
 	if (!wis_req_parse(c, argc, argv, &report_spec, report_operand) &&
 	    !(((c->o.sum || c->o.force) && !c->base.label) ||
+	      (c->o.lkp_root && (c->base.label || c->o.runtest)) ||
 	      (c->base.label && (c->o.format == WIS_REPORT_LKP ||
 				 c->o.format == WIS_REPORT_KCIDB ||
 				 c->o.runtest)) ||

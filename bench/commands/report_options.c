@@ -78,6 +78,7 @@ static const struct {
 	{ OPT_OUT, offsetof(struct wis_report_opts, out_dir) },
 	{ OPT_FOLDED, offsetof(struct wis_report_opts, folded_dir) },
 	{ OPT_DB, offsetof(struct wis_report_opts, db) },
+	{ OPT_LKP_ROOT, offsetof(struct wis_report_opts, lkp_root) },
 };
 
 /* One option of either command: 0 taken, -1 bad (said on stderr). */
@@ -103,6 +104,9 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 		return set_format(&c->o, WIS_REPORT_JSON);
 	case OPT_LKP:
 		return set_format(&c->o, WIS_REPORT_LKP);
+	case OPT_LKP_TABLE:
+		c->o.lkp_table = 1;
+		return 0;
 	case OPT_KCIDB:
 		return set_format(&c->o, WIS_REPORT_KCIDB);
 	case OPT_ORIGIN:

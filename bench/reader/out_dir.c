@@ -60,6 +60,16 @@ int rd_open_out_dir(int dirfd, const char *name, const char *shown,
 	return fd;
 }
 
+int rd_out_subdir(int dirfd, const char *name, const char *shown, FILE *diag)
+{
+	if (mkdirat(dirfd, name, 0777) && errno != EEXIST) {
+		rd_report_diag(diag, "cannot create %s: %s", shown,
+			    strerror(errno));
+		return -1;
+	}
+	return rd_open_out_dir(dirfd, name, shown, diag);
+}
+
 int rd_out_dir(const char *path, FILE *diag)
 {
 	return make_dirs(path, diag) ? -1 :

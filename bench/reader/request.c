@@ -207,12 +207,7 @@ static int run_dir(int dirfd, const char *dir, const struct rd_run *run,
 
 	wis_safe_name(name, run->id);
 	snprintf(shown, len, "%s/%s", dir, name);
-	if (mkdirat(dirfd, name, 0777) && errno != EEXIST) {
-		rd_report_diag(diag, "cannot create %s: %s", shown,
-			    strerror(errno));
-		return -1;
-	}
-	return rd_open_out_dir(dirfd, name, shown, diag);
+	return rd_out_subdir(dirfd, name, shown, diag);
 }
 
 /* runtest.py's TEST.csv and TEST.title; with several runs, one dir each. */
@@ -340,7 +335,9 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 
 	ret = rd_repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
 			    c->nr_side[1], &c->rule, m->in.diag);
-	if (!ret)
+	if (!ret && c->o.lkp_table)
+		ret = rd_view_lkp_table(out, t.side, m->in.diag);
+	else if (!ret)
 		ret = rd_repeats_print(out, m->in.diag, &t, c->o.format);
 	if ((!ret || ret == 3) && files && c->o.plot_dir &&
 	    write_plots(m, NULL, &t, c->o.plot_dir, m->in.diag))
@@ -381,6 +378,9 @@ static int report_outputs(FILE *out, struct rd_model *m, const struct wis_report
 		cmp = compare_and_print(out, m, c, files);
 		return cmp ? cmp : ret;
 	}
+	if (c->o.lkp_root)
+		return !files ? ret :
+		       rd_view_lkp_roots(m, c->o.lkp_root, out, m->in.diag) ? 2 : ret;
 	/* runtest.py's files are the output asked for: no table besides. */
 	if (!c->o.runtest && print_stdout(out, m, &c->o) && !ret)
 		ret = 1;

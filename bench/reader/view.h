@@ -59,6 +59,8 @@ struct wis_report_opts {
 	 */
 	const struct rd_test_info *tests;
 	size_t nr_tests;
+	const char *lkp_root;	/* LKP result roots into this directory */
+	int lkp_table;		/* wis compare: LKP's table, not verdicts */
 	const char *db;		/* --db: operands select runs of this store */
 	rd_select_fn *select;
 };
@@ -68,6 +70,19 @@ void rd_view_csv(FILE *out, const struct rd_model *m);
 /* 1 when a trimmed record could not be read again (said on diag). */
 int rd_view_json(FILE *out, const struct rd_model *m);
 void rd_view_lkp(FILE *out, const struct rd_model *m);
+/*
+ * LKP result roots of every run under dir, made when missing, as LKP
+ * writes them (view_lkp_root.c); a line saying what was written to out.
+ * 0, or -1 with the reason on diag.
+ */
+int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
+		      FILE *diag);
+struct rd_cmp_side;
+/*
+ * LKP's %stddev %change %stddev table of the runs of side[0] (the base)
+ * and side[1] (view_lkp_table.c).  0, or 2 out of memory (said).
+ */
+int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, FILE *diag);
 /* A KCIDB I/O v5 document; a test's testcase: line is its comment. */
 void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 
@@ -249,6 +264,8 @@ int rd_out_dir(const char *path, FILE *diag);
  */
 int rd_open_out_dir(int dirfd, const char *name, const char *shown,
 		    FILE *diag);
+/* The same, name made first when missing. */
+int rd_out_subdir(int dirfd, const char *name, const char *shown, FILE *diag);
 
 /*
  * wis runs' table (view_runs.c): a line per run (id, date, kernel,

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis report --lkp-root DIR: LKP result roots as LKP writes them (its
+ * run-local, dump-stat, create_stats_matrix and unite_to), DIR standing
+ * for LKP's /lkp/result:
+ *
+ *   DIR/will-it-scale/PATH_PARAMS/TBOX_GROUP/ROOTFS/KCONFIG/COMPILER/COMMIT/
+ *       matrix.json avg.json stddev.json     every RUN below, united
+ *       RUN/job.yaml                         one job atom
+ *       RUN/will-it-scale                    runtest.py's CSV
+ *       RUN/will-it-scale.json perf-profile.json   dump-stat's files
+ *       RUN/stats.json RUN/matrix.json
+ *
+ * One RUN per atom of every run (test, task count, pass of the sweep);
+ * RUN is the first free number, as LKP takes it.  An atom already
+ * written (its job.yaml names the wis run and pass) is not written again.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "lkp.h"
+#include "lkp_json.h"
+#include "view.h"
+
+/* LKP's run-local takes RUN 0 to 99 under one commit. */
+#define LKP_MAX_RUNS 100
+/* The levels under DIR: testcase, path params, the five axes. */
+#define LKP_LEVELS 7
+#define COMPONENT_MAX 256
+#define JOB_YAML_MAX 65536
+
+struct roots {
+	const char *dir;	/* as the user gave it, for messages */
+	char *real;		/* its real path, for stats_source */
+	int top;
+	FILE *diag;
+	char **commits;		/* the commit directories written, relative */
+	size_t nr_commits;
+	size_t written, skipped;
+};
+
+/* A file under dirfd from what put writes of arg: 0, or -1 said. */
+static int write_at(struct roots *r, int dirfd, const char *shown,
+		    const char *name, void (*put)(FILE *f, const void *arg),
+		    const void *arg)
+{
+	char why[128];
+	int fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC,
+				0644, 0, why, sizeof(why));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f) {
+		rd_report_diag(r->diag, "cannot write %s/%s: %s", shown, name,
+			       fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	put(f, arg);
+	if (fclose(f)) {
+		rd_report_diag(r->diag, "cannot write %s/%s: %s", shown, name,
+			       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A YAML scalar LKP's loader reads back as the same string. */
+static void put_yaml_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc((unsigned char)*s < 0x20 ? '?' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* What job.yaml says of the wis run an atom is of. */
+static void put_origin(FILE *f, const struct rd_lkp_atom *at)
+{
+	fputs("wis_run: ", f);
+	put_yaml_str(f, at->run->id);
+	fprintf(f, "\nwis_repeat: %u\n", at->repeat);
+}
+
+/* An atom and its axes, for the writers of its files. */
+struct atom_ctx {
+	const struct rd_lkp_atom *at;
+	const char *axes[RD_LKP_AXES];
+	const struct rd_lkp_params *params;
+	const char *stats_source;
+};
+
+static void put_job(FILE *f, const void *arg)
+{
+	const struct atom_ctx *a = arg;
+	const struct rd_lkp_params *p = a->params;
+	size_t i;
+
+	fputs("suite: will-it-scale\ntestcase: will-it-scale\n"
+	      "category: benchmark\n", f);
+	/* LKP's jobs set these at the top, the test's own under its name */
+	for (i = 0; i < p->n; i++) {
+		if (strcmp(p->key[i], "runtime") &&
+		    strcmp(p->key[i], "cpufreq_governor"))
+			continue;
+		fprintf(f, "%s: ", p->key[i]);
+		put_yaml_str(f, p->value[i]);
+		fputc('\n', f);
+	}
+	fputs("will-it-scale:\n", f);
+	for (i = 0; i < p->n; i++) {
+		if (!strcmp(p->key[i], "runtime") ||
+		    !strcmp(p->key[i], "cpufreq_governor"))
+			continue;
+		fprintf(f, "  %s: ", p->key[i]);
+		if (!strcmp(p->key[i], "nr_task"))
+			fputs(p->value[i], f);
+		else
+			put_yaml_str(f, p->value[i]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < RD_LKP_AXES; i++) {
+		fprintf(f, "%s: ", rd_lkp_axis_names[i]);
+		put_yaml_str(f, a->axes[i]);
+		fputc('\n', f);
+	}
+	put_origin(f, a->at);
+}
+
+static void put_csv(FILE *f, const void *arg)
+{
+	const struct atom_ctx *a = arg;
+
+	fputs(a->at->csv, f);
+}
+
+/* The monitor a stat's file is of: its key's first component. */
+static int of_monitor(const struct rd_lkp_stat *s, const char *monitor)
+{
+	size_t n = strlen(monitor);
+
+	return !strncmp(s->key, monitor, n) && s->key[n] == '.';
+}
+
+/* Whether the atom has a stat of monitor. */
+static int has_monitor(const struct rd_lkp_atom *at, const char *monitor)
+{
+	for (size_t i = 0; i < at->nr_stats; i++)
+		if (of_monitor(&at->stats[i], monitor))
+			return 1;
+	return 0;
+}
+
+/*
+ * MONITOR.json (as arrays, one record), stats.json (single values) or
+ * matrix.json (arrays, every monitor: create_stats_matrix merges the
+ * monitors' files in name order).
+ */
+enum stats_file { MONITOR_FILE, STATS_FILE, MATRIX_FILE };
+
+struct stats_put {
+	const struct rd_lkp_atom *at;
+	enum stats_file kind;
+	const char *monitor;
+};
+
+static void put_stats(FILE *f, const void *arg)
+{
+	const struct stats_put *sp = arg;
+	const struct rd_lkp_atom *at = sp->at;
+	const char *order[RD_LKP_MONITORS] = { "perf-profile", "will-it-scale" };
+	struct rd_lkp_writer w;
+	struct rd_lkp_num n;
+
+	rd_lkp_json_begin(&w, f);
+	for (size_t m = 0; m < RD_LKP_MONITORS; m++) {
+		if (sp->monitor && strcmp(sp->monitor, order[m]))
+			continue;
+		for (size_t i = 0; i < at->nr_stats; i++) {
+			if (!of_monitor(&at->stats[i], order[m]))
+				continue;
+			n.v = at->stats[i].value;
+			n.is_float = at->stats[i].is_float;
+			if (sp->kind == STATS_FILE)
+				rd_lkp_json_member_num(&w, at->stats[i].key, &n);
+			else
+				rd_lkp_json_member_nums(&w, at->stats[i].key, &n, 1);
+		}
+	}
+	rd_lkp_json_end(&w);
+}
+
+/* Whether the RUN directory name under dirfd holds this atom already. */
+static int already_written(int dirfd, const char *name,
+			   const struct rd_lkp_atom *at)
+{
+	char why[128], *buf = malloc(JOB_YAML_MAX + 1), *want = NULL;
+	size_t len = 0, wlen = 0;
+	int fd, ret = 0;
+	ssize_t got;
+	FILE *mem;
+
+	if (!buf)
+		return 0;
+	snprintf(buf, JOB_YAML_MAX, "%s/job.yaml", name);
+	fd = wis_open_owned(dirfd, buf, O_RDONLY, 0, 0, why, sizeof(why));
+	while (fd >= 0 && len < JOB_YAML_MAX &&
+	       (got = read(fd, buf + len, JOB_YAML_MAX - len)) > 0)
+		len += (size_t)got;
+	if (fd >= 0)
+		close(fd);
+	buf[len] = '\0';
+	mem = open_memstream(&want, &wlen);
+	if (fd >= 0 && mem) {
+		fputc('\n', mem);
+		put_origin(mem, at);
+		if (!fclose(mem))
+			ret = !!strstr(buf, want);
+	} else if (mem) {
+		fclose(mem);
+	}
+	free(want);
+	free(buf);
+	return ret;
+}
+
+/*
+ * The RUN directory for an atom under the commit directory cfd: the
+ * first free number, made; -1 none (said), -2 written already.
+ */
+static int pick_run(struct roots *r, int cfd, const char *shown,
+		    const struct rd_lkp_atom *at, char *name, size_t len)
+{
+	for (int i = 0; i < LKP_MAX_RUNS; i++) {
+		snprintf(name, len, "%d", i);
+		if (!mkdirat(cfd, name, 0775))
+			return 0;
+		if (errno != EEXIST) {
+			rd_report_diag(r->diag, "cannot create %s/%s: %s",
+				       shown, name, strerror(errno));
+			return -1;
+		}
+		if (already_written(cfd, name, at))
+			return -2;
+	}
+	rd_report_diag(r->diag, "%s: all of LKP's %d runs taken; not written",
+		       shown, LKP_MAX_RUNS);
+	return -1;
+}
+
+/* Open the directories of path's components under r->top. */
+static int open_path(struct roots *r, char *const *comp, size_t n,
+		     char *shown, size_t len)
+{
+	int fd = r->top, next;
+	size_t used = (size_t)snprintf(shown, len, "%s", r->dir);
+
+	for (size_t i = 0; i < n; i++) {
+		if (used < len)
+			used += (size_t)snprintf(shown + used, len - used, "/%s",
+						 comp[i]);
+		next = rd_out_subdir(fd, comp[i], shown, r->diag);
+		if (fd != r->top)
+			close(fd);
+		if (next < 0)
+			return -1;
+		fd = next;
+	}
+	return fd;
+}
+
+static int remember_commit(struct roots *r, char *const *comp)
+{
+	char *path, **v;
+
+	if (asprintf(&path, "%s/%s/%s/%s/%s/%s/%s", comp[0], comp[1], comp[2],
+		     comp[3], comp[4], comp[5], comp[6]) < 0)
+		return -1;
+	for (size_t i = 0; i < r->nr_commits; i++) {
+		if (!strcmp(r->commits[i], path)) {
+			free(path);
+			return 0;
+		}
+	}
+	v = realloc(r->commits, (r->nr_commits + 1) * sizeof(*v));
+	if (!v) {
+		free(path);
+		return -1;
+	}
+	r->commits = v;
+	v[r->nr_commits++] = path;
+	return 0;
+}
+
+/* The files of one RUN under the commit directory cfd. */
+static int write_run_files(struct roots *r, int rfd, const char *shown,
+			   const struct atom_ctx *a)
+{
+	char name[64];
+	struct stats_put sp = { a->at, MONITOR_FILE, NULL };
+
+	if (write_at(r, rfd, shown, "job.yaml", put_job, a) ||
+	    write_at(r, rfd, shown, "will-it-scale", put_csv, a))
+		return -1;
+	for (size_t m = 0; m < RD_LKP_MONITORS; m++) {
+		if (!has_monitor(a->at, rd_lkp_monitors[m]))
+			continue;
+		sp.monitor = rd_lkp_monitors[m];
+		snprintf(name, sizeof(name), "%s.json", rd_lkp_monitors[m]);
+		if (write_at(r, rfd, shown, name, put_stats, &sp))
+			return -1;
+	}
+	sp.monitor = NULL;
+	sp.kind = STATS_FILE;
+	if (write_at(r, rfd, shown, "stats.json", put_stats, &sp))
+		return -1;
+	sp.kind = MATRIX_FILE;
+	return write_at(r, rfd, shown, "matrix.json", put_stats, &sp);
+}
+
+static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
+{
+	char axes[RD_LKP_AXES][COMPONENT_MAX], pp[COMPONENT_MAX];
+	char shown[PATH_MAX + 64], run[16];
+	char *comp[LKP_LEVELS] = { "will-it-scale", pp };
+	struct rd_lkp_params params;
+	struct atom_ctx a = { .at = at, .params = &params };
+	int cfd, rfd, ret;
+	size_t i;
+
+	for (i = 0; i < RD_LKP_AXES; i++) {
+		a.axes[i] = rd_lkp_axis(at->run, (enum rd_lkp_axis)i, axes[i],
+					sizeof(axes[i]));
+		if (!a.axes[i]) {
+			rd_report_diag(r->diag, "run %s: its %s is not a directory name LKP can have (empty, '.', '..' or longer than %d); nothing of it written",
+				       at->run->id, rd_lkp_axis_names[i],
+				       COMPONENT_MAX - 1);
+			return -1;
+		}
+		comp[2 + i] = axes[i];
+	}
+	rd_lkp_params(at, &params);
+	rd_lkp_path_params(&params, pp, sizeof(pp));
+	cfd = open_path(r, comp, LKP_LEVELS, shown, sizeof(shown));
+	if (cfd < 0)
+		return -1;
+	ret = pick_run(r, cfd, shown, at, run, sizeof(run));
+	if (ret == -2) {
+		r->skipped++;
+		close(cfd);
+		return 0;
+	}
+	rfd = ret ? -1 : rd_out_subdir(cfd, run, shown, r->diag);
+	close(cfd);
+	if (rfd < 0)
+		return -1;
+	snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "/%s", run);
+	ret = write_run_files(r, rfd, shown, &a);
+	close(rfd);
+	if (!ret) {
+		r->written++;
+		ret = remember_commit(r, comp);
+		if (ret)
+			rd_report_diag(r->diag, "out of memory");
+	}
+	return ret;
+}
+
+int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
+		      FILE *diag)
+{
+	struct roots r = { .dir = dir, .diag = diag };
+	struct rd_lkp_atoms atoms = { 0 };
+	char shown[PATH_MAX + 64], why[128], *real = NULL;
+	int ret = 0, cfd;
+
+	r.top = rd_out_dir(dir, diag);
+	if (r.top < 0)
+		return -1;
+	r.real = realpath(dir, NULL);
+	for (size_t i = 0; !ret && i < m->nr_runs; i++)
+		ret = rd_lkp_atoms_add(&atoms, &m->runs[i]);
+	if (ret || !r.real)
+		rd_report_diag(diag, "%s", ret ? "out of memory" :
+			       "cannot resolve the directory's path");
+	for (size_t i = 0; !ret && r.real && i < atoms.nr; i++)
+		ret = write_atom(&r, &atoms.v[i]);
+	for (size_t i = 0; !ret && r.real && i < r.nr_commits; i++) {
+		snprintf(shown, sizeof(shown), "%s/%s", dir, r.commits[i]);
+		cfd = wis_open_owned(r.top, r.commits[i],
+				     O_RDONLY | O_DIRECTORY, 0, 0, why,
+				     sizeof(why));
+		if (asprintf(&real, "%s/%s", r.real, r.commits[i]) < 0)
+			real = NULL;
+		ret = cfd < 0 || !real ? -1 : rd_lkp_unite(cfd, shown, real, diag);
+		if (cfd < 0)
+			rd_report_diag(diag, "cannot open %s: %s", shown, why);
+		if (cfd >= 0)
+			close(cfd);
+		free(real);
+	}
+	if (!ret)
+		fprintf(out, "%s: %zu LKP run%s written, %zu written before; %zu atom%s with no stats (every point failed)\n",
+			dir, r.written, r.written == 1 ? "" : "s", r.skipped,
+			atoms.empty, atoms.empty == 1 ? "" : "s");
+	for (size_t i = 0; i < r.nr_commits; i++)
+		free(r.commits[i]);
+	free(r.commits);
+	free(r.real);
+	rd_lkp_atoms_free(&atoms);
+	close(r.top);
+	return ret;
+}
