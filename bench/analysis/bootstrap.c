@@ -4,19 +4,7 @@
 #include <string.h>
 
 #include "bootstrap.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double an_median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n ? v[n / 2] : NAN;
-}
+#include "median.h"
 
 /* FNV-1a, 64 bits. */
 uint64_t an_seed_bytes(uint64_t h, const void *bytes, size_t n)
@@ -125,7 +113,7 @@ static int side_init(struct side *s, const double *v, size_t n)
 	if (!s->sorted || !s->at_most)
 		return -1;
 	memcpy(s->sorted, v, n * sizeof(*v));
-	qsort(s->sorted, n, sizeof(*s->sorted), cmp_double);
+	qsort(s->sorted, n, sizeof(*s->sorted), wis_cmp_double);
 	for (size_t k = 0; k + 1 < n; k++)
 		s->at_most[k] = an_binomial_at_least(n, (double)(k + 1) / (double)n,
 						  n / 2 + 1);
@@ -186,7 +174,7 @@ int an_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 		ratios[r] = resampled_median(&sb, &state);
 		ratios[r] = ma > 0 ? ratios[r] / ma : INFINITY;
 	}
-	qsort(ratios, rounds, sizeof(*ratios), cmp_double);
+	qsort(ratios, rounds, sizeof(*ratios), wis_cmp_double);
 	*lo = quantile(ratios, rounds, (1 - level) / 2);
 	*hi = quantile(ratios, rounds, 1 - (1 - level) / 2);
 	ret = 0;

@@ -10,12 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * Sort v[0..n) and return LKP's median, the value at n / 2 (the upper
- * middle one when n is even); NaN when n is 0.
- */
-double an_median(double *v, size_t n);
-
 /* A seed for the generator from a text, e.g. the point's test/mode/tasks. */
 uint64_t an_seed(const char *text);
 /* ... from n bytes, continuing the seed h (AN_SEED_START for a new one). */

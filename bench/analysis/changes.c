@@ -44,6 +44,7 @@
 #include "bootstrap.h"
 #include "changes.h"
 #include "drifts.h"
+#include "median.h"
 
 #define CLIP 3.0		/* robust standard deviations */
 #define MAD_TO_SD 1.4826	/* the MAD of a normal sample is 0.6745 sd */
@@ -118,7 +119,7 @@ static double kth(double *v, size_t n, size_t k)
 	return v[want];
 }
 
-/* The median as an_median() takes it (the value at n / 2) and the MAD. */
+/* The median as wis_median() takes it (the value at n / 2) and the MAD. */
 static double median_mad(const double *v, size_t n, double *scratch,
 			 double *mad)
 {
@@ -722,7 +723,7 @@ static double control_median(const double *control, size_t from, size_t to,
 	for (size_t r = from; r < to; r++)
 		if (isfinite(control[r]))
 			buf[n++] = control[r];
-	return an_median(buf, n);
+	return wis_median(buf, n);
 }
 
 /* The control moved the same way by half as much or more: the machine's. */

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "bootstrap.h"
+#include "median.h"
 #include "verdict.h"
 
 static const char *const verdict_names[] = {
@@ -54,7 +55,7 @@ void an_side_summarise(double *v, size_t n, struct an_side_summary *s)
 	size_t i;
 
 	s->n = n;
-	s->median = an_median(v, n);
+	s->median = wis_median(v, n);
 	s->min = n ? v[0] : NAN;
 	s->max = n ? v[n - 1] : NAN;
 	for (i = 0; i < n; i++)
@@ -89,8 +90,8 @@ int an_verdict_judge(const struct an_verdict_rule *r, double *a, size_t na,
 {
 	size_t fa, fb, ka, kb;
 
-	an_median(a, na);
-	an_median(b, nb);
+	wis_median(a, na);
+	wis_median(b, nb);
 	ka = trim(r, na, &fa);
 	kb = trim(r, nb, &fb);
 	an_side_summarise(a + fa, ka, &v->a);
@@ -123,11 +124,11 @@ double an_verdict_run_noise(double *c, size_t n)
 
 	if (n < AN_NOISE_MIN_POINTS)
 		return 0;
-	mid = an_median(c, n);
+	mid = wis_median(c, n);
 	for (size_t i = 0; i < n; i++)
 		c[i] = fabs(c[i] - mid);
 	/* The MAD of a normal sample is 0.6745 of its sigma. */
-	return 1.4826 * an_median(c, n);
+	return 1.4826 * wis_median(c, n);
 }
 
 void an_verdict_apply_noise(const struct an_verdict_rule *r, double noise,

@@ -38,6 +38,18 @@ double wis_result_idle_pct(const struct wis_result *r)
 		total += r->stat[i];
 	return total ? 100.0 * r->stat[STAT_IDLE] / total : NAN;
 }
+
+double wis_result_average(const struct wis_result *r)
+{
+	double sum = 0;
+
+	if (!r->nr_samples)
+		return 0;
+	for (int i = 0; i < r->nr_samples; i++)
+		sum += r->samples[i].total;
+	return sum / r->nr_samples;
+}
+
 struct task_arg {
 	const struct wis_test *test;
 	struct wis_task task;

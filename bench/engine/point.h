@@ -112,6 +112,8 @@ struct wis_point {
 
 /* Idle % of the point's CPUs over its window; NAN when no tick fell. */
 double wis_result_idle_pct(const struct wis_result *r);
+/* Mean of the measured totals, ops/s. */
+double wis_result_average(const struct wis_result *r);
 const char *wis_sampler_name(enum wis_sampler how);
 /* What a point's sampler will get here (tried in a child process). */
 enum wis_sampler wis_sampler_probe(void);

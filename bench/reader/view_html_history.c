@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bootstrap.h"
+#include "median.h"
 #include "page.h"
 #include "series.h"
 #include "view.h"
@@ -115,7 +115,7 @@ static void series_levels(struct rd_page *pg, const struct rd_history *h,
 		rd_pg_open(pg, '[');
 		rd_pg_uint(pg, 0);
 		rd_pg_uint(pg, h->nr);
-		rd_pg_num(pg, n ? an_median(buf, n) : NAN);
+		rd_pg_num(pg, n ? wis_median(buf, n) : NAN);
 		rd_pg_close(pg, ']');
 	}
 	rd_pg_close(pg, ']');

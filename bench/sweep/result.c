@@ -11,17 +11,6 @@
 #include "schema.h"
 #include "table.h"
 
-double wis_result_average(const struct wis_result *r)
-{
-	double sum = 0;
-
-	if (!r->nr_samples)
-		return 0;
-	for (int i = 0; i < r->nr_samples; i++)
-		sum += r->samples[i].total;
-	return sum / r->nr_samples;
-}
-
 static uint64_t stat_total(const struct wis_result *r)
 {
 	uint64_t sum = 0;

@@ -16,7 +16,4 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 void wis_point_row(FILE *f, const struct wis_point *p,
 		   const struct wis_result *r, double base_rate);
 
-/* Mean of the measured totals, ops/s. */
-double wis_result_average(const struct wis_result *r);
-
 #endif
