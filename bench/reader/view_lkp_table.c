@@ -48,33 +48,51 @@ static void values_of(const struct group_side *g, const char *key, double *v)
 	}
 }
 
-/* The group's header: its axes but the commit, then each side's commit. */
+/* An axis of a group's header. */
+struct axis {
+	const char *key, *value;
+};
+
+static int cmp_axis(const void *a, const void *b)
+{
+	return strcmp(((const struct axis *)a)->key, ((const struct axis *)b)->key);
+}
+
+/*
+ * The group's header: its axes but the commit, sorted by name as LKP's
+ * data store keeps them, then each side's commit.
+ */
 static void put_header(FILE *out, const struct group_side g[2])
 {
 	const struct rd_lkp_atom *at = g[0].at[0];
 	char axes[RD_LKP_AXES][256], name[2][256];
+	struct axis v[RD_LKP_AXES + RD_LKP_PARAMS + 1];
 	struct rd_lkp_params p;
-	const char *v;
-	size_t i;
+	size_t i, n = 0;
 
 	rd_lkp_params(at, &p);
 	for (i = 0; i < RD_LKP_AXES; i++) {
-		v = rd_lkp_axis(at->run, (enum rd_lkp_axis)i, axes[i], sizeof(axes[i]));
-		if (!v)
+		if (i == RD_LKP_COMMIT)
+			continue;
+		if (!rd_lkp_axis(at->run, (enum rd_lkp_axis)i, axes[i], sizeof(axes[i])))
 			snprintf(axes[i], sizeof(axes[i]), "?");
+		v[n++] = (struct axis){ rd_lkp_axis_names[i], axes[i] };
 	}
+	v[n++] = (struct axis){ "testcase", "will-it-scale" };
+	for (i = 0; i < p.n; i++)
+		v[n++] = (struct axis){ p.key[i], p.value[i] };
+	qsort(v, n, sizeof(*v), cmp_axis);
 	for (i = 0; i < 2; i++)
 		if (!rd_lkp_axis(g[i].at[0]->run, RD_LKP_COMMIT, name[i], sizeof(name[i])))
 			snprintf(name[i], sizeof(name[i]), "?");
-	fputs("=========================================================================================\n"
-	      "tbox_group/testcase/rootfs/kconfig/compiler", out);
-	for (i = 0; i < p.n; i++)
-		fprintf(out, "/%s", p.key[i]);
-	fprintf(out, ":\n  %s/will-it-scale/%s/%s/%s", axes[RD_LKP_TBOX_GROUP],
-		axes[RD_LKP_ROOTFS], axes[RD_LKP_KCONFIG], axes[RD_LKP_COMPILER]);
-	for (i = 0; i < p.n; i++) {
-		fputc('/', out);
-		puts_clean(out, p.value[i]);
+	fputs("=========================================================================================\n", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? "/" : "", v[i].key);
+	fputs(":\n  ", out);
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc('/', out);
+		puts_clean(out, v[i].value);
 	}
 	fprintf(out, "\n\ncommit: \n  %s\n  %s\n\n", name[0], name[1]);
 	fprintf(out, "%16.16s %27.27s \n", name[0], name[1]);

@@ -1,0 +1,118 @@
+#!/bin/sh
+# LKP result roots (docs/lkp.md): wis report --lkp-root writes them as
+# LKP does (paths, JSON shapes, zero stats dropped, the commit level
+# united), from files and from the store with its labels as axes, once
+# per run; wis compare --lkp-table lists by LKP's rule on generated runs
+# with fixed rates; wis import reads a result root back; a malformed
+# stats file is named with its key.
+set -eu
+. tests/store.sh
+FIX=$root/tests/fixtures
+
+plan 23
+
+# Five passes of five tests at 1 task; each pass's rate fixed by test and
+# pass (r), base and head.  The Perl is Perl's, not the shell's:
+# shellcheck disable=SC2016
+rates() {
+	$REFRAME 'if (/"type":"point"/) { my ($r) = /"repeat":(\d+)/; my ($t) = /"test":"(\w+)"/;
+		my %v = ('"$1"'); s/"average":[0-9.e+-]+/"average":$v{$t}/ }
+		s/"run":"rep-[^"]*"/"run":"'"$2"'"/' <"$FIX/repeats.wis" >"$3"
+}
+# shellcheck disable=SC2016
+rates 'open1 => 1000 + 10 * $r, getppid1 => 1000 + $r, futex4 => 1000 + 100 * $r,
+	poll2 => 1000 + 100 * $r, brk1 => 1000 + 10 * $r' base-1 base.wis
+# shellcheck disable=SC2016
+rates 'open1 => (1000 + 10 * $r) * 0.9, getppid1 => 1006 + $r, futex4 => 1100 + 100 * $r,
+	poll2 => 2 * (1000 + 100 * $r), brk1 => 2000 + 10 * $r' head-1 head.wis
+
+rc=0
+"$HOST" report --lkp-root roots base.wis >out 2>err || rc=$?
+is "--lkp-root from a file: exit 0" 0 "$rc"
+check "... says what it wrote" grep -qx \
+	'roots: 25 LKP runs written, 0 written before; 0 atoms with no stats (every point failed)' out
+c=roots/will-it-scale/process-1-0.2s-poll2/rep/wis/defconfig/gcc/6.18.44-fc-v782
+check "... the path: params, tbox_group (wis.id), rootfs, kconfig, compiler, commit (the kernel)" \
+	test -d "$c"
+check "... a RUN per pass, 0 to 4, each with LKP's files" sh -c \
+	"for r in 0 1 2 3 4; do for f in job.yaml will-it-scale will-it-scale.json stats.json matrix.json; do
+		test -f $c/\$r/\$f || exit 1; done; done; test ! -e $c/5"
+check "... job.yaml: the atom as LKP's jobs say it, and the wis run it is of" grep -qxF "will-it-scale:
+  mode: 'process'
+  nr_task: 1
+  test: 'poll2'" "$c/4/job.yaml"
+check "... will-it-scale: runtest.py's CSV" diff -u - "$c/4/will-it-scale" <<'EOF'
+tasks,processes,processes_idle,threads,threads_idle,linear
+0,0,100,0,100,0
+1,1400,0.00,0,0.00,1400
+EOF
+# LKP's pretty_generate leaves no newline after the closing brace.
+{ cat "$c/4/will-it-scale.json"; echo; } >wis.json
+check "... will-it-scale.json: dump-stat's arrays, the zero stats (threads, idle 0.00) dropped" \
+	diff -u - wis.json <<'EOF'
+{
+  "will-it-scale.1.processes": [
+    1400
+  ],
+  "will-it-scale.1.linear": [
+    1400
+  ],
+  "will-it-scale.per_process_ops": [
+    1400
+  ],
+  "will-it-scale.workload": [
+    1400
+  ]
+}
+EOF
+check "... stats.json: one number a stat" grep -qx '  "will-it-scale.workload": 1400' "$c/4/stats.json"
+check "... the commit's matrix.json: a column a RUN, stats_source their stats.json" sh -c \
+	"tr -d ' \n' <$c/matrix.json | grep -q '\"will-it-scale.1.processes\":\[1000,1100,1200,1300,1400\]' &&
+	 grep -q '\"$PWD/$c/4/stats.json\"' $c/matrix.json"
+check "... avg.json and stddev.json: the mean and the population deviation, as Ruby writes floats" sh -c \
+	"grep -qx '  \"will-it-scale.workload\": 1200.0' $c/avg.json &&
+	 grep -qx '  \"will-it-scale.workload\": 141.4213562373095' $c/stddev.json"
+
+rc=0
+"$HOST" report --lkp-root roots base.wis >out 2>err || rc=$?
+check "written again: nothing added (its job.yaml names the run and pass)" sh -c \
+	"test $rc -eq 0 && grep -q '0 LKP runs written, 25 written before' out && test ! -e $c/5"
+
+# The store's labels are the axes.
+"$HOST" import db --label commit=base --label kconfig=x86_64-rhel-9.4 base.wis >/dev/null
+"$HOST" import db --label commit=head --label kconfig=x86_64-rhel-9.4 head.wis >/dev/null
+rc=0
+"$HOST" report --db db --lkp-root db-roots commit=base >out 2>err || rc=$?
+check "--lkp-root --db: the labels commit= and kconfig= in the path" sh -c \
+	"test $rc -eq 0 && test -f db-roots/will-it-scale/process-1-0.2s-open1/rep/wis/x86_64-rhel-9.4/gcc/base/4/stats.json"
+
+# LKP's table: A the base; listed when LKP lists (docs/lkp.md).
+rc=0
+"$HOST" compare --lkp-table base.wis -- head.wis >table 2>err || rc=$?
+is "--lkp-table: exit 0" 0 "$rc"
+check "... a header per atom, as ncompare prints it" grep -qx \
+	'compiler/kconfig/mode/nr_task/rootfs/runtime/tbox_group/test/testcase:' table
+check "... apart and 10 % lower: listed, the stddev below 2 % not shown" grep -qxF \
+	'      1020           -10.0%     918.00        will-it-scale.1.processes' table
+check "... apart and twice: listed, +-11 % shown" grep -qxF \
+	'      1200 ± 11%    +100.0%       2400 ± 11%  will-it-scale.1.processes' table
+check "... apart but 0.6 % (getppid1): not listed" sh -c "! grep -q 'getppid1' table"
+check "... 8 % apart but the ranges overlap (futex4): not listed" sh -c "! grep -q 'futex4' table"
+is "... three atoms listed, four keys each" 12 "$(grep -c '  will-it-scale\.' table)"
+grep -v '"repeat":[234]' base.wis >base2.wis
+grep -v '"repeat":[234]' head.wis >head2.wis
+"$HOST" compare --lkp-table base2.wis -- head2.wis >table2 2>&1 || true
+check "... two runs a side: nothing listed" sh -c "! grep -q 'will-it-scale\.' table2 &&
+	grep -q '0 keys listed' table2"
+check "--lkp-table is the repeats form's only" sh -c \
+	"! \"$HOST\" compare --lkp-table base.wis head.wis >/dev/null 2>&1"
+
+# A malformed stats file in a root: named with its key, nothing more written.
+sed 's/: 1300,/: 13-00,/' "$c/3/stats.json" >s && cat s >"$c/3/stats.json"
+rc=0
+"$HOST" report --lkp-root roots head.wis >out 2>err || rc=$?
+is "a malformed stats.json under the commit: exit 2" 2 "$rc"
+check "... the file, the byte and the key named" grep -q \
+	"^wis report: roots/will-it-scale/process-1-0.2s-poll2/rep/wis/defconfig/gcc/6.18.44-fc-v782/3/stats.json: not a number at byte [0-9]* (key \"will-it-scale.1.processes\")" err
+
+exit "$tap_failed"
