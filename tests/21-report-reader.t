@@ -33,6 +33,21 @@ check "torn last line: run incomplete, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'run torn incomplete: no end record' err)" = 1
 check "torn last line: the records before it are kept" grep -q \
 	'2 points, 0 failed' out
+"$WIS" history torn.rec >/dev/null 2>err || true
+check "... wis history says it in its own name" grep -qx \
+	'wis history: torn.rec: 1 corrupt line skipped' err
+"$WIS" compare torn.rec -- torn.rec >/dev/null 2>err || true
+check "... and wis compare in its" grep -qx \
+	'wis compare: torn.rec: 1 corrupt line skipped' err
+# Out of memory, wherever ulimit -v stops it once it has started.
+v=3000
+while [ $v -le 16000 ]; do
+	sh -c "ulimit -v $v && exec '$WIS' history torn.rec" 2>&1 >/dev/null |
+		grep -i 'memory' || true
+	v=$((v + 500))
+done >oom
+check "... out of memory too: wis history, never wis report" sh -c \
+	"grep -q '^wis history: .*out of memory' oom && ! grep -q 'wis report' oom"
 
 run_into file:good.rec flip
 sed '2s/"average":1000/"average":1001/' good.rec >flipped.rec

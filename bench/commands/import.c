@@ -277,7 +277,6 @@ int wis_import_main(int argc, char **argv)
 	struct wis_store *s;
 	int ret = 2, bad = 0;
 
-	rd_diag_name("wis import");
 	a.labels = calloc((size_t)argc + 1, sizeof(*a.labels));
 	a.operands = calloc((size_t)argc + 1, sizeof(*a.operands));
 	if (!a.labels || !a.operands) {

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cmdline.h"
+#include "input.h"
 #include "options.h"
 #include "topology.h"
 
@@ -103,6 +104,7 @@ static void test_hooks(void)
 static int run_command(const char *self, int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
+	static char diag_name[32];
 
 	if (strcmp(self, "wis") && strchr(self, '_'))
 		return wis_compat_main(self, argc, argv);
@@ -115,6 +117,9 @@ static int run_command(const char *self, int argc, char **argv)
 			continue;
 		if (!commands[i].main)
 			return no_store(argc - 1, argv + 1);
+		/* What the reader says, it says for this command. */
+		snprintf(diag_name, sizeof(diag_name), "wis %s", cmd);
+		rd_diag_name(diag_name);
 		return commands[i].main(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "wis: unknown command '%s' (wis --help)\n", cmd);

@@ -121,8 +121,8 @@ void rd_inputs_summary(const struct rd_inputs *in);
 void rd_report_diag(FILE *diag, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /*
- * The command whose diagnostics the reader writes, their prefix: "wis
- * report" unless the command that runs says its name.
+ * The command whose diagnostics the reader writes, their prefix ("wis
+ * history"): main.c sets it from its table for every command.
  */
 void rd_diag_name(const char *name);
 
