@@ -134,6 +134,49 @@ check "... none of their bytes reach the output" sh -c \
 report --json ctl.rec
 check "... kept as data in JSON" grep -q "a${csi}31m" out
 
+# Round four, case 2: every CSV cell cleaned as the text views' names
+# are, from files and from a store: run ids that would set the
+# terminal's title and clear it, kernels, test names and messages with
+# ESC, BEL, C1 and bidi controls, six runs.
+HOST=${WIS%/rootfs/bin/wis}/bin/wis
+bel=$(printf '\007')
+i=1
+while [ $i -le 6 ]; do
+	r="r$i${esc}]0;PWNED${bel}${esc}[2J${csi}31m${rlo}x"
+	emit --out "file:t$i.rec" --run "$r" --seq 0 run id=host \
+		"kernel=6.$i${esc}[31m${osc}"
+	emit --out "file:t$i.rec" --run "$r" --seq 1 point \
+		"test=t${esc}[2J${rlm},\"q" mode=processes tasks:=1 status=ok \
+		average:=100 per_task:=100 "message=m${esc}]0;x${bel}${lri}"
+	emit --out "file:t$i.rec" --run "$r" --seq 2 end status=ok
+	side=a
+	[ $i -le 3 ] || side=b
+	"$HOST" import --label side=$side t.db "t$i.rec" >/dev/null
+	i=$((i + 1))
+done
+controls='1b|07|c2 9b|c2 9d|e2 80 ae|e2 81 a6|e2 80 8f'
+csv_clean() {	# csv_clean COMMAND...: its CSV, the test's name cleaned in it
+	rc=0
+	"$@" >out 2>err || rc=$?
+	check "$2 $3 $4 of hostile names: no control or bidi byte, each a ?" sh -c \
+		"! od -An -tx1 out | tr -s ' \n' ' ' | grep -Eq '$controls' &&
+		 grep -qF 't?[2J?,' out"
+}
+csv_clean "$WIS" report --csv t1.rec t2.rec t3.rec t4.rec t5.rec t6.rec
+check "... each as ?, the quote doubled, the row whole" grep -qF \
+	"r1?]0;PWNED??[2J?31m?x,host,\"t?[2J?,\"\"q\",processes,1,0,,,ok,100,100,1,,,,,m?]0;x??" out
+csv_clean "$HOST" report --csv --db t.db
+check "... the same from the store" grep -qF \
+	"r6?]0;PWNED??[2J?31m?x,host,\"t?[2J?,\"\"q\"" out
+csv_clean "$WIS" history --csv t1.rec t2.rec t3.rec t4.rec t5.rec t6.rec
+check "... the kernel it orders by too" grep -qF \
+	"1,r1?]0;PWNED??[2J?31m?x,6.1?[31m?,\"t?[2J?,\"\"q\",processes,1,100" out
+csv_clean "$HOST" history --csv --db t.db
+csv_clean "$WIS" compare --csv t1.rec t2.rec t3.rec -- t4.rec t5.rec t6.rec
+check "... the test of a comparison" grep -q '^"t?\[2J?,""q",processes,1,3,' out
+csv_clean "$HOST" compare --csv --db t.db side=a -- side=b
+csv_clean "$WIS" compare --csv t1.rec t4.rec
+
 # Finding 10: qemu/pxe's words as iPXE (and GRUB) read them.
 cd "$top"
 # shellcheck disable=SC2016 # ${platform} is for iPXE

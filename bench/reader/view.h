@@ -101,7 +101,10 @@ enum rd_runtest { RD_RUNTEST_UPSTREAM, RD_RUNTEST_LKP };
 void rd_view_runtest(FILE *out, const struct rd_run *run, size_t from,
 		     size_t to, enum rd_runtest whose);
 
-/* A CSV field, quoted when it needs to be; nothing for NULL. */
+/*
+ * A CSV field, its controls and bidi marks '?' (put_clean()), quoted
+ * when it needs to be, a formula made text; nothing for NULL.
+ */
 void rd_csv_str(FILE *out, const char *s);
 /* ",V" with %.15g, or "," alone for a value that is not finite. */
 void rd_csv_num(FILE *out, double v);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safename.h"
 #include "view.h"
 
 /*
@@ -20,28 +21,31 @@ static int formula_start(const char *s)
 	return *s && strchr("=+-@\t\r", *s);
 }
 
+/*
+ * Cleaned as the text views are (put_clean()): CSV is what people pipe
+ * to a terminal or column -t, so no control or bidi mark of a record
+ * reaches it; CR and LF become '?' with them, and a quote is doubled.
+ */
 void rd_csv_str(FILE *out, const char *s)
 {
-	int neutral;
+	const char *quote;
+	int quoted;
 
 	if (!s)
 		return;
-	neutral = formula_start(s);
-	if (!strpbrk(s, ",\"\r\n")) {
-		if (neutral)
-			fputc('\'', out);
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	if (neutral)
+	quoted = strpbrk(s, ",\"") != NULL;
+	if (quoted)
+		fputc('"', out);
+	if (formula_start(s))
 		fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	while ((quote = strchr(s, '"'))) {
+		put_clean(out, s, (size_t)(quote - s));
+		fputs("\"\"", out);
+		s = quote + 1;
 	}
-	fputc('"', out);
+	puts_clean(out, s);
+	if (quoted)
+		fputc('"', out);
 }
 
 void rd_csv_num(FILE *out, double v)
