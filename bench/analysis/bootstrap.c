@@ -90,6 +90,14 @@ double an_binomial_at_least(size_t n, double p, size_t h)
 	return above / total;
 }
 
+double an_share_rise_z(double ka, double na, double kb, double nb)
+{
+	double pooled = (ka + kb) / (na + nb);
+	double se = sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb));
+
+	return se > 0 ? (kb / nb - ka / na) / se : 0;
+}
+
 /*
  * A side ready for resampling: its values sorted once, and the
  * distribution of the place a resample's median takes among them.  A

@@ -30,6 +30,13 @@ double an_ln(double x);
 double an_binomial_at_least(size_t n, double p, size_t h);
 
 /*
+ * How far a share rose from ka of na samples to kb of nb, in standard
+ * errors of the difference of two sampled proportions (pooled); 0 when
+ * there is no spread to measure it in.
+ */
+double an_share_rise_z(double ka, double na, double kb, double nb);
+
+/*
  * The central level (0.95) interval of median(b*) / median(a*) over
  * rounds resamples of a and b, each drawn with replacement at its own
  * size; a resample whose A median is 0 counts as an infinite ratio.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootstrap.h"
 #include "env_warn.h"
 #include "json.h"
 #include "wis_limits.h"
@@ -20,10 +21,10 @@
 #define WALL_FALL 0.03
 
 /*
- * How far sym's share rose from a to b in standard errors of the
- * difference of two sampled proportions: with a few hundred samples a
- * point, a big symbol's share wanders by several points on its own.  A
- * symbol below a's table is taken at the table's last count, at most.
+ * How far sym's share rose from a to b, in standard errors (the z-test
+ * of analysis/bootstrap.h): with a few hundred samples a point, a big
+ * symbol's share wanders by several points on its own.  A symbol below
+ * a's table is taken at the table's last count, at most.
  */
 static double rise(const struct rd_point_prof *pa, const struct rd_point_prof *pb,
 		   const char *sym)
@@ -32,11 +33,7 @@ static double rise(const struct rd_point_prof *pa, const struct rd_point_prof *p
 
 	if (!na && pa->self.nr)
 		na = fmin(pa->self.count[pa->self.nr - 1], nb);
-	double pooled = (na + nb) / (pa->samples + pb->samples);
-	double se = sqrt(pooled * (1 - pooled) *
-			 (1 / pa->samples + 1 / pb->samples));
-
-	return se > 0 ? (nb / pb->samples - na / pa->samples) / se : 0;
+	return an_share_rise_z(na, pa->samples, nb, pb->samples);
 }
 
 /*

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alarm.h"
 #include "safename.h"
 #include "series.h"
 #include "suggest.h"
@@ -391,28 +392,46 @@ int rd_collect_series(struct rd_history *h)
 
 /* ---- Steps ---- */
 
+/* The series of s's point measured by the control at place k + 1. */
+static const struct rd_series *control_series(const struct rd_history *h,
+					      const struct rd_series *s,
+					      size_t k)
+{
+	struct rd_series key = *s;
+
+	key.test = rd_control_at(&h->m, (unsigned)k + 1);
+	return find_series(h, &key);
+}
+
+struct control_pick {
+	const struct rd_history *h;
+	const struct rd_series *s;
+};
+
+static size_t control_measured(size_t k, void *arg)
+{
+	const struct control_pick *p = arg;
+	const struct rd_series *c = control_series(p->h, p->s, k);
+
+	return c ? c->have : 0;
+}
+
 /*
- * The test's control on the same machine, at the same mode and tasks:
- * the first control (by its place, rd_control_at) but itself that these
- * runs measured.
+ * The test's control on the same machine, at the same mode and tasks,
+ * as the history's policy chooses it (analysis/alarm.h).
  */
 static const struct rd_series *control_of(const struct rd_history *h,
 					  const struct rd_series *s)
 {
-	const char *control;
+	struct control_pick pick = { h, s };
+	unsigned self = rd_test_control(&h->m, s->test);
+	size_t controls = 0, k;
 
-	for (unsigned k = 1; (control = rd_control_at(&h->m, k)); k++) {
-		struct rd_series key = *s;
-		const struct rd_series *c;
-
-		key.test = control;
-		if (!strcmp(control, s->test))
-			continue;
-		c = find_series(h, &key);
-		if (c && c->have)
-			return c;
-	}
-	return NULL;
+	while (rd_control_at(&h->m, (unsigned)controls + 1))
+		controls++;
+	k = an_control_choose(controls, self ? self - 1 : AN_NONE,
+			      control_measured, &pick);
+	return k == AN_NONE ? NULL : control_series(h, s, k);
 }
 
 /* The machines of the runs of the step's two levels that measured s, a bit each. */
@@ -451,42 +470,6 @@ static int take_symbols(const struct rd_history *h, struct rd_step *st)
 		memcpy(sym->below, v[i].below, sizeof(sym->below));
 	}
 	return 0;
-}
-
-/* The runs from r on that measured s. */
-static size_t runs_from(const struct rd_history *h, const struct rd_series *s,
-			size_t r)
-{
-	size_t n = 0;
-
-	for (; r < h->nr; r++)
-		n += isfinite(s->v[r]);
-	return n;
-}
-
-/*
- * The alarm: a series' latest change is decided, a step or a drift, and
- * it lies within the series' last h->recent runs (those that measured
- * it).  As runs arrive it stays up until the new level holds more than
- * that, so a CI job that skips a run still sees it.  A rise alarms as a
- * fall does (a kernel that does less work per call, or a test that
- * broke, is as much a finding as one that got slower), but for a step
- * up right after a decided step down: that answers the fall.
- */
-static void mark_alarm(struct rd_history *h, const struct rd_series *s,
-		       struct rd_step *st, struct rd_drift *dr)
-{
-	const struct rd_step *before = st && st > h->steps &&
-				       st[-1].s == s ? &st[-1] : NULL;
-	int answer = st && before && st->at.ratio > 1 &&
-		     before->at.ratio < 1 && !before->at.control_off;
-
-	if (dr && (!st || dr->at.start > st->at.run))
-		dr->alarm = !dr->at.control_off &&
-			    runs_from(h, s, dr->at.end) <= h->recent;
-	else if (st)
-		st->alarm = !st->at.control_off && !answer &&
-			    runs_from(h, s, st->at.run) <= h->recent;
 }
 
 /* Room in h for found's steps and drifts: 0, or -1 out of memory. */
@@ -530,7 +513,16 @@ static int take_changes(struct rd_history *h, const struct rd_series *s,
 		*dr = (struct rd_drift){ .s = s, .at = found->drifts[k],
 					 .control_test = control };
 	}
-	mark_alarm(h, s, st, dr);
+	switch (an_alarm_of(found, s->v, h->nr, h->recent)) {
+	case AN_ALARM_STEP:
+		st->alarm = 1;
+		break;
+	case AN_ALARM_DRIFT:
+		dr->alarm = 1;
+		break;
+	case AN_ALARM_NONE:
+		break;
+	}
 	return 0;
 }
 
