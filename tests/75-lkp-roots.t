@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 23
+plan 29
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -106,6 +106,32 @@ check "... two runs a side: nothing listed" sh -c "! grep -q 'will-it-scale\.' t
 	grep -q '0 keys listed' table2"
 check "--lkp-table is the repeats form's only" sh -c \
 	"! \"$HOST\" compare --lkp-table base.wis head.wis >/dev/null 2>&1"
+
+# LKP's archive in the store: each RUN a run, its axes its labels.
+rc=0
+"$HOST" import lkp.db "$FIX/lkp-result" >out 2>err || rc=$?
+is "import of LKP result roots: exit 0" 0 "$rc"
+check "... each RUN a run" grep -q 'lkp-result: LKP result roots: 3 runs: 3 added' out
+rc=0
+"$HOST" import lkp.db "$FIX/lkp-result" >out 2>err || rc=$?
+check "... again: each skipped" sh -c "test $rc -eq 0 && grep -q '3 runs: 0 added, 3 skipped' out"
+"$HOST" report --db lkp.db commit=1ef8f5e03c1b1c8a6c8b5f1d2e3a4b5c6d7e8f90 \
+	kconfig=x86_64-rhel-9.4 >rep 2>&1 || true
+check "report --db selects them by the axes and reads their rates" sh -c \
+	"test \$(grep -c '^unlink2 *threads *16 *123[0-2]000 ' rep) -eq 3 &&
+	 grep -q 'labels: commit=1ef8f5e03c1b1c8a6c8b5f1d2e3a4b5c6d7e8f90 compiler=gcc-12 kconfig=x86_64-rhel-9.4 rootfs=debian-12-x86_64-20240206.cgz tbox_group=lkp-skl-fpga01' rep"
+"$HOST" import lkp.db db-roots >out 2>&1
+"$HOST" report --db lkp.db commit=base >rep 2>&1 || true
+check "roots wis wrote, imported: each pass a run with its commit" \
+	test "$(grep -c '^open1 *processes *1 ' rep)" -eq 5
+cp -R "$FIX/lkp-result" bad-result
+r=$(find bad-result -name stats.json | sort | sed -n 2p)
+sed 's/"will-it-scale.workload": /"will-it-scale.workload": x/' "$r" >s && cat s >"$r"
+rc=0
+"$HOST" import bad.db bad-result >out 2>err || rc=$?
+check "a malformed stats.json in a root: exit 1, the file and the key named, the other RUNs stored" sh -c \
+	"test $rc -eq 1 && grep -q '^wis import: $r: not a number at byte [0-9]* (key \"will-it-scale.workload\")' err &&
+	 grep -q '2 runs: 2 added' out"
 
 # A malformed stats file in a root: named with its key, nothing more written.
 sed 's/: 1300,/: 13-00,/' "$c/3/stats.json" >s && cat s >"$c/3/stats.json"

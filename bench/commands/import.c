@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "file.h"
+#include "lkp.h"
 #include "model.h"
 #include "options.h"
 #include "safename.h"
@@ -187,15 +188,103 @@ static int import_dir(struct wis_store *s, const char *dir,
 	return d.failed;
 }
 
+/* LKP result roots being imported: where to, and the user's labels. */
+struct lkp_import {
+	struct wis_store *s;
+	const struct wis_label *labels;
+	size_t nr_labels;
+	struct wis_import_counts *c;
+};
+
+/* Whether the user gave a label of key. */
+static int user_label(const struct lkp_import *li, const char *key)
+{
+	for (size_t i = 0; i < li->nr_labels; i++)
+		if (li->labels[i].key_len == strlen(key) &&
+		    !memcmp(li->labels[i].key, key, li->labels[i].key_len))
+			return 1;
+	return 0;
+}
+
+/* One RUN: its records a run of the store, its axes labels of it. */
+static int import_lkp_run(void *ctx, const char *path, const char *const *axes,
+			  const char *records, size_t len)
+{
+	struct lkp_import *li = ctx;
+	struct wis_label l[64 + RD_LKP_AXES];
+	size_t n = 0, i;
+	struct rd_model m;
+	const char *line, *end;
+	int ret = -1;
+
+	for (i = 0; i < li->nr_labels && n < 64; i++)
+		l[n++] = li->labels[i];
+	for (i = 0; i < RD_LKP_AXES; i++)
+		if (!user_label(li, rd_lkp_axis_names[i]))
+			l[n++] = (struct wis_label){ rd_lkp_axis_names[i], axes[i],
+						     strlen(rd_lkp_axis_names[i]) };
+	if (rd_model_init(&m, stderr) || rd_inputs_begin(&m.in, path)) {
+		fprintf(stderr, "wis import: out of memory\n");
+		return -1;
+	}
+	for (line = records; line < records + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(records + len - line));
+		if (!end)
+			break;
+		rd_inputs_add(&m.in, line, (size_t)(end - line));
+	}
+	if (rd_model_build(&m) != 2 && m.nr_runs == 1 &&
+	    !wis_store_import(li->s, &m, path, l, n, li->c))
+		ret = 0;
+	else
+		wis_say_clean(stderr, "wis import: %s: nothing of it stored", path);
+	rd_model_free(&m);
+	return ret;
+}
+
+/*
+ * A directory of LKP result roots (DIR/will-it-scale/...): each RUN one
+ * run of the store, labelled with its axes.  0, or 1 when a RUN could
+ * not be read or stored (said).
+ */
+static int import_lkp_roots(struct wis_store *s, const char *dir, int dfd,
+			    const struct wis_label *labels, size_t nr_labels,
+			    struct wis_import_counts *c)
+{
+	struct lkp_import li = { s, labels, nr_labels, c };
+	struct wis_import_counts before = *c;
+	size_t runs = 0;
+	int ret = rd_lkp_roots_read(dfd, dir, import_lkp_run, &li, stderr, &runs);
+
+	puts_clean(stdout, dir);
+	printf(": LKP result roots: %zu run%s: %zu added, %zu skipped (already stored)\n",
+	       runs, runs == 1 ? "" : "s", c->added - before.added,
+	       c->skipped - before.skipped);
+	return ret ? 1 : 0;
+}
+
 /* One operand: a file, or a directory of them.  0, or 1 a problem or a conflict, said. */
 static int import_path(struct wis_store *s, const char *path,
 		       const struct wis_label *labels, size_t nr_labels,
 		       struct wis_import_counts *c)
 {
 	struct stat st;
+	char why[128];
+	int dfd, ret;
 
-	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
-		return import_dir(s, path, labels, nr_labels, c);
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode)) {
+		dfd = wis_open_owned(AT_FDCWD, path, O_RDONLY | O_DIRECTORY, 0, 0,
+				     why, sizeof(why));
+		if (dfd < 0) {
+			wis_say_clean(stderr, "wis import: %s: %s", path, why);
+			return 1;
+		}
+		ret = rd_lkp_roots_present(dfd) ?
+		      import_lkp_roots(s, path, dfd, labels, nr_labels, c) :
+		      import_dir(s, path, labels, nr_labels, c);
+		close(dfd);
+		return ret;
+	}
 	return import_one(s, path, labels, nr_labels, c) != IMPORTED;
 }
 
