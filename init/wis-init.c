@@ -23,6 +23,7 @@
 
 #include "init.h"
 #include "plan.h"
+#include "record.h"
 
 #define MODULE_LIST "/etc/wis/modules"
 #define HOSTNAME_FILE "/etc/hostname"
@@ -123,6 +124,9 @@ static void run_sweep(struct init *in, const char *state, const char *boot,
 		say("%s", msg);
 		close_run(in->out, state, in->cmdline, &in->cfg, msg, NULL,
 			  NULL);
+	} else if (o->code == WIS_EXIT_UNMEASURED) {
+		say("the sweep left points noisy or starved (status %d)",
+		    o->code);
 	} else if (o->code) {
 		say("the sweep exited with status %d", o->code);
 	}

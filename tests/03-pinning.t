@@ -37,10 +37,10 @@ wait "$pid" 2>/dev/null || true
 check "without a mask two tasks get two different CPUs ($got)" \
 	sh -c "[ \$(echo '$got' | wc -w) -eq 2 ] && [ \$(echo '$got' | tr ' ' '\n' | sort -u | grep -c .) -eq 2 ]"
 
-rec=$(taskset -c "$last" "$WIS" run getppid1 -t 2 -s 1 --warmup 0 --interval 100 --records | grep '"type":"point"')
+rec=$(taskset -c "$last" "$WIS" run getppid1 -t 2 -s 1 --warmup 0 --interval 100 --retry 0 --records | grep '"type":"point"')
 check "the point record names the CPUs used" sh -c "echo '$rec' | grep -q '\"cpus\":\[$last,$last\]'"
 check "the point record says the tasks wrapped around" sh -c "echo '$rec' | grep -q '\"wrapped\":1'"
 
-rec=$("$WIS" run getppid1 -t 2 -s 1 --warmup 0 --interval 100 --affinity none --records | grep '"type":"point"')
+rec=$("$WIS" run getppid1 -t 2 -s 1 --warmup 0 --interval 100 --retry 0 --affinity none --records | grep '"type":"point"')
 check "--affinity none leaves tasks unpinned" sh -c "echo '$rec' | grep -q '\"cpus\":\[-1,-1\]'"
 done_testing

@@ -42,6 +42,16 @@ sub status_of {
 
 sub points { grep { $_->{type} eq 'point' } @_ }
 
+# An instance's exit status, 0 for 3 when its end record counts points a
+# busy host left noisy or starved (whole, but not measured).
+sub whole {
+	my ($status, $name) = @_;
+	my ($end) = grep { $_->{type} eq 'end' } records("$tmp/$name.wis");
+
+	return $status == 3 && $end && ($end->{noisy} || $end->{starved}) ?
+	       0 : $status;
+}
+
 # The overlap rule of docs/architecture.md: windows as offsets from each instance's release overlap
 # when the latest start, plus the largest skew, comes before the
 # earliest end.
@@ -55,8 +65,8 @@ sub overlap {
 # Two sweeps, one barrier file.
 my $a = start('a', 0);
 my $b = start('b', 1);
-is(status_of($a), 0, 'instance 0 exits 0');
-is(status_of($b), 0, 'instance 1 exits 0');
+is(whole(status_of($a), 'a'), 0, 'instance 0 exits 0 (3 with points not measured)');
+is(whole(status_of($b), 'b'), 0, 'instance 1 exits 0 (likewise)');
 my @a = records("$tmp/a.wis");
 my @b = records("$tmp/b.wis");
 is($a[0]{barrier_campaign}, $b[0]{barrier_campaign},
@@ -132,8 +142,8 @@ kill('KILL', $killed);
 waitpid($killed, 0);
 my $late = start('late', 1);
 my $new = start('new', 0);
-is(status_of($late), 0, 'after a killed run, instance 1 exits 0');
-is(status_of($new), 0, '... and so does the new instance 0');
+is(whole(status_of($late), 'late'), 0, 'after a killed run, instance 1 exits 0');
+is(whole(status_of($new), 'new'), 0, '... and so does the new instance 0');
 my $old_campaign = (records("$tmp/killed.wis"))[0]{barrier_campaign};
 my @late = records("$tmp/late.wis");
 isnt($late[0]{barrier_campaign}, $old_campaign,

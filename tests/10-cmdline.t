@@ -6,7 +6,7 @@
 set -eu
 . tests/tap.sh
 
-plan 78
+plan 81
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -169,7 +169,7 @@ bad "a test name that cannot be one" "wis.tests: bad value 'Open1': 'Open1' is n
 bad "empty value" "wis.mode: bad value '': empty value" wis.mode=
 bad "no value" "wis.mode: missing value (write wis.mode=VALUE)" wis.mode
 bad "unknown key, with the known ones" \
-	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.tmpfs wis.signals wis.profile wis.profile_top" \
+	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.retry wis.retry_time wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.tmpfs wis.signals wis.profile wis.profile_top" \
 	wis.bogus=1
 bad "a word that is no wis.* key (argv)" "'tasks=4': not a wis.KEY=VALUE word" \
 	tasks=4
@@ -288,7 +288,19 @@ is "resolution errors name wis.tasks" \
 # 2 tests x 2 modes x 2 counts x (300 ms + 1 s set-up) + 30 s
 is "derived timeout: points x (samples + set-up) + 30 s" 40 \
 	"$("$DUMP" timeout wis.tests=open1,open2 wis.mode=both wis.tasks=1,2 \
+		wis.samples=2 wis.warmup=1 wis.interval=100 wis.retry=0)"
+# ... plus the re-measures' time: the samples' 2.4 s, at least 10 s.
+is "... plus wis.retry_time, derived" 50 \
+	"$("$DUMP" timeout wis.tests=open1,open2 wis.mode=both wis.tasks=1,2 \
 		wis.samples=2 wis.warmup=1 wis.interval=100)"
+is "... or given" 47 \
+	"$("$DUMP" timeout wis.tests=open1,open2 wis.mode=both wis.tasks=1,2 \
+		wis.samples=2 wis.warmup=1 wis.interval=100 wis.retry_time=7)"
+is "... none with a barrier: the instances run the same points" 0 \
+	"$(( $("$DUMP" timeout wis.tests=open1 wis.tasks=1 wis.samples=2 \
+		wis.warmup=1 wis.interval=100 wis.barrier=file:/b) - \
+	    $("$DUMP" timeout wis.tests=open1 wis.tasks=1 wis.samples=2 \
+		wis.warmup=1 wis.interval=100 wis.barrier=file:/b wis.retry=0) ))"
 is "wis.timeout wins" 77 \
 	"$("$DUMP" timeout wis.tests=open1 wis.timeout=77)"
 

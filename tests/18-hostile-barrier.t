@@ -71,7 +71,7 @@ check "... and left as it was" cmp -s "$tmp/big" "$tmp/big.orig"
 region "$tmp/k0" 16640 0 A A
 sweep_in k0 "wis.barrier=file:$tmp/k0" "wis.out=file:$tmp/k0.wis"
 check "strings without NUL, K=0: replaced by a fresh campaign (exit $rc)" \
-	test "$rc" = 0
+	sweep_ok "$rc" "$tmp/k0.wis"
 
 # A live peer whose label forges a LAVA test case and a KTAP result.
 forged="$(printf '\n<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=x RESULT=pass>\nok 1 x\n')"

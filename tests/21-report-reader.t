@@ -32,7 +32,7 @@ check "torn last line: skipped and counted" grep -qx \
 check "torn last line: run incomplete, exit 1" test "$rc" = 1 -a \
 	"$(grep -c 'run torn incomplete: no end record' err)" = 1
 check "torn last line: the records before it are kept" grep -q \
-	'2 points, 0 failed' out
+	'2 points: 2 ok, 0 noisy, 0 starved, 0 failed' out
 "$WIS" history torn.rec >/dev/null 2>err || true
 check "... wis history says it in its own name" grep -qx \
 	'wis history: torn.rec: 1 corrupt line skipped' err

@@ -138,7 +138,7 @@ report starved.rec
 check "report: the starved point's row gives the reason" grep -Eq \
 	'^getppid1 +processes +2 starved: task 1 completed no operation' out
 check "... and the summary counts it as not measured" grep -q \
-	'0 failed, 0 unsupported, 1 starved (not measured)$' out
+	'; 1 point: 0 ok, 0 noisy, 1 starved, 0 failed, 0 unsupported (noisy and starved: not measured)$' out
 
 # A task far behind the mean task in a sample is noted, not hidden.
 emit --out file:uneven.rec --run u --seq 0 run id=u

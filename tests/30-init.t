@@ -299,7 +299,8 @@ check "no process of the hung sweeps is left" no_leftovers
 # --- kerf spawn entrypoint ------------------------------------------------
 
 kerf kerf "wis.id=k1 $QUICK"
-check "kerf: exits with the sweep's status (rc $rc)" test "$rc" -eq 0
+check "kerf: exits with the sweep's status (rc $rc)" \
+	sweep_ok "$rc" "$root/results/k1.wis"
 check "... /results/ID.wis has run, point, end ok" has "$root/results/k1.wis" \
 	"\"run\":\"[^\"]*\",\"seq\":0,\"type\":\"run\"" \
 	"\"run\":\"[^\"]*\",\"seq\":1,\"type\":\"point\"" \

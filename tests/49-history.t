@@ -14,8 +14,8 @@ SERIES="perl $root/tests/lib/series.pl"
 i=1
 while [ "$i" -le 6 ]; do
 	"$HOST" sweep wis.tests=getppid1,futex4,lseek1,dup1 wis.tasks=1 \
-		wis.samples=1 wis.warmup=0 wis.interval=30 \
-		wis.out="file:r$i.wis" >/dev/null 2>&1
+		wis.samples=1 wis.warmup=0 wis.interval=30 wis.retry=0 \
+		wis.out="file:r$i.wis" >/dev/null 2>&1 || [ $? -eq 3 ]
 	"$HOST" import real.db --label "n=$i" --label board=host "r$i.wis" >/dev/null 2>&1
 	i=$((i + 1))
 done

@@ -144,7 +144,7 @@ check "a point after a complete run's end: a conflict, exit 1 ($rc)" \
 	sh -c "[ $rc = 1 ] && grep -q 'run closed is complete (its end is seq 2): forged.wis adds seq 3' err && grep -q '1 conflicting record' out"
 run "$HOST" report --db closed.db
 check "... the stored run unchanged: one point, complete (exit $rc)" \
-	sh -c "[ $rc = 0 ] && grep -q 'status: complete, end ok; 1 point,' out"
+	sh -c "[ $rc = 0 ] && grep -q 'status: complete, end ok; 1 point: 1 ok,' out"
 "$HOST" report --kcidb --db closed.db >out 2>/dev/null || true
 is "... and --kcidb exports its one point" 1 "$(grep -o '"build_id"' out | wc -l)"
 # A run stored with a gap (seq 2 lost), its end saying 1 point: a point
@@ -158,7 +158,7 @@ is "... and --kcidb exports its one point" 1 "$(grep -o '"build_id"' out | wc -l
 "$HOST" import closed.db gap.wis >/dev/null 2>&1 || true
 run "$HOST" import closed.db gap2.wis
 check "... nor a point beyond the count its end gives: a conflict, exit 1 ($rc)" \
-	sh -c "[ $rc = 1 ] && grep -q 'run gap is complete with 1 point (its end says so): gap2.wis adds another at seq 2' err"
+	sh -c "[ $rc = 1 ] && grep -q 'run gap is complete with 1 point record (its end says so): gap2.wis adds another at seq 2' err"
 run "$HOST" report c.wis forged.wis
 check "files: a point after the end makes the run damaged, exit 1 ($rc)" \
 	sh -c "[ $rc = 1 ] && grep -q 'status: damaged, 1 record after its end' out && grep -q 'seq 3 (point, forged.wis:1) comes after the run.s end' err"

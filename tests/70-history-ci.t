@@ -204,7 +204,8 @@ check "... a selector without --db: exit 2, said" \
 # The audit names the hypervisor, part of a machine's identity: in a
 # guest (the CPU's hypervisor flag) never "none".
 "$HOST" sweep wis.tests=getppid1 wis.tasks=1 wis.samples=1 wis.warmup=0 \
-	wis.interval=30 wis.out=file:real.wis >/dev/null 2>&1
+	wis.interval=30 wis.retry=0 wis.out=file:real.wis >/dev/null 2>&1 ||
+	[ $? -eq 3 ]
 hv=$(sed -n 's/.*"type":"run".*"hypervisor":"\([^"]*\)".*/\1/p' real.wis)
 guest=no
 grep -qw hypervisor /proc/cpuinfo && guest=yes

@@ -43,8 +43,8 @@ rc=0
 "$HOST" runs --db db >out 2>err || rc=$?
 is "wis runs: exit 0" 0 "$rc"
 clean=$(sed -n '1s/.*"run":"\([^"]*\)".*/\1/p' "$FIX/clean.wis")
-check "... a line per run: id, date, kernel, points, labels" grep -Eq \
-	"^  $clean +2026-11-30T12:31:35Z +6\\.18\\.44-fc-v782 +18  board=host\$" out
+check "... a line per run: id, date, kernel, points ok, noisy, starved, failed, labels" grep -Eq \
+	"^  $clean +2026-11-30T12:31:35Z +6\\.18\\.44-fc-v782 +18 +0 +0 +0  board=host\$" out
 check "... under its machine: architecture, CPU model, CPUs, nodes, memory" grep -qx \
 	'machine: x86_64, AMD EPYC, 2 CPUs, 1 node, 23.5 GiB, hypervisor unknown (2 runs)' out
 check "... each machine apart" sh -c \

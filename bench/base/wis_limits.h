@@ -19,6 +19,8 @@
 #define WIS_INTERVAL_MAX_MS 3600000
 #define WIS_TIMEOUT_MAX_S (30 * 24 * 3600)
 #define WIS_MAX_REPEATS 1000
+/* Re-measures of one noisy or starved point (wis.retry). */
+#define WIS_MAX_RETRIES 10
 
 #define WIS_BARRIER_MAX_INSTANCES 64
 /* A joined instance whose heartbeat stands still this long is gone. */

@@ -68,6 +68,17 @@ static int add_label(struct wis_label *v, size_t *n, const char *word)
 	return 0;
 }
 
+/* What the counts of an import say: the line of a file, or of them all. */
+static void put_counts(const struct wis_import_counts *c)
+{
+	printf("%zu added, %zu extended, %zu skipped (already stored)",
+	       c->added, c->extended, c->skipped);
+	if (c->conflicts)
+		printf(", %zu conflicting record%s (the stored kept)",
+		       c->conflicts, c->conflicts == 1 ? "" : "s");
+	putchar('\n');
+}
+
 /* What became of one input; all but IMPORTED said on stderr. */
 enum imported { IMPORTED, CONFLICTED, NO_RECORDS, NOT_IMPORTED };
 
@@ -75,7 +86,7 @@ static enum imported import_one(struct wis_store *s, const char *file,
 				const struct wis_label *labels,
 				size_t nr_labels, struct wis_import_counts *c)
 {
-	struct wis_import_counts before = *c;
+	struct wis_import_counts before = *c, own;
 	enum imported ret = NOT_IMPORTED;
 	struct rd_model m;
 	int built;
@@ -97,12 +108,17 @@ static enum imported import_one(struct wis_store *s, const char *file,
 		wis_say_clean(stderr, "wis import: %s: nothing of it stored", file);
 		goto out;
 	}
+	own = (struct wis_import_counts){
+		.added = c->added - before.added,
+		.skipped = c->skipped - before.skipped,
+		.extended = c->extended - before.extended,
+		.conflicts = c->conflicts - before.conflicts,
+	};
+	c->files++;
 	puts_clean(stdout, file);
-	printf(": %zu run%s: %zu added, %zu extended, %zu skipped (already stored)\n",
-	       m.nr_runs, m.nr_runs == 1 ? "" : "s",
-	       c->added - before.added, c->extended - before.extended,
-	       c->skipped - before.skipped);
-	ret = c->conflicts != before.conflicts ? CONFLICTED : IMPORTED;
+	printf(": %zu run%s: ", m.nr_runs, m.nr_runs == 1 ? "" : "s");
+	put_counts(&own);
+	ret = own.conflicts ? CONFLICTED : IMPORTED;
 out:
 	rd_model_free(&m);
 	return ret;
@@ -381,13 +397,12 @@ int wis_import_main(int argc, char **argv)
 	for (size_t i = 1; i < a.nr_operands; i++)
 		bad |= import_path(s, a.operands[i], a.labels, a.nr_labels, &c);
 	wis_store_close(s);
-	puts_clean(stdout, a.operands[0]);
-	printf(": %zu added, %zu extended, %zu skipped (already stored)",
-	       c.added, c.extended, c.skipped);
-	if (c.conflicts)
-		printf(", %zu conflicting record%s (the stored kept)",
-		       c.conflicts, c.conflicts == 1 ? "" : "s");
-	putchar('\n');
+	/* One file's line says it all; of several, the sum follows. */
+	if (c.files > 1) {
+		puts_clean(stdout, a.operands[0]);
+		printf(": %zu files: ", c.files);
+		put_counts(&c);
+	}
 	ret = bad;
 out:
 	free(a.labels);

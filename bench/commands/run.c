@@ -11,11 +11,14 @@
 #include "options.h"
 #include "sweep_run.h"
 
-enum { OPT_WARMUP = 256, OPT_REPEAT, OPT_INTERVAL, OPT_MODE, OPT_AFFINITY,
+enum { OPT_WARMUP = 256, OPT_REPEAT, OPT_RETRY, OPT_INTERVAL, OPT_MODE, OPT_AFFINITY,
 	OPT_CPUS, OPT_SHARED, OPT_PROFILE, OPT_TMPFS, OPT_DRY_RUN, OPT_RECORDS };
 
 static const char run_usage[] =
-	"usage: wis run TEST[,TEST...] [OPTIONS]\n";
+	"usage: wis run TEST[,TEST...] [OPTIONS]\n"
+	"Exit status: 0 every point measured (or unsupported), 1 a point failed\n"
+	"or the run stopped, 2 bad input, 3 points stayed noisy or starved after\n"
+	"their re-measures.\n";
 
 /* One task and records on stdout, unless the flags say otherwise. */
 static void run_defaults(struct wis_sweep_cfg *c)
@@ -35,6 +38,8 @@ static const struct wis_opt_spec run_spec = {
 		WIS_OPT_VALUE("warmup", OPT_WARMUP, "N", "discarded samples first"),
 		WIS_OPT_VALUE("repeat", OPT_REPEAT, "N",
 			"the whole sweep N times, pass after pass"),
+		WIS_OPT_VALUE("retry", OPT_RETRY, "N",
+			"re-measures of a noisy or starved point (0: none)"),
 		WIS_OPT_VALUE("interval", OPT_INTERVAL, "MS", "sample length"),
 		WIS_OPT_VALUE("mode", OPT_MODE, "M", "processes, threads or both"),
 		WIS_OPT_VALUE("affinity", OPT_AFFINITY, "A", "core, pu or none"),

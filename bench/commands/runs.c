@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wis runs --db DB [SELECTOR...]: the store's runs, a line each (id,
- * date, kernel, points, labels) under the machine they ran on, in the
+ * date, kernel, points by status, labels) under the machine they ran on, in the
  * order they were imported (reader/view_runs.c); what to put in
  * selectors of wis report --db, wis compare --db and wis history.
  */
@@ -15,7 +15,8 @@ static const char runs_usage[] =
 	"The runs of the store DB (wis import) the selectors name (all without\n"
 	"one: run=ID, kernel=RELEASE, date=FROM..TO or KEY=VALUE of a label), a\n"
 	"line each, in import order, under the machine they ran on (as wis\n"
-	"history tells machines apart): run id, date, kernel release, points,\n"
+	"history tells machines apart): run id, date, kernel release, its points\n"
+	"that were measured (ok), noisy or starved (not measured) and failed,\n"
 	"labels.\n";
 
 static const struct wis_opt_spec runs_spec = {

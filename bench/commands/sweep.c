@@ -24,7 +24,10 @@ static const char sweep_usage[] =
 	"       wis sweep --dry-run [--cpus N] wis.KEY=VALUE ...\n"
 	"       wis sweep --timeout-for CPUS WORD...\n"
 	"       wis sweep --mem-for CPUS WORD...\n"
-	"       wis sweep --help-keys\n";
+	"       wis sweep --help-keys\n"
+	"A sweep exits 0 when every point was measured (or is unsupported), 1 when\n"
+	"a point failed or the sweep stopped, 2 on bad keys, 3 when points stayed\n"
+	"noisy or starved after their re-measures (wis.retry).\n";
 
 static const struct wis_opt_spec sweep_spec = {
 	.cmd = "wis sweep", .usage = sweep_usage,

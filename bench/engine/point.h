@@ -96,6 +96,7 @@ struct wis_point {
 	int threads;
 	unsigned long nr_tasks;
 	unsigned repeat;		/* which pass of the sweep, from 0 */
+	unsigned try;			/* its re-measure, from 1; 0: the first */
 	const struct wis_measure *m;	/* the sweep's settings, shared */
 	const struct wis_cpuset *mask;	/* CPUs the point may use */
 	/* Pass generation barrier_gen of barrier before releasing tasks. */

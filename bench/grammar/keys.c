@@ -411,6 +411,19 @@ static const struct key keys[] = {
 	  .help = "measure the whole sweep this many times: every point once, "
 		  "then every point again; point records carry `repeat`, from "
 		  "0" },
+	{ UINT_KEY("wis.retry", retries, 0, WIS_MAX_RETRIES, "a count"),
+	  .def = "2",
+	  .help = "re-measures of a point that came out `noisy` or `starved`: "
+		  "after every other point and a pause, each in a fresh "
+		  "process, until one is measured; every try is a point "
+		  "record (`try`), the last one counts; `0`: none; none with "
+		  "`wis.barrier`" },
+	{ UINT_KEY("wis.retry_time", retry_time_s, 1, WIS_TIMEOUT_MAX_S,
+		   "seconds"),
+	  .def_doc = "the time of the points' samples, at least 10 s",
+	  .help = "the time all re-measures and their pauses may take; "
+		  "the points it leaves stay as they came out, said in a "
+		  "warning" },
 	{ UINT_KEY("wis.interval", m.interval_ms, WIS_INTERVAL_MIN_MS,
 		   WIS_INTERVAL_MAX_MS, "milliseconds"), .def = "1000",
 	  .help = "sample length, ms" },
@@ -430,7 +443,8 @@ static const struct key keys[] = {
 	  .help = "instance label, kept in every record and in run ids" },
 	{ UINT_KEY("wis.timeout", timeout_s, 1, WIS_TIMEOUT_MAX_S, "seconds"),
 	  .def_doc = "points × repeats × ((warmup + samples) × interval + 1 s) + 30 s, "
-		     "plus `wis.barrier_timeout` + 5 s with a barrier",
+		     "plus `wis.retry_time` when `wis.retry` is not 0, plus "
+		     "`wis.barrier_timeout` + 5 s with a barrier",
 	  .help = "whole-run watchdog, seconds" },
 	{ NAME_KEY("wis.done", done, done_names),
 	  .def_doc = "`poweroff` as PID 1, `exit` under kerf" },

@@ -65,6 +65,8 @@ struct wis_sweep_cfg {
 	char tasks[128];		/* raw; "auto", "all" resolved later */
 	struct wis_measure m;
 	unsigned repeats;		/* the whole sweep, this many times */
+	unsigned retries;		/* re-measures of a noisy or starved point */
+	unsigned retry_time_s;		/* all re-measures' time; 0: derived */
 	int have_cpus;
 	struct wis_cpuset cpus;
 	char out[256];			/* sink spec, "auto" by default */

@@ -10,6 +10,8 @@
 /* Fork, pinning, tmp files and the records of one point, generously. */
 #define POINT_SETUP_MS 1000
 #define TIMEOUT_MARGIN_S 30
+/* wis.retry_time's least derived budget: a few points and their pauses. */
+#define RETRY_TIME_MIN_S 10
 /* Point 1 waits for the slowest instance to boot. */
 #define BARRIER_MARGIN_S 60
 
@@ -249,6 +251,30 @@ static uint64_t timeout_points(const struct wis_sweep_cfg *c)
 	return points;
 }
 
+/* The seconds of samples of points points, at least 0. */
+static uint64_t samples_s(const struct wis_sweep_cfg *c, uint64_t points)
+{
+	return points * (uint64_t)(c->m.warmup + c->m.samples) *
+	       c->m.interval_ms / 1000;
+}
+
+static unsigned clamp_s(uint64_t s)
+{
+	return s > WIS_TIMEOUT_MAX_S ? WIS_TIMEOUT_MAX_S : (unsigned)s;
+}
+
+unsigned wis_cfg_retry_time(const struct wis_sweep_cfg *c)
+{
+	uint64_t s;
+
+	if (!c->retries || c->barrier[0])
+		return 0;
+	if (c->retry_time_s)
+		return c->retry_time_s;
+	s = samples_s(c, timeout_points(c));
+	return clamp_s(s < RETRY_TIME_MIN_S ? RETRY_TIME_MIN_S : s);
+}
+
 unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 {
 	uint64_t points, ms;
@@ -259,10 +285,10 @@ unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c)
 	ms = points * ((uint64_t)(c->m.warmup + c->m.samples) * c->m.interval_ms +
 		       (c->m.profile ? wis_profile_length_ms(c->m.interval_ms) :
 			0) + POINT_SETUP_MS);
-	ms = ms / 1000 + TIMEOUT_MARGIN_S;
+	ms = ms / 1000 + TIMEOUT_MARGIN_S + wis_cfg_retry_time(c);
 	if (c->barrier[0])
 		ms += wis_cfg_barrier_timeout(c) + WIS_BARRIER_STALE_S;
-	return ms > WIS_TIMEOUT_MAX_S ? WIS_TIMEOUT_MAX_S : (unsigned)ms;
+	return clamp_s(ms);
 }
 
 unsigned wis_cfg_barrier_timeout(const struct wis_sweep_cfg *c)
@@ -272,5 +298,5 @@ unsigned wis_cfg_barrier_timeout(const struct wis_sweep_cfg *c)
 	if (c->barrier_timeout_s)
 		return c->barrier_timeout_s;
 	ms = (ms + 999) / 1000 + BARRIER_MARGIN_S;
-	return ms > WIS_TIMEOUT_MAX_S ? WIS_TIMEOUT_MAX_S : (unsigned)ms;
+	return clamp_s(ms);
 }

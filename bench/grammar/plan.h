@@ -89,10 +89,18 @@ void wis_plan_memory(const struct wis_plan *pl, const enum wis_maps *maps,
 		     unsigned cpus, struct wis_memory_need *need);
 
 /*
+ * The time, seconds, all re-measures of noisy or starved points and
+ * their pauses may take: 0 without wis.retry or with a barrier (the
+ * instances run the same points together), else wis.retry_time, or the
+ * seconds of the points' samples, at least 10.
+ */
+unsigned wis_cfg_retry_time(const struct wis_sweep_cfg *c);
+
+/*
  * The whole-run watchdog in seconds: wis.timeout, or tests x modes x task
  * counts x repeats x ((warmup + samples) x interval + 1 s of set-up per point),
- * plus 30 s, plus with a barrier one barrier timeout and the time to
- * outwait a stale campaign.
+ * plus 30 s, plus the re-measures' time, plus with a barrier one barrier
+ * timeout and the time to outwait a stale campaign.
  */
 unsigned wis_cfg_timeout(const struct wis_sweep_cfg *c);
 

@@ -15,6 +15,7 @@
 
 #define MAX_TASKS 1000000
 #define MAX_REPEAT 1000000
+#define MAX_TRY 1000000
 
 int rd_model_init(struct rd_model *m, FILE *diag)
 {
@@ -47,18 +48,20 @@ const char *rd_control_at(const struct rd_model *m, unsigned place)
 	return NULL;
 }
 
+static void point_free(struct rd_point *p)
+{
+	free(p->test);
+	free(p->status);
+	free(p->message);
+	if (p->prof)
+		rd_point_prof_free(p->prof);
+	free(p->prof);
+}
+
 static void points_free(struct rd_run *run)
 {
-	size_t i;
-
-	for (i = 0; i < run->nr_points; i++) {
-		free(run->points[i].test);
-		free(run->points[i].status);
-		free(run->points[i].message);
-		if (run->points[i].prof)
-			rd_point_prof_free(run->points[i].prof);
-		free(run->points[i].prof);
-	}
+	for (size_t i = 0; i < run->nr_points; i++)
+		point_free(&run->points[i]);
 	free(run->points);
 }
 
@@ -248,25 +251,32 @@ static double array_mean(const struct rd_rec *rec, const char *key)
 	return sum / n;
 }
 
-/* Records written before wis.repeat existed have no repeat: it is 0. */
-static double point_repeat(const struct rd_rec *rec)
+/*
+ * A count absent from older records (repeat before wis.repeat, try
+ * before wis.retry): 0.
+ */
+static double count_or_0(const struct rd_rec *rec, const char *key)
 {
 	struct wis_jval v;
 
-	return rd_rec_get(rec, WIS_FIELD(repeat), &v) ? 0 :
-	       rd_rec_num(rec, WIS_FIELD(repeat));
+	return rd_rec_get(rec, key, &v) ? 0 : rd_rec_num(rec, key);
+}
+
+static int whole(double v, double below)
+{
+	return v >= 0 && v < below && v == floor(v);
 }
 
 static int valid_point(const struct rd_point *p, const struct rd_rec *rec,
 		       const char *mode)
 {
 	double tasks = rd_rec_num(rec, WIS_FIELD(tasks));
-	double repeat = point_repeat(rec);
 
 	return p->test && *p->test && p->status && mode &&
 	       (!strcmp(mode, "processes") || !strcmp(mode, "threads")) &&
-	       tasks >= 1 && tasks <= MAX_TASKS && tasks == floor(tasks) &&
-	       repeat >= 0 && repeat < MAX_REPEAT && repeat == floor(repeat);
+	       tasks >= 1 && whole(tasks, MAX_TASKS + 1) &&
+	       whole(count_or_0(rec, WIS_FIELD(repeat)), MAX_REPEAT) &&
+	       whole(count_or_0(rec, WIS_FIELD(try)), MAX_TRY);
 }
 
 static void point_values(struct rd_point *p, const struct rd_rec *rec)
@@ -280,7 +290,9 @@ static void point_values(struct rd_point *p, const struct rd_rec *rec)
 	};
 
 	p->tasks = (unsigned long)rd_rec_num(rec, WIS_FIELD(tasks));
-	p->repeat = (unsigned)point_repeat(rec);
+	p->repeat = (unsigned)count_or_0(rec, WIS_FIELD(repeat));
+	p->try = (unsigned)count_or_0(rec, WIS_FIELD(try));
+	p->tries = 1;
 	p->message = rd_rec_strdup(rec, WIS_FIELD(message));
 	rd_rec_nums(rec, p, nums, sizeof(nums) / sizeof(nums[0]));
 	p->min = array_mean(rec, WIS_FIELD(min));
@@ -310,7 +322,7 @@ static void add_point(struct rd_model *m, struct rd_run *run,
 	p->status = rd_rec_strdup(rec, WIS_FIELD(status));
 	if (!valid_point(p, rec, mode)) {
 		rd_report_diag(m->in.diag, "run %s seq %" PRIu64
-			    ": point without a valid test, mode, tasks, repeat and status",
+			    ": point without a valid test, mode, tasks, repeat, try and status",
 			    run->id, rec->seq);
 		run->errors++;
 		free(p->test);
@@ -485,9 +497,11 @@ static int cmp_point(const void *a, const void *b)
 }
 
 /*
- * Two points of one test, mode, task count and repeat are one
- * measurement taken twice: the second is an error naming both records,
- * and is left out.
+ * Two points of one test, mode, task count and repeat are the tries of
+ * one measurement when their tries differ (wis.retry): the later try
+ * stands for the point, the earlier are counted.  Of one try, they are
+ * one measurement taken twice: the second is an error naming both
+ * records, and is left out.
  */
 static void drop_duplicates(struct rd_model *m, struct rd_run *run)
 {
@@ -501,6 +515,16 @@ static void drop_duplicates(struct rd_model *m, struct rd_run *run)
 			run->points[n++] = *p;
 			continue;
 		}
+		if (p->try != kept->try) {
+			unsigned tries = kept->tries + 1;
+			int later = p->try > kept->try;
+
+			point_free(later ? kept : p);
+			if (later)
+				*kept = *p;
+			kept->tries = tries;
+			continue;
+		}
 		rd_report_diag(m->in.diag, "run %s: point %s %s %lu tasks twice: seq %" PRIu64
 			    " (%s:%zu) and seq %" PRIu64 " (%s:%zu); keeping the first",
 			    run->id, p->test, rd_point_mode(p), p->tasks,
@@ -508,9 +532,7 @@ static void drop_duplicates(struct rd_model *m, struct rd_run *run)
 			    kept->rec->line, p->rec->seq,
 			    m->in.v[p->rec->input].name, p->rec->line);
 		run->errors++;
-		free(p->test);
-		free(p->status);
-		free(p->message);
+		point_free(p);
 	}
 	run->nr_points = n;
 }
@@ -522,6 +544,7 @@ static void count_failed(struct rd_run *run)
 
 	for (i = 0; i < run->nr_points; i++) {
 		p = &run->points[i];
+		run->retried += p->tries > 1;
 		if (!strcmp(p->status, "unsupported"))
 			run->unsupported++;
 		else if (!strcmp(p->status, "starved"))
@@ -641,6 +664,12 @@ int rd_run_bad(const struct rd_run *run)
 {
 	return !run->end || run->missing || run->after_end || run->errors ||
 	       run->failed;
+}
+
+size_t rd_run_ok(const struct rd_run *run)
+{
+	return run->nr_points - run->failed - run->unsupported -
+	       run->starved - run->noisy;
 }
 
 /* Each run's labels: the inputs hold a run's together. */

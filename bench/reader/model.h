@@ -38,6 +38,12 @@ struct rd_point {
 	int threads;
 	unsigned long tasks;
 	unsigned repeat;	/* which pass of the sweep, from 0 */
+	/*
+	 * Its measurements (wis.retry): the last try counts, the first
+	 * clean one or the last of all; 1 when it was measured once.
+	 */
+	unsigned tries;
+	unsigned try;		/* of the record that stands for it, from 0 */
 	size_t test_order;	/* points of one test share it */
 	double average, per_task, idle_pct, sys_us;
 	double min, max;	/* per task, mean over the samples */
@@ -59,6 +65,7 @@ struct rd_run {
 	struct rd_point *points;	/* by test, task count, mode, repeat */
 	unsigned repeats;	/* passes over the sweep: highest repeat + 1 */
 	size_t nr_points, failed, unsupported, starved, noisy;
+	size_t retried;	/* points measured more than once */
 	uint64_t missing;
 	size_t after_end;	/* records after its end: left out, damaged */
 	int errors;	/* error records, conflicts, bad points, a bad end */
@@ -118,6 +125,8 @@ int rd_model_build(struct rd_model *m);
 const struct rd_point_prof *rd_point_profile(const struct rd_point *p);
 
 int rd_run_bad(const struct rd_run *run);
+/* Its points measured: neither failed, unsupported, starved nor noisy. */
+size_t rd_run_ok(const struct rd_run *run);
 int rd_point_ok(const struct rd_point *p);
 /*
  * A point the machine spoiled, not the kernel: a task starved, or others

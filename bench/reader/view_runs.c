@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wis runs' table: the runs of a model, a line each (id, date, kernel,
- * points, labels) under the machine they ran on, in the order they were
+ * points ok, noisy, starved and failed, labels) under the machine they ran on, in the order they were
  * read.
  */
 #include <stdlib.h>
@@ -15,7 +15,8 @@
 struct run_line {
 	char *id, *date, *kernel, *labels;
 	struct rd_machine mc;
-	size_t points;
+	/* Its points by their last try: ok, noisy, starved, failed. */
+	size_t counts[4];
 };
 
 /* The columns: each as wide as its widest value or its heading. */
@@ -59,7 +60,10 @@ static int line_of(const struct rd_run *run, struct run_line *l)
 	l->kernel = head_or(run, WIS_FIELD(kernel));
 	rd_machine_read(run, &l->mc);
 	l->labels = labels_of(run);
-	l->points = run->nr_points;
+	l->counts[0] = rd_run_ok(run);
+	l->counts[1] = run->noisy;
+	l->counts[2] = run->starved;
+	l->counts[3] = run->failed;
 	return l->id && l->date && l->kernel && l->labels ? 0 : -1;
 }
 
@@ -103,7 +107,8 @@ static void put_line(FILE *out, const struct run_line *l,
 	put_cell(out, l->id, w->id + 2);
 	put_cell(out, l->date, w->date + 2);
 	put_cell(out, l->kernel, w->kernel + 2);
-	fprintf(out, "%6zu  ", l->points);
+	fprintf(out, "%5zu  %5zu  %7zu  %6zu  ", l->counts[0], l->counts[1],
+		l->counts[2], l->counts[3]);
 	puts_clean(out, l->labels);
 	fputc('\n', out);
 }
@@ -131,7 +136,7 @@ static void print_runs(FILE *out, const struct run_line *l, size_t n)
 		put_cell(out, "run", w.id + 2);
 		put_cell(out, "date", w.date + 2);
 		put_cell(out, "kernel", w.kernel + 2);
-		fputs("points  labels\n", out);
+		fputs("   ok  noisy  starved  failed  labels\n", out);
 		for (size_t k = i; k < n; k++)
 			if (group_of(l, k) == i)
 				put_line(out, &l[k], &w);

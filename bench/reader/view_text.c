@@ -47,13 +47,15 @@ static void print_header(FILE *out, const struct rd_run *run)
 		fputs(", end ", out);
 		rd_put_field(out, run->end, WIS_FIELD(status));
 	}
-	fprintf(out, "; %zu point%s, %zu failed, %zu unsupported",
-		run->nr_points, run->nr_points == 1 ? "" : "s", run->failed,
-		run->unsupported);
-	if (run->starved)
-		fprintf(out, ", %zu starved (not measured)", run->starved);
-	if (run->noisy)
-		fprintf(out, ", %zu noisy (not measured)", run->noisy);
+	fprintf(out, "; %zu point%s: %zu ok, %zu noisy, %zu starved, "
+		"%zu failed, %zu unsupported", run->nr_points,
+		run->nr_points == 1 ? "" : "s", rd_run_ok(run), run->noisy,
+		run->starved, run->failed, run->unsupported);
+	if (run->starved || run->noisy)
+		fputs(" (noisy and starved: not measured)", out);
+	if (run->retried)
+		fprintf(out, "; %zu re-measured, the last try counts",
+			run->retried);
 	fputc('\n', out);
 }
 

@@ -15,7 +15,13 @@
 
 #define WIS_RECORD_MAGIC "WIS1"
 /* The appliance version every run record carries. */
-#define WIS_VERSION "0.2.4"
+#define WIS_VERSION "0.2.5"
+/*
+ * A sweep's exit status when it ran whole but points stayed noisy or
+ * starved after their re-measures: no failure, and no data for them
+ * either (1 is a failure, 2 a bad sweep).  wis-init passes it on.
+ */
+#define WIS_EXIT_UNMEASURED 3
 /* Longest payload (the JSON object) a frame may carry. */
 #define WIS_RECORD_MAX 65536
 /* "WIS1 " + 8 hex digits + " " + payload + "\n" */

@@ -50,6 +50,7 @@ struct wis_label {
 
 struct wis_import_counts {
 	size_t added, skipped, extended, conflicts;
+	size_t files;	/* inputs that gave runs: the command's */
 };
 
 /*

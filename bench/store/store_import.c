@@ -143,7 +143,9 @@ static const char *const sql[NR_ST] = {
 	[ST_GET_LABEL] = "SELECT value FROM labels WHERE run = ? AND key = ?",
 	[ST_ALL_RECS] = "SELECT seq, payload FROM records WHERE run = ?"
 			" ORDER BY seq",
-	[ST_END] = "SELECT seq, json_extract(payload, '$.points') FROM records"
+	/* Its point records: a point each, and each re-measure (tries). */
+	[ST_END] = "SELECT seq, json_extract(payload, '$.points') +"
+		   " coalesce(json_extract(payload, '$.tries'), 0) FROM records"
 		   " WHERE run = ? AND type = 'end' ORDER BY seq LIMIT 1",
 	[ST_NR_POINTS] = "SELECT count(*) FROM records WHERE run = ?"
 			 " AND type = 'point'",
@@ -292,6 +294,7 @@ static int find_end(struct import *im, const struct rd_run *run,
 		    sqlite3_int64 id, struct closed *cl)
 {
 	sqlite3_stmt *st = fresh(im, ST_END);
+	struct wis_jval v;
 	double points;
 	int r;
 
@@ -316,6 +319,8 @@ static int find_end(struct import *im, const struct rd_run *run,
 		cl->has_end = 1;
 		cl->end_seq = rec->seq;
 		points = rd_rec_num(rec, WIS_FIELD(points));
+		if (!rd_rec_get(rec, WIS_FIELD(tries), &v))
+			points += rd_rec_num(rec, WIS_FIELD(tries));
 		cl->points = points >= 0 && points <= (double)LLONG_MAX &&
 			     points == (long long)points ? (long long)points : -1;
 		break;
@@ -343,7 +348,7 @@ static int closed_to(struct import *im, const struct rd_run *run,
 		wis_say_clean(im->s->diag, "wis: %s: run %s is complete (its end is seq %" PRIu64 "): %s adds seq %" PRIu64 " after it; keeping the stored run",
 			      im->s->path, run->id, cl->end_seq, im->source, rec->seq);
 	} else if (point && cl->points >= 0 && cl->have >= cl->points) {
-		wis_say_clean(im->s->diag, "wis: %s: run %s is complete with %lld point%s (its end says so): %s adds another at seq %" PRIu64 "; keeping the stored run",
+		wis_say_clean(im->s->diag, "wis: %s: run %s is complete with %lld point record%s (its end says so): %s adds another at seq %" PRIu64 "; keeping the stored run",
 			      im->s->path, run->id, cl->points,
 			      cl->points == 1 ? "" : "s", im->source, rec->seq);
 	} else {

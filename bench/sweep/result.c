@@ -118,6 +118,8 @@ void wis_point_json(struct wis_json *j, const struct wis_point *p,
 	wis_json_str(j, WIS_FIELD(mode), p->threads ? "threads" : "processes");
 	wis_json_u64(j, WIS_FIELD(tasks), p->nr_tasks);
 	wis_json_u64(j, WIS_FIELD(repeat), p->repeat);
+	if (p->try)
+		wis_json_u64(j, WIS_FIELD(try), p->try);
 	wis_json_str(j, WIS_FIELD(affinity), wis_affinity_names[p->m->affinity]);
 	cpus_array(j, p, r);
 	wis_json_u64(j, WIS_FIELD(wrapped), r->wrapped);

@@ -84,3 +84,17 @@ void wis_signals_point(FILE *f, enum wis_signals kind, int k,
 		lava_point(f, name, r);
 	fflush(f);
 }
+
+void wis_signals_retry(FILE *f, enum wis_signals kind,
+		       const struct wis_point *p, const struct wis_result *r)
+{
+	if (kind == WIS_SIGNALS_NONE)
+		return;
+	fprintf(f, "# %s %s %lu tasks: try %u: ", p->test->name,
+		p->threads ? "threads" : "processes", p->nr_tasks, p->try);
+	if (r->status == WIS_OK)
+		fprintf(f, "%.0f ops/s\n", wis_result_average(r));
+	else
+		fprintf(f, "%s: %s\n", wis_status_name(r->status), r->message);
+	fflush(f);
+}

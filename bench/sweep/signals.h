@@ -30,4 +30,12 @@ void wis_signals_end(FILE *f, enum wis_signals kind);
 void wis_signals_point(FILE *f, enum wis_signals kind, int k,
 		       const struct wis_point *p, const struct wis_result *r);
 
+/*
+ * A re-measure (wis.retry) of a point already reported: a diagnostic
+ * line (KTAP's "# ", plain for LAVA), so the plan's results stay one a
+ * point, numbered in order.
+ */
+void wis_signals_retry(FILE *f, enum wis_signals kind,
+		       const struct wis_point *p, const struct wis_result *r);
+
 #endif

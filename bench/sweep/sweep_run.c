@@ -44,7 +44,11 @@ struct sweep {
 	/* The tests of cfg->tests[], by the same index. */
 	const struct wis_test *tests[WIS_MAX_SWEEP_TESTS];
 	struct wis_plan plan;
+	/* Each planned point's status, its last try's; its ok rate. */
+	enum wis_status *status;
+	double *rate;
 	int points, failed, unsupported, starved, noisy;
+	int tries;		/* re-measures made */
 	int sink_failed;	/* a sink lost records: the run failed */
 	uint64_t sweep_hash;		/* of the plan */
 	struct wis_barrier *barrier;
@@ -219,19 +223,27 @@ static double point_seconds(const struct wis_sweep_cfg *c)
 	return (c->m.warmup + c->m.samples) * c->m.interval_ms / 1000.0;
 }
 
+/* The plan's point k (from 0), as the engine runs it. */
+static struct wis_point point_of(const struct sweep *s, int k)
+{
+	const struct wis_plan_point *pp = &s->plan.points[k];
+	struct wis_point p = {
+		.test = s->tests[pp->test], .threads = pp->threads,
+		.nr_tasks = pp->nr_tasks, .repeat = pp->repeat,
+		.m = &s->cfg->m, .mask = &s->mask,
+		.barrier = s->barrier, .barrier_gen = (uint64_t)k + 1,
+	};
+
+	return p;
+}
+
 /* Calls fn for every point of the plan, in the order they run. */
 static int each_point(struct sweep *s,
 		      int (*fn)(struct sweep *s, struct wis_point *p, int k,
 				void *arg), void *arg)
 {
 	for (int k = 0; k < s->plan.nr_points; k++) {
-		const struct wis_plan_point *pp = &s->plan.points[k];
-		struct wis_point p = {
-			.test = s->tests[pp->test], .threads = pp->threads,
-			.nr_tasks = pp->nr_tasks, .repeat = pp->repeat,
-			.m = &s->cfg->m, .mask = &s->mask,
-			.barrier = s->barrier, .barrier_gen = (uint64_t)k + 1,
-		};
+		struct wis_point p = point_of(s, k);
 
 		if (fn(s, &p, k + 1, arg))
 			return -1;
@@ -313,17 +325,23 @@ static void progress(struct sweep *s, int k, int n, const struct wis_point *p,
 	fprintf(stderr, "  (%.0f s left)\n", left);
 }
 
-static void account(struct sweep *s, const struct wis_result *r)
+/* A point counted (n 1) or, for its re-measure, uncounted (n -1). */
+static void account(struct sweep *s, enum wis_status status, int n)
 {
-	s->points++;
-	if (r->status == WIS_UNSUPPORTED)
-		s->unsupported++;
-	else if (r->status == WIS_STARVED)	/* the machine's, not a fault */
-		s->starved++;
-	else if (r->status == WIS_NOISY)	/* the machine's too */
-		s->noisy++;
-	else if (r->status != WIS_OK)
-		s->failed++;
+	s->points += n;
+	if (status == WIS_UNSUPPORTED)
+		s->unsupported += n;
+	else if (status == WIS_STARVED)	/* the machine's, not a fault */
+		s->starved += n;
+	else if (status == WIS_NOISY)	/* the machine's too */
+		s->noisy += n;
+	else if (status != WIS_OK)
+		s->failed += n;
+}
+
+static int unmeasured(enum wis_status status)
+{
+	return status == WIS_STARVED || status == WIS_NOISY;
 }
 
 /* A stop signal that came between points (during one, the harness takes it). */
@@ -370,6 +388,9 @@ static void barrier_failed(struct sweep *s, const struct wis_result *r)
 static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 		     int k, int n, double *base)
 {
+	/* The plan's point number, from 1, whatever k counts. */
+	size_t at = (size_t)p->barrier_gen - 1;
+	enum wis_status *last = &s->status[at];
 	struct wis_json j;
 
 	wis_point_run(p, r);
@@ -383,7 +404,13 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 			barrier_failed(s, r);
 		return -1;
 	}
-	account(s, r);
+	if (p->try)
+		account(s, *last, -1);
+	account(s, r->status, 1);
+	*last = r->status;
+	s->tries += p->try != 0;
+	if (r->status == WIS_OK)
+		s->rate[at] = wis_result_average(r);
 	if (p->nr_tasks == 1 && r->status == WIS_OK)
 		*base = wis_result_average(r);
 	wis_json_init(&j);
@@ -394,7 +421,10 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 		progress(s, k, n, p, r);
 	if (s->opts->table)
 		wis_point_row(stdout, p, r, *base);
-	wis_signals_point(stdout, s->cfg->signals, k, p, r);
+	if (p->try)
+		wis_signals_retry(stdout, s->cfg->signals, p, r);
+	else
+		wis_signals_point(stdout, s->cfg->signals, k, p, r);
 	fflush(stdout);
 	return 0;
 }
@@ -429,11 +459,110 @@ static int next_point(struct sweep *s, struct wis_point *p, int k, void *arg)
 	       run_point(s, p, run->r, k, s->plan.nr_points, &run->base);
 }
 
+/*
+ * The 1-task rate of point k's test, mode and repeat, for the scale of
+ * its re-measure; 0 when none was measured.
+ */
+static double base_of(const struct sweep *s, int k)
+{
+	const struct wis_plan_point *pp = &s->plan.points[k], *q;
+
+	for (int i = 0; i < s->plan.nr_points; i++) {
+		q = &s->plan.points[i];
+		if (q->test == pp->test && q->threads == pp->threads &&
+		    q->repeat == pp->repeat && q->nr_tasks == 1)
+			return s->rate[i];
+	}
+	return 0;
+}
+
+/* The points that came out noisy or starved: their count. */
+static int count_unmeasured(const struct sweep *s)
+{
+	int n = 0;
+
+	for (int k = 0; k < s->plan.nr_points; k++)
+		n += unmeasured(s->status[k]);
+	return n;
+}
+
+/*
+ * Before a round of re-measures: a pause of one point's length, whole
+ * seconds rounded up, for a passing load to pass.  -1 on a stop signal.
+ */
+static int pause_before(struct sweep *s, unsigned round, double *spent)
+{
+	struct timespec ts = { (time_t)point_seconds(s->cfg) + 1, 0 };
+	int sig;
+
+	if (s->opts->table || s->opts->progress)
+		fprintf(s->opts->table ? stdout : stderr, "re-measuring %d "
+			"noisy or starved points after a %ld s pause (try %u "
+			"of %u)\n", count_unmeasured(s), (long)ts.tv_sec, round,
+			s->cfg->retries);
+	fflush(stdout);
+	sig = sigtimedwait(&s->stop, NULL, &ts);
+	*spent += (double)ts.tv_sec;
+	if (sig > 0)
+		s->interrupted = sig;
+	return sig > 0 ? -1 : 0;
+}
+
+/*
+ * Round after round, each noisy or starved point again in a fresh
+ * process, after all the others and a pause, until none is left, the
+ * tries (wis.retry) or their time (wis.retry_time) are spent, which a
+ * warning says.  -1 when the sweep stops.
+ */
+static int remeasure(struct sweep *s, struct running *run)
+{
+	unsigned budget = wis_cfg_retry_time(s->cfg);
+	double spent = 0, started;
+	char msg[160];
+
+	for (unsigned round = 1; budget && round <= s->cfg->retries; round++) {
+		int n = count_unmeasured(s), done = 0;
+
+		if (!n)
+			return 0;
+		if (pause_before(s, round, &spent))
+			return -1;
+		for (int k = 0; k < s->plan.nr_points; k++) {
+			struct wis_point p = point_of(s, k);
+
+			if (!unmeasured(s->status[k]))
+				continue;
+			if (spent + point_seconds(s->cfg) > budget)
+				goto spent;
+			p.try = round;
+			run->base = base_of(s, k);
+			started = wis_clock_s(CLOCK_MONOTONIC);
+			if (stop_pending(s) || timed_out(s, run->start) ||
+			    run_point(s, &p, run->r, ++done, n, &run->base))
+				return -1;
+			spent += wis_clock_s(CLOCK_MONOTONIC) - started;
+		}
+	}
+	return 0;
+spent:
+	snprintf(msg, sizeof(msg), "wis.retry_time: %u s spent re-measuring; "
+		 "%d points left noisy or starved", budget, count_unmeasured(s));
+	emit_msg(s, WIS_RECORD(WARN), msg);
+	fprintf(stderr, "wis: %s\n", msg);
+	return 0;
+}
+
 static int run_points(struct sweep *s, struct wis_result *r)
 {
 	struct running run = { .r = r, .start = time(NULL) };
 
-	return each_point(s, next_point, &run);
+	s->status = calloc((size_t)s->plan.nr_points + 1, sizeof(*s->status));
+	s->rate = calloc((size_t)s->plan.nr_points + 1, sizeof(*s->rate));
+	if (!s->status || !s->rate) {
+		emit_msg(s, WIS_RECORD(ERROR), "out of memory");
+		return -1;
+	}
+	return each_point(s, next_point, &run) || remeasure(s, &run);
 }
 
 static void report_interrupt(struct sweep *s)
@@ -458,6 +587,7 @@ static void end_record(struct sweep *s, const char *status)
 	wis_json_u64(&j, WIS_FIELD(unsupported), s->unsupported);
 	wis_json_u64(&j, WIS_FIELD(starved), s->starved);
 	wis_json_u64(&j, WIS_FIELD(noisy), s->noisy);
+	wis_json_u64(&j, WIS_FIELD(tries), s->tries);
 	emit(s, WIS_RECORD(END), &j);
 	wis_json_free(&j);
 }
@@ -574,10 +704,11 @@ int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 	if (opts->table)
 		wis_table_header(stdout);
 	stopped = run_points(s, r) || stop_pending(s);
-	ret = stopped || s->failed || s->sink_failed ? 1 : 0;
+	ret = stopped || s->failed || s->sink_failed ? 1 :
+	      s->starved || s->noisy ? WIS_EXIT_UNMEASURED : 0;
 	if (s->interrupted)
 		report_interrupt(s);
-	end_record(s, ret ? "error" : "ok");
+	end_record(s, ret == 1 ? "error" : "ok");
 	explain(s);
 	if (!stopped)
 		wis_signals_end(stdout, cfg->signals);
@@ -597,6 +728,8 @@ out:
 	if (s->sampler)
 		wis_json_free(&s->audit);
 	free(s->topo);
+	free(s->status);
+	free(s->rate);
 	free(s);
 	free(r);
 	return ret;
