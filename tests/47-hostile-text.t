@@ -177,6 +177,32 @@ check "... the test of a comparison" grep -q '^"t?\[2J?,""q",processes,1,3,' out
 csv_clean "$HOST" compare --csv --db t.db side=a -- side=b
 csv_clean "$WIS" compare --csv t1.rec t4.rec
 
+# Round four, case 4: the test column of both comparisons and of
+# report --compare, C1 and bidi controls in one name, another of 40
+# two-byte characters, longer than the column shows.
+e=$(printf '\303\251')
+long=$(printf "$e%.0s" 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0)
+for side in a b; do
+	emit --out "file:c$side.rec" --run "c$side" --seq 0 run id=host
+	emit --out "file:c$side.rec" --run "c$side" --seq 1 point \
+		"test=x${csi}31m${osc}0;t${rlo}y${lri}z" mode=processes tasks:=1 \
+		status=ok average:=100 per_task:=100
+	emit --out "file:c$side.rec" --run "c$side" --seq 2 point "test=$long" \
+		mode=processes tasks:=1 status=ok average:=100 per_task:=100
+	emit --out "file:c$side.rec" --run "c$side" --seq 3 end status=ok
+done
+cut30=$(printf "$e%.0s" 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0)
+for how in "compare ca.rec -- cb.rec" "compare ca.rec cb.rec" \
+	"report --compare ca cb ca.rec cb.rec"; do
+	# shellcheck disable=SC2086 # how is the words of a command
+	"$WIS" $how >out 2>err || true
+	check "wis $how: a test's C1 and bidi controls shown as ?" sh -c \
+		"grep -q '^x?31m?0;t?y?z ' out && ! od -An -tx1 out |
+		 tr -s ' \n' ' ' | grep -Eq 'c2 9b|c2 9d|e2 80 ae|e2 81 a6'"
+	check "... a long name cut between characters, with ~" sh -c \
+		"grep -q '^$cut30~ processes' out && iconv -f UTF-8 -t UTF-8 out >/dev/null"
+done
+
 # Finding 10: qemu/pxe's words as iPXE (and GRUB) read them.
 cd "$top"
 # shellcheck disable=SC2016 # ${platform} is for iPXE

@@ -165,6 +165,44 @@ void put_clean(FILE *out, const char *s, size_t n)
 	}
 }
 
+/*
+ * The bytes of s[0..n) that hold its first max characters as
+ * put_clean() writes them (a '?' is one), their number in *chars.
+ */
+static size_t clean_prefix(const char *s, size_t n, size_t max,
+			   size_t *chars)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k, len;
+
+	for (k = 0; i < n && k < max; k++) {
+		clean_at(u + i, n - i, &len);
+		i += len;
+	}
+	*chars = k;
+	return i;
+}
+
+size_t put_clean_cut(FILE *out, const char *s, size_t max, size_t width)
+{
+	size_t n = strlen(s), chars, bytes;
+
+	if (!max)
+		return 0;
+	bytes = clean_prefix(s, n, max, &chars);
+	if (bytes < n) {
+		bytes = clean_prefix(s, n, max - 1, &chars);
+		put_clean(out, s, bytes);
+		fputc('~', out);
+		chars++;
+	} else {
+		put_clean(out, s, n);
+	}
+	if (chars < width)
+		fprintf(out, "%*s", (int)(width - chars), "");
+	return chars;
+}
+
 char *wis_clean(char *s)
 {
 	unsigned char *u = (unsigned char *)s;

@@ -47,6 +47,13 @@ void wis_url_segment(FILE *out, const char *s);
  */
 void put_clean(FILE *out, const char *s, size_t n);
 void puts_clean(FILE *out, const char *s);
+/*
+ * s as put_clean() writes it, in at most max characters (a UTF-8
+ * sequence or a '?' is one): when longer, cut on a character boundary
+ * and its last '~'; then spaces up to width characters.  Returns the
+ * characters of s written, the '~' included.
+ */
+size_t put_clean_cut(FILE *out, const char *s, size_t max, size_t width);
 /* s cleaned in place as put_clean() writes it; returns s. */
 char *wis_clean(char *s);
 

@@ -35,6 +35,13 @@ struct rd_page_assets {
 	const char *page_js, *page_css;
 };
 
+/*
+ * The most characters of a test's name a comparison's text table shows
+ * (put_clean_cut()); its column is narrower, so a long name pushes the
+ * row rather than lose what tells it apart.
+ */
+#define RD_TEST_SHOWN_MAX 31
+
 /* What goes to stdout. */
 enum wis_report_format {
 	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,

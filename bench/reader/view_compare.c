@@ -5,6 +5,7 @@
 
 #include "comparison.h"
 #include "json.h"
+#include "safename.h"
 #include "table.h"
 #include "view.h"
 
@@ -196,8 +197,8 @@ static void print_table(FILE *out, const struct rd_cmp_table *t,
 			const struct rd_cmp_label *news, size_t nr_news)
 {
 	const struct rd_cmp_row *row;
-	char test[32], va[32], vb[32], ratio[32];
-	size_t i, k, n;
+	char va[32], vb[32], ratio[32];
+	size_t i, k;
 
 	print_side(out, "A", base->label, &t->side[0]);
 	print_side(out, "B", nr_news == 1 ? news[0].label : "instances",
@@ -214,15 +215,12 @@ static void print_table(FILE *out, const struct rd_cmp_table *t,
 		"tasks", "A ops/s", "B ops/s", "B/A", "check");
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
-		snprintf(test, sizeof(test), "%s", row->test);
-		for (n = 0; test[n]; n++)
-			if ((unsigned char)test[n] < 0x20 || test[n] == 0x7f)
-				test[n] = '?';
 		cell(va, sizeof(va), "%.0f", row->a);
 		cell(vb, sizeof(vb), "%.0f", row->b);
 		cell(ratio, sizeof(ratio), "%.2f", rd_cmp_ratio(row));
-		fprintf(out, "%-20s %-9s %6lu %14s %14s %7s  %s\n",
-			test, mode_name(row), row->tasks, va, vb, ratio,
+		put_clean_cut(out, row->test, RD_TEST_SHOWN_MAX, 20);
+		fprintf(out, " %-9s %6lu %14s %14s %7s  %s\n",
+			mode_name(row), row->tasks, va, vb, ratio,
 			check_names[row->check]);
 	}
 	print_warnings(out, t);

@@ -33,26 +33,6 @@ static void put_pct(FILE *out, double ratio)
 		fputs("-", out);
 }
 
-/* s cleaned, at most width columns: cut with '~' when longer. */
-static size_t put_cut(FILE *out, const char *s, int width)
-{
-	size_t n = strlen(s);
-
-	if (n <= (size_t)width) {
-		put_clean(out, s, n);
-		return n;
-	}
-	put_clean(out, s, (size_t)width - 1);
-	fputc('~', out);
-	return (size_t)width;
-}
-
-/* The same in a field of width columns. */
-static void put_field(FILE *out, const char *s, int width)
-{
-	fprintf(out, "%*s", width - (int)put_cut(out, s, width), "");
-}
-
 /* " on A" when the series are split by machine and there are several. */
 static void put_on(FILE *out, const struct rd_history *h, const struct rd_series *s)
 {
@@ -74,14 +54,14 @@ static void put_run(FILE *out, const struct rd_history *h, size_t r)
 	const struct rd_hist_run *run = &h->runs[r];
 
 	fprintf(out, "run %zu ", r + 1);
-	put_cut(out, run->run->id, STEP_RUN_WIDTH);
+	put_clean_cut(out, run->run->id, STEP_RUN_WIDTH, 0);
 	if (run->labels) {
 		fputs(" (", out);
-		put_cut(out, run->labels, STEP_LABELS_WIDTH);
+		put_clean_cut(out, run->labels, STEP_LABELS_WIDTH, 0);
 		fputc(')', out);
 	} else if (run->by) {
 		fprintf(out, " (%s=", h->by);
-		put_cut(out, run->by, BY_WIDTH);
+		put_clean_cut(out, run->by, BY_WIDTH, 0);
 		fputc(')', out);
 	}
 }
@@ -261,7 +241,7 @@ static int print_summary(FILE *out, const struct rd_history *h)
 		fprintf(out, " %s run %zu", c->dr ? "from" : "at", c->run + 1);
 		if (h->runs[c->run].by) {
 			fprintf(out, " (%s=", h->by);
-			put_cut(out, h->runs[c->run].by, BY_WIDTH);
+			put_clean_cut(out, h->runs[c->run].by, BY_WIDTH, 0);
 			fputc(')', out);
 		}
 		if (c->dr)
@@ -318,9 +298,9 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 		size_t end = b + per_block < to ? b + per_block : to;
 
 		fprintf(out, "%4s  ", "#");
-		put_field(out, "run", run_w);
+		put_clean_cut(out, "run", (size_t)run_w, (size_t)run_w);
 		fputc(' ', out);
-		put_field(out, h->by, by_w);
+		put_clean_cut(out, h->by, (size_t)by_w, (size_t)by_w);
 		if (merged)
 			fputs(" m", out);
 		for (size_t i = b; i < end; i++) {
@@ -333,9 +313,11 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 			if (!rd_on_series(h, first, r))
 				continue;
 			fprintf(out, "%4zu  ", r + 1);
-			put_field(out, h->runs[r].run->id, run_w);
+			put_clean_cut(out, h->runs[r].run->id, (size_t)run_w,
+				      (size_t)run_w);
 			fputc(' ', out);
-			put_field(out, h->runs[r].by ? h->runs[r].by : "-", by_w);
+			put_clean_cut(out, h->runs[r].by ? h->runs[r].by : "-",
+				      (size_t)by_w, (size_t)by_w);
 			if (merged)
 				fprintf(out, " %c", rd_machine_letter(h->runs[r].machine));
 			for (size_t i = b; i < end; i++) {

@@ -6,6 +6,7 @@
 
 #include "json.h"
 #include "repeats.h"
+#include "safename.h"
 #include "table.h"
 #include "view.h"
 
@@ -195,17 +196,13 @@ static void side_cells(FILE *out, const struct an_side_summary *s)
 
 static void print_row(FILE *out, const struct rd_rep_row *row)
 {
-	char test[32], change[32], ci[48];
+	char change[32], ci[72];
 	const char *why = an_verdict_why_name(row->v.why);
-	size_t n;
 
-	snprintf(test, sizeof(test), "%s", row->test);
-	for (n = 0; test[n]; n++)
-		if ((unsigned char)test[n] < 0x20 || test[n] == 0x7f)
-			test[n] = '?';
 	cell(change, sizeof(change), "%+.1f%%", 100 * (row->v.ratio - 1));
 	range(ci, sizeof(ci), row->v.lo, row->v.hi, "%.3f");
-	fprintf(out, "%-18s %-9s %5lu", test, mode_name(row), row->tasks);
+	put_clean_cut(out, row->test, RD_TEST_SHOWN_MAX, 18);
+	fprintf(out, " %-9s %5lu", mode_name(row), row->tasks);
 	side_cells(out, &row->v.a);
 	side_cells(out, &row->v.b);
 	fprintf(out, " %8s %13s  %s%s%s%s\n", change, ci,

@@ -186,14 +186,6 @@ static double control_spread(const struct rd_model *m, const struct spread *v,
 	return most;
 }
 
-/* Spaces after name to fill width. */
-static int pad(const char *name, size_t width)
-{
-	size_t n = strlen(name);
-
-	return n < width ? (int)(width - n) : 0;
-}
-
 static void print_spreads(FILE *out, const struct rd_model *m,
 			  const struct spread *v, size_t n, unsigned repeats)
 {
@@ -219,9 +211,8 @@ static void print_spreads(FILE *out, const struct rd_model *m,
 			 "%.1f%%" : "-", v[i].s.stddev_pct);
 		snprintf(mm, sizeof(mm), v[i].s.n ? "%.0f-%.0f" : "-",
 			 v[i].s.min, v[i].s.max);
-		puts_clean(out, v[i].median.test);
-		fprintf(out, "%*s %-9s %5lu %3zu %14.0f %7s %27s%s%s\n",
-			pad(v[i].median.test, 16), "",
+		put_clean_cut(out, v[i].median.test, SIZE_MAX, 16);
+		fprintf(out, " %-9s %5lu %3zu %14.0f %7s %27s%s%s\n",
 			rd_point_mode(&v[i].median), v[i].median.tasks, v[i].s.n,
 			v[i].s.median, sd, mm,
 			ctl && v[i].s.stddev_pct > noise ? "  !" : "",
