@@ -239,7 +239,7 @@ size_memory() {
 	[ "$opt_mem" -ge "$resident" ] || [ -z "$opt_mem_check" ] ||
 		die "--mem $opt_mem cannot hold the sweep: it needs --mem $resident or more (128 MB per task of its mapping tests at --smp $opt_smp, plus 80 MB; wis sweep --dry-run --cpus $opt_smp)"
 	[ "$accel" != kvm ] || [ "$opt_mem" -ge "$batch" ] ||
-		say "warning: --mem $opt_mem: below $batch MB the vm_committed_as batch of $opt_smp vCPUs is under one 128 MB mapping and mmap1, malloc1, page_fault* and tlb_flush* serialise on its lock; give --mem $batch"
+		say "warning: --mem $opt_mem: below $batch MB the vm_committed_as batch of $opt_smp vCPUs is under one 128 MB mapping and the sweep's tests that map one serialise on its lock (wis sweep --dry-run --cpus $opt_smp names them); give --mem $batch"
 }
 
 # --- machine -------------------------------------------------------------

@@ -69,7 +69,7 @@ check "... with the memory that lifts the batch: --mem 35200" \
 	mode=processes tasks:=1 status=ok average:=1000 per_task:=1000
 "$WIS" emit --out "file:$tmp/tcg.wis" --run t --seq 2 end status=ok
 is "report: a TCG guest's batch warning says why it gets no --mem" \
-	"warning: vm_committed_as batch is 1000 pages, below the 32768 pages of a 128 MB mapping: mmap1, malloc1, page_fault* and tlb_flush* serialise on its global lock; under TCG the figures are functional only, so qemu/run does not size the guest for it" \
+	"warning: vm_committed_as batch is 1000 pages, below the 32768 pages of a 128 MB mapping: mmap1 serialise on its global lock; under TCG the figures are functional only, so qemu/run does not size the guest for it" \
 	"$(warnings "$tmp/tcg.wis")"
 
 # --- wis run ---------------------------------------------------------------

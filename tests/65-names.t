@@ -2,10 +2,24 @@
 # Test names come from one place, the registry (each bench/tests/NAME.c
 # is the test NAME): the all preset, docs/tests.md and the README hold no
 # list that could drift from it.
+#
+# And a test's traits (the 128 MB mappings, the controls) live only in
+# its WIS_TEST() row: C asks the registry, scripts ask `wis list`.  So a
+# test's name stands in the tree's code only in the rows (bench/tests/),
+# the presets (rootfs/etc/wis/presets/, which name what they run) and
+# the self-benchmark (bench/engine/harness_bench.c, which times one
+# test).  What counts as code is tests/lib/test-names.pl's: C's string
+# literals, the code of JavaScript, the lines of scripts, make and
+# Kconfig files that are not comments.  Left out, each for its reason:
+# prose (comments, docs/, *.md), which explains and which nothing
+# reads; inputs (tests/ and bench/fuzz/: records and command lines that
+# must name a test to be inputs at all; a sweep's wis.tests= value in a
+# script, a workload as a preset is one); and Ruby's library Open3, a
+# homonym, in a require.
 set -eu
 . tests/tap.sh
 
-plan 5
+plan 7
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -42,3 +56,27 @@ listed=$(awk 'NR == FNR { name[$1] = 1; next }
 	  for (i = 1; i <= k; i++) n += w[i] in name
 	  if (n >= 3) print FILENAME ":" FNR ": " $0 }' "$tmp/names" README.md)
 is "the README names no list of tests" "" "$listed"
+
+# The files whose code may not name a test: the tree but for the places
+# above.
+code_files() {
+	for top in .ci bench build build.sh init kconfig qemu rootfs; do
+		[ -e "$top" ] && find "$top" -type f
+	done | grep -v -e '^bench/tests/' -e '^rootfs/etc/wis/presets/' \
+		-e '^bench/engine/harness_bench\.c$' -e '^bench/fuzz/' \
+		-e '/node_modules/' -e '\.md$' | sort
+}
+# shellcheck disable=SC2046 # file names without blanks
+is "no test's name in code outside its row, the presets and the self-benchmark" "" \
+	"$(perl tests/lib/test-names.pl "$tmp/names" $(code_files))"
+
+# Planted: a name in a C string and a script's line are found; in a C
+# comment, a script's comment and a wis.tests= value they are not.
+first=$(head -n 1 "$tmp/names")
+printf '/* %s */\nconst char *s = "run %s";\n' "$first" "$first" >"$tmp/planted.c"
+printf '# %s\nwis run %s\nwis sweep wis.tests=%s\n' "$first" "$first" "$first" \
+	>"$tmp/planted.sh"
+is "... and a planted name in a C string and in a script's code is found, in their comments not" \
+	"$tmp/planted.c:2: $first
+$tmp/planted.sh:2: $first" \
+	"$(perl tests/lib/test-names.pl "$tmp/names" "$tmp/planted.c" "$tmp/planted.sh")"

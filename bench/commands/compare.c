@@ -29,10 +29,10 @@ static const char compare_usage[] =
 	"points compared (1.4826 x their MAD; 0 below 8 points): repeats within\n"
 	"a run miss how far a whole run moves.  Improved when B is faster,\n"
 	"regressed when slower, else no change.  A failed point or too few\n"
-	"repeats is undecided.  A control (getppid1, futex4,\n"
-	"poll2) is off when its medians differ by more than 3 % and the rule\n"
-	"calls it changed; then every verdict is undecided, said on the first\n"
-	"line.  Samples within a repeat are never taken as repeats.\n";
+	"repeats is undecided.  A control (wis list --controls) is off when\n"
+	"its medians differ by more than 3 % and the rule calls it changed;\n"
+	"then every verdict is undecided, said on the first line.  Samples\n"
+	"within a repeat are never taken as repeats.\n";
 
 static const char compare_notes[] =
 	"Exit 3 when a control is off.\n"

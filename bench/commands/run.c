@@ -46,7 +46,7 @@ static const struct wis_opt_spec run_spec = {
 		WIS_OPT_VALUE("cpus", OPT_CPUS, "LIST",
 			"CPUs to use, inside the inherited mask"),
 		WIS_OPT_VALUE("shared", OPT_SHARED, "PATH",
-			"fixed file for open4 / pread4"),
+			"fixed path of the one file every task opens, in\nthe tests that share one"),
 		WIS_OPT_VALUE("profile", OPT_PROFILE, "KINDS",
 			"cpu,stat,lock after each point's samples"),
 		WIS_OPT_FLAG("tmpfs", OPT_TMPFS, "in a private tmpfs on /tmp (root)"),

@@ -5,6 +5,7 @@
  * (docs/reproducing.md [A]), each item with its remedy.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "env_warn.h"
@@ -13,14 +14,32 @@
 /* Bytes of the largest mapping the memory tests make. */
 #define MAPPING_BYTES (WIS_MAPPING_MB * 1024.0 * 1024)
 
+/* name into list (", " between), once; "..." ends a list out of room. */
+static void name_add(char *list, size_t size, const char *name)
+{
+	size_t len = strlen(list), n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (!p[n] || p[n] == ','))
+			return;
+	if (len >= 3 && !strcmp(list + len - 3, "..."))
+		return;
+	if (len + n + sizeof(", ...") > size) {
+		snprintf(list + len, size - len, "%s...", len ? ", " : "");
+		return;
+	}
+	snprintf(list + len, size - len, "%s%s", len ? ", " : "", name);
+}
+
 /* An unknown family might be a file test: warn rather than stay quiet. */
-void wis_env_tests_add(struct wis_env_tests *t, const char *family,
-		       enum wis_maps maps)
+void wis_env_tests_add(struct wis_env_tests *t, const char *name,
+		       const char *family, enum wis_maps maps)
 {
 	if (!family || !strcmp(family, "file"))
-		t->file = 1;
+		name_add(t->file, sizeof(t->file), name);
 	if (maps != WIS_MAPS_NONE)
-		t->mapping = 1;
+		name_add(t->mapping, sizeof(t->mapping), name);
 }
 
 /* Only the LSMs that sit on the file paths the tests measure. */
@@ -38,15 +57,16 @@ static int lsm_slows_files(const struct wis_env *e)
 	return 0;
 }
 
-static int lsm_warn(FILE *out, const struct wis_env *e)
+static int lsm_warn(FILE *out, const struct wis_env *e, const char *tests)
 {
 	if (!lsm_slows_files(e))
 		return 0;
 	fputs("warning: LSMs active (", out);
 	puts_clean(out, *e->lsm ? e->lsm : "apparmor");
-	fputs("): file tests such as open1 and open2 run up to 2x slower; "
-	      "boot with lsm=capability,yama on the kernel command line to "
-	      "measure without them\n", out);
+	fputs("): the file tests (", out);
+	puts_clean(out, tests);
+	fputs(") run up to 2x slower; boot with lsm=capability,yama on the "
+	      "kernel command line to measure without them\n", out);
 	return 1;
 }
 
@@ -55,7 +75,7 @@ static int lsm_warn(FILE *out, const struct wis_env *e)
  * 32768 / batch brings it to one 128 MiB mapping.  Rounded up to 64 MB
  * with 10 % for what the kernel keeps out of MemTotal.
  */
-static int batch_warn(FILE *out, const struct wis_env *e)
+static int batch_warn(FILE *out, const struct wis_env *e, const char *tests)
 {
 	double page = isfinite(e->page_size) && e->page_size > 0 ?
 		      e->page_size : 4096;
@@ -65,9 +85,9 @@ static int batch_warn(FILE *out, const struct wis_env *e)
 	    e->batch_pages >= mapping)
 		return 0;
 	fprintf(out, "warning: vm_committed_as batch is %.0f pages, below the "
-		"%.0f pages of a 128 MB mapping: mmap1, malloc1, page_fault* "
-		"and tlb_flush* serialise on its global lock", e->batch_pages,
-		mapping);
+		"%.0f pages of a 128 MB mapping: ", e->batch_pages, mapping);
+	puts_clean(out, tests);
+	fputs(" serialise on its global lock", out);
 	/* docs/qemu.md: a TCG guest is not enlarged for a performance rule. */
 	if (strstr(e->cpu_model, "QEMU TCG")) {
 		fputs("; under TCG the figures are functional only, so "
@@ -229,9 +249,9 @@ int wis_env_warn(FILE *out, const struct wis_env *e,
 {
 	int n = wis_env_settings_warn(out, e);
 
-	if (t->file)
-		n += lsm_warn(out, e) + tmp_warn(out, e);
-	if (t->mapping)
-		n += batch_warn(out, e);
+	if (*t->file)
+		n += lsm_warn(out, e, t->file) + tmp_warn(out, e);
+	if (*t->mapping)
+		n += batch_warn(out, e, t->mapping);
 	return n;
 }

@@ -29,18 +29,24 @@ struct wis_env {
 	char clocksource[64];	/* current_clocksource */
 };
 
-/* Which kinds of test a sweep holds. */
+/* Room for the names of a sweep's tests that a warning concerns. */
+#define WIS_ENV_NAMES 512
+
+/*
+ * The tests of a sweep that a warning concerns, as its message names
+ * them: ", " between, "" for none.
+ */
 struct wis_env_tests {
-	int file;	/* family "file": they measure /tmp's filesystem */
-	int mapping;	/* they map 128 MB at a time */
+	char file[WIS_ENV_NAMES];	/* they measure /tmp's filesystem */
+	char mapping[WIS_ENV_NAMES];	/* they map 128 MB at a time */
 };
 
 /*
- * Add a test to what t holds: its family (NULL if unknown) and what it
- * does with 128 MB mappings (its WIS_TEST() row's).
+ * Add a test to what t holds: its name, its family (NULL if unknown)
+ * and what it does with 128 MB mappings (its WIS_TEST() row's).
  */
-void wis_env_tests_add(struct wis_env_tests *t, const char *family,
-		       enum wis_maps maps);
+void wis_env_tests_add(struct wis_env_tests *t, const char *name,
+		       const char *family, enum wis_maps maps);
 
 /*
  * One "warning: ..." line per fact that concerns the tests, and the

@@ -438,7 +438,9 @@ static const struct key keys[] = {
 	  .help = "sinks, comma list: `virtio[:NAME]`, `pmem[:DEV]`, "
 		  "`file:PATH`, `console`, `auto`" },
 	{ TEXT_KEY("wis.shared", m.shared, check_shared),
-	  .def = "/tmp/wis-shared", .help = "fixed path for open4 / pread4" },
+	  .def = "/tmp/wis-shared",
+	  .help = "fixed path of the one file every task opens, in the "
+		  "tests that share one" },
 	{ TEXT_KEY("wis.id", id, wis_id_check), .def_doc = "hostname",
 	  .help = "instance label, kept in every record and in run ids" },
 	{ UINT_KEY("wis.timeout", timeout_s, 1, WIS_TIMEOUT_MAX_S, "seconds"),

@@ -233,7 +233,8 @@ void rd_analysis_environment(FILE *out, const struct rd_model *m,
 	env_read(run->head, &env);
 	for (i = 0; i < run->nr_points; i++) {
 		info = rd_test_info(m, run->points[i].test);
-		wis_env_tests_add(&tests, info ? info->family : NULL,
+		wis_env_tests_add(&tests, run->points[i].test,
+				  info ? info->family : NULL,
 				  info ? info->maps : WIS_MAPS_NONE);
 	}
 	wis_env_warn(out, &env, &tests);

@@ -304,8 +304,8 @@ static void warn_environment(struct sweep *s)
 		return;
 	wis_audit_env(&env);
 	for (int t = 0; t < s->cfg->nr_tests; t++)
-		wis_env_tests_add(&tests, s->tests[t]->family,
-				  s->tests[t]->maps);
+		wis_env_tests_add(&tests, s->tests[t]->name,
+				  s->tests[t]->family, s->tests[t]->maps);
 	wis_env_warn(s->opts->table ? stdout : stderr, &env, &tests);
 }
 
@@ -747,10 +747,14 @@ static int print_point(struct sweep *s, struct wis_point *p, int k, void *arg)
 static void print_memory(const struct sweep *s, unsigned cpus)
 {
 	enum wis_maps maps[WIS_MAX_SWEEP_TESTS];
+	struct wis_env_tests tests = { 0 };
 	struct wis_memory_need need;
 
-	for (int t = 0; t < s->cfg->nr_tests; t++)
+	for (int t = 0; t < s->cfg->nr_tests; t++) {
 		maps[t] = s->tests[t]->maps;
+		wis_env_tests_add(&tests, s->tests[t]->name,
+				  s->tests[t]->family, maps[t]);
+	}
 	wis_plan_memory(&s->plan, maps, cpus, &need);
 	if (need.resident_mb)
 		printf("memory: %u MB or more: %u tasks of a test that touches "
@@ -758,9 +762,8 @@ static void print_memory(const struct sweep *s, unsigned cpus)
 		       s->plan.tasks[s->plan.nr_tasks - 1]);
 	if (need.batch_mb)
 		printf("memory: %u MB or more keeps the vm_committed_as batch "
-		       "of %u CPUs above a 128 MB mapping (mmap1, malloc1, "
-		       "page_fault*, tlb_flush* serialise below it)\n",
-		       need.batch_mb, cpus);
+		       "of %u CPUs above a 128 MB mapping (%s serialise below "
+		       "it)\n", need.batch_mb, cpus, tests.mapping);
 }
 
 int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus)
