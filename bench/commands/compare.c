@@ -35,6 +35,8 @@ static const char compare_usage[] =
 	"within a repeat are never taken as repeats.\n";
 
 static const char compare_notes[] =
+	"Options go before '--': every word after it is a run of B (or, with\n"
+	"--db, a selector of B).\n"
 	"Exit 3 when a control is off.\n"
 	"The second form (no --) is the split experiment: the runs of NEW,\n"
 	"instances that ran at once, are added up against BASE, B/A per test,\n"

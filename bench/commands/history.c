@@ -26,6 +26,8 @@ static const char history_usage[] =
 	"tests that moved.\n";
 
 static const char history_notes[] =
+	"Options go anywhere before '--', which ends them: every word after\n"
+	"it is a file, a selector or a test.\n"
 	"Exit 1 while a series' latest change (a step or a drift) is decided\n"
 	"and within the series' last K runs (--recent), but for a rise right\n"
 	"after a fall, which answers it; 0 otherwise; 125 with fewer than 5\n"

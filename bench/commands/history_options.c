@@ -93,8 +93,11 @@ static int parse(struct wis_history_req *c, const struct wis_opt_spec *spec,
 	while ((opt = wis_opt_next(&o, argc, argv)) != WIS_OPT_END)
 		if (take(c, &o, opt))
 			return -1;
-	for (; optind < argc; optind++)
+	for (; optind < argc; optind++) {
+		if (wis_opt_after_dashes(spec, argv[optind]))
+			return -1;
 		c->operands[c->nr_operands++] = argv[optind];
+	}
 	if (c->json && c->csv) {
 		wis_opt_usage(spec, stderr);
 		return -1;

@@ -6,6 +6,7 @@
 
 #include "keys.h"
 #include "options.h"
+#include "safename.h"
 
 static int is_end(const struct wis_opt *t)
 {
@@ -182,4 +183,13 @@ int wis_cmd_exit_status(int ret)
 	fprintf(stderr, "wis: writing to stdout: %s\n",
 		flushed ? strerror(errno) : "write error");
 	return ret ? ret : 1;
+}
+
+int wis_opt_after_dashes(const struct wis_opt_spec *spec, const char *word)
+{
+	if (word[0] != '-' || !word[1])
+		return 0;
+	wis_say_clean(stderr, "%s: '%s' after '--': options go before '--', "
+		      "which ends them", spec->cmd, word);
+	return -1;
 }

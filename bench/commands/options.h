@@ -88,6 +88,12 @@ void wis_opt_usage(const struct wis_opt_spec *s, FILE *f);
 /* The long name of an option's value, "?" when it has none. */
 const char *wis_opt_name(const struct wis_opts *o, int opt);
 
+/*
+ * A word after "--" that is an option of spec (or looks like one): -1,
+ * said with where options go; 0 for an operand ("-" is stdin).
+ */
+int wis_opt_after_dashes(const struct wis_opt_spec *spec, const char *word);
+
 /* "CMD: bad value 'VAL' for --NAME" on stderr. */
 void wis_opt_bad_value(const struct wis_opts *o, int opt, const char *val);
 

@@ -16,7 +16,8 @@ static const char report_usage[] =
 	"                  [--compare A B [--sum] [--force]] FILE...\n"
 	"Reads result records from console logs, virtio captures, pmem images\n"
 	"and record files (- for stdin) and prints a table per run, with its\n"
-	"analysis.\n";
+	"analysis.  Options go anywhere before '--', which ends them: every\n"
+	"word after it is a file (or, with --db, a selector).\n";
 
 static const struct wis_opt_spec report_spec = {
 	.cmd = "wis report", .usage = report_usage,

@@ -160,8 +160,11 @@ int wis_req_parse(struct wis_report_req *c, int argc, char **argv,
 		else if (take_option(c, &o, opt, argv))
 			return -1;
 	}
-	for (; optind < argc; optind++)
+	for (; optind < argc; optind++) {
+		if (wis_opt_after_dashes(spec, argv[optind]))
+			return -1;
 		operand(c, argv[optind], 1);
+	}
 	return 0;
 }
 
