@@ -104,8 +104,3 @@ void rd_put_machine(FILE *out, const struct rd_machine *mc)
 		puts_clean(out, mc->hypervisor);
 	}
 }
-
-char rd_machine_letter(size_t machine)
-{
-	return machine < 26 ? (char)('A' + machine) : '?';
-}

@@ -33,7 +33,4 @@ void rd_machine_learn(struct rd_machine *m, struct rd_machine *mc);
 /* "x86_64, AMD EPYC, 2 CPUs, 1 node, 23.5 GiB, under kvm", record text cleaned. */
 void rd_put_machine(FILE *out, const struct rd_machine *mc);
 
-/* Machines go by letters in the order they first ran: A, B, ... */
-char rd_machine_letter(size_t machine);
-
 #endif

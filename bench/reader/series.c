@@ -258,7 +258,7 @@ int rd_order_runs(struct rd_history *h)
 			h->nr - have, h->nr, h->by);
 	sort_h = h;
 	qsort(h->runs, h->nr, sizeof(*h->runs), cmp_by);
-	return find_machines(h);
+	return find_machines(h) || rd_name_history(h) ? -1 : 0;
 }
 
 const char *rd_order_text(enum rd_run_order order)
@@ -611,8 +611,10 @@ void rd_history_free(struct rd_history *h)
 		free(h->runs[i].date);
 		wis_json_free(&h->runs[i].label_json);
 	}
-	for (size_t i = 0; i < h->nr_machines; i++)
+	for (size_t i = 0; i < h->nr_machines; i++) {
 		rd_machine_free(&h->machines[i].mc);
+		free(h->machines[i].name);
+	}
 	for (size_t i = 0; i < h->nr_series; i++)
 		free(h->series[i].v);
 	for (size_t i = 0; i < h->nr_steps; i++)

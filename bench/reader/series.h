@@ -39,6 +39,7 @@ enum rd_run_order {
 struct rd_hist_machine {
 	struct rd_machine mc;
 	size_t runs;
+	char *name;	/* rd_machine_name() */
 };
 
 struct rd_hist_run {
@@ -49,6 +50,7 @@ struct rd_hist_run {
 	char *date;
 	size_t order;		/* import order, or the files' */
 	size_t machine;		/* index in rd_history.machines, merged or not */
+	size_t number;		/* along its series, from 1 (series_names.c) */
 };
 
 struct rd_series {
@@ -166,6 +168,36 @@ void rd_put_step_method(FILE *out, const struct rd_history *h,
 void rd_view_history_csv(FILE *out, const struct rd_history *h);
 /* A line per step, then per drift (view_history_json.c). */
 void rd_view_history_json(FILE *out, const struct rd_history *h);
+
+/*
+ * Each run's number, its place among its machine's runs in the order
+ * (among all of them with --across-machines), and each machine's name
+ * (series_names.c).  -1 out of memory.
+ */
+int rd_name_history(struct rd_history *h);
+/*
+ * A machine's name: a label all its runs carry and no other machine's
+ * (KEY=VALUE), else its hostname, never a letter that another
+ * selection would change.
+ */
+const char *rd_machine_name(const struct rd_history *h, size_t machine);
+
+/* A step or a drift, as the summary and the page tell them. */
+struct rd_change {
+	const struct rd_step *st;	/* one of st, dr */
+	const struct rd_drift *dr;
+	const struct rd_series *s;
+	double ratio;
+	size_t run;	/* where it starts */
+	int undecided, alarm;
+};
+
+/*
+ * Every step and drift in the order they are told: those that keep the
+ * alarm up first, the newest first; then the decided before the
+ * undecided, the largest fall first.  *n of them; NULL out of memory.
+ */
+struct rd_change *rd_history_changes(const struct rd_history *h, size_t *n);
 
 /* All but the model, which rd_model_free frees. */
 void rd_history_free(struct rd_history *h);

@@ -6,7 +6,7 @@
 
 void rd_view_history_csv(FILE *out, const struct rd_history *h)
 {
-	fputs("order,run,by,test,mode,tasks,rate,step,machine\n", out);
+	fputs("order,run,by,test,mode,tasks,rate,step,machine,number\n", out);
 	for (size_t i = 0; i < h->nr_series; i++) {
 		const struct rd_series *s = &h->series[i];
 
@@ -21,9 +21,10 @@ void rd_view_history_csv(FILE *out, const struct rd_history *h)
 			rd_csv_str(out, s->test);
 			fprintf(out, ",%s,%lu", rd_series_mode(s), s->tasks);
 			rd_csv_num(out, s->v[r]);
-			fprintf(out, ",%s,%c\n", (const char *const[]){ "", "step",
-				"undecided" }[rd_step_at(h, s, r)],
-				rd_machine_letter(h->runs[r].machine));
+			fprintf(out, ",%s,", (const char *const[]){ "", "step",
+				"undecided" }[rd_step_at(h, s, r)]);
+			rd_csv_str(out, rd_machine_name(h, h->runs[r].machine));
+			fprintf(out, ",%zu\n", h->runs[r].number);
 		}
 	}
 }

@@ -17,6 +17,8 @@ static void json_run(struct wis_json *j, const struct rd_history *h, size_t r)
 
 	wis_json_str(j, "run", run->run->id);
 	wis_json_u64(j, "order", r + 1);
+	wis_json_u64(j, "number", run->number);
+	wis_json_str(j, "machine", rd_machine_name(h, run->machine));
 	if (run->by)
 		wis_json_str(j, "by", run->by);
 	if (asprintf(&labels, "{%s}", run->label_json.buf ?
@@ -92,18 +94,37 @@ static void json_symbols(struct wis_json *j, const struct rd_step *st)
 		wis_json_free(&o[i]);
 }
 
-/* The machines of the step's levels' runs: ["A","B"]. */
-static void json_machines(struct wis_json *j, unsigned long bits)
+/* The machines of the step's levels' runs, by name: ["board=a","board=b"]. */
+static void json_machines(struct wis_json *j, const struct rd_history *h,
+			  unsigned long bits)
 {
-	char text[4 * 8 * sizeof(bits) + 3], *p = text;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
-	*p++ = '[';
-	for (size_t k = 0; k < 8 * sizeof(bits); k++)
-		if (bits & 1UL << k)
-			p += sprintf(p, "%s\"%c\"", p > text + 1 ? "," : "",
-				     rd_machine_letter(k));
-	strcpy(p, "]");
-	wis_json_raw(j, "machines", text);
+	if (!f) {
+		j->oom = 1;
+		return;
+	}
+	fputc('[', f);
+	for (size_t k = 0; k < 8 * sizeof(bits); k++) {
+		struct wis_json one;
+
+		if (!(bits & 1UL << k))
+			continue;
+		wis_json_init(&one);
+		wis_json_script_str(&one, rd_machine_name(h, k));
+		j->oom |= one.oom;
+		fprintf(f, "%s%.*s", ftell(f) > 1 ? "," : "", (int)one.len,
+			one.buf ? one.buf : "");
+		wis_json_free(&one);
+	}
+	fputc(']', f);
+	if (fclose(f))
+		j->oom = 1;
+	else
+		wis_json_raw(j, "machines", text);
+	free(text);
 }
 
 static void json_series(struct wis_json *j, const struct rd_series *s)
@@ -184,7 +205,7 @@ void rd_view_history_json(FILE *out, const struct rd_history *h)
 		}
 		if (st->profiled)
 			json_symbols(&j, st);
-		json_machines(&j, st->machines);
+		json_machines(&j, h, st->machines);
 		wis_json_str(&j, "verdict", rd_step_verdict(st));
 		wis_json_raw(&j, "alarm", st->alarm ? "true" : "false");
 		if (!j.oom)

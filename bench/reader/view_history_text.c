@@ -12,13 +12,14 @@
 #include "safename.h"
 #include "series.h"
 
-/* Columns of the text, and of its tables' fields. */
+/*
+ * Columns of the text, and of its tables' rates.  Names are never cut:
+ * the part that tells two runs apart may be anywhere in them (a
+ * git-describe release's end, a commit's middle); a table's columns are
+ * as wide as its widest name, and take fewer rates a block for it.
+ */
 #define TEXT_WIDTH 100
-#define RUN_WIDTH 24
-#define BY_WIDTH 16
 #define RATE_WIDTH 13
-#define STEP_RUN_WIDTH 32
-#define STEP_LABELS_WIDTH 48
 
 static size_t machines_in(unsigned long bits)
 {
@@ -33,11 +34,25 @@ static void put_pct(FILE *out, double ratio)
 		fputs("-", out);
 }
 
-/* " on A" when the series are split by machine and there are several. */
+/* s cleaned and whole, in a field of width columns. */
+static void put_field(FILE *out, const char *s, int width)
+{
+	puts_clean(out, s);
+	fprintf(out, "%*s", width - (int)strlen(s), "");
+}
+
+/* " on NAME" when the series are split by machine and there are several. */
+static int split_on(const struct rd_history *h, const struct rd_series *s)
+{
+	return s->machine != RD_ANY_MACHINE && h->nr_machines > 1;
+}
+
 static void put_on(FILE *out, const struct rd_history *h, const struct rd_series *s)
 {
-	if (s->machine != RD_ANY_MACHINE && h->nr_machines > 1)
-		fprintf(out, " on %c", rd_machine_letter(s->machine));
+	if (split_on(h, s)) {
+		fputs(" on ", out);
+		puts_clean(out, rd_machine_name(h, s->machine));
+	}
 }
 
 static void put_series(FILE *out, const struct rd_history *h,
@@ -48,22 +63,42 @@ static void put_series(FILE *out, const struct rd_history *h,
 	put_on(out, h, s);
 }
 
-/* "run 21 ID (n=21 board=x)", within a line of a step. */
+/* The columns put_series() takes. */
+static size_t series_len(const struct rd_history *h, const struct rd_series *s)
+{
+	return strlen(s->test) + strlen(rd_series_mode(s)) + 2 +
+	       (size_t)snprintf(NULL, 0, "%lu", s->tasks) +
+	       (split_on(h, s) ? 4 + strlen(rd_machine_name(h, s->machine)) : 0);
+}
+
+/* Whether the run's labels say its --by value already. */
+static int by_in_labels(const struct rd_history *h, const struct rd_hist_run *run)
+{
+	return h->by_label || !run->by;
+}
+
+/*
+ * "run 21 ID (kernel=6.13.0-rc2-0008-g1234abcd n=21 board=x)": the --by
+ * value, then the labels, each once and whole.
+ */
 static void put_run(FILE *out, const struct rd_history *h, size_t r)
 {
 	const struct rd_hist_run *run = &h->runs[r];
 
-	fprintf(out, "run %zu ", r + 1);
-	put_clean_cut(out, run->run->id, STEP_RUN_WIDTH, 0);
-	if (run->labels) {
-		fputs(" (", out);
-		put_clean_cut(out, run->labels, STEP_LABELS_WIDTH, 0);
-		fputc(')', out);
-	} else if (run->by) {
-		fprintf(out, " (%s=", h->by);
-		put_clean_cut(out, run->by, BY_WIDTH, 0);
-		fputc(')', out);
+	fprintf(out, "run %zu ", run->number);
+	puts_clean(out, run->run->id);
+	if (!run->labels && !run->by)
+		return;
+	fputs(" (", out);
+	if (!by_in_labels(h, run)) {
+		fprintf(out, "%s=", h->by);
+		puts_clean(out, run->by);
 	}
+	if (run->labels) {
+		fputs(by_in_labels(h, run) ? "" : " ", out);
+		puts_clean(out, run->labels);
+	}
+	fputc(')', out);
 }
 
 static void put_level(FILE *out, const struct rd_series *s,
@@ -76,13 +111,15 @@ static void put_level(FILE *out, const struct rd_series *s,
 		l->n == 1 ? "" : "s", l->median, rd_level_spread_pct(l), min, max);
 }
 
-static void put_machine_list(FILE *out, unsigned long bits)
+static void put_machine_list(FILE *out, const struct rd_history *h,
+			     unsigned long bits)
 {
 	const char *sep = "";
 
 	for (size_t k = 0; k < 8 * sizeof(bits); k++) {
 		if (bits & 1UL << k) {
-			fprintf(out, "%s%c", sep, rd_machine_letter(k));
+			fputs(sep, out);
+			puts_clean(out, rd_machine_name(h, k));
 			sep = ", ";
 		}
 	}
@@ -149,7 +186,7 @@ static void print_step(FILE *out, const struct rd_history *h,
 	fputc('\n', out);
 	if (machines_in(st->machines) > 1) {
 		fputs("  warning: its levels hold runs of machines ", out);
-		put_machine_list(out, st->machines);
+		put_machine_list(out, h, st->machines);
 		fputs(": the step may be the machines'\n", out);
 	}
 }
@@ -181,71 +218,45 @@ static void print_drift(FILE *out, const struct rd_history *h,
 	fputc('\n', out);
 }
 
-/* A line of the summary: a step or a drift. */
-struct change {
-	const struct rd_step *st;
-	const struct rd_drift *dr;
-	const struct rd_series *s;
-	double ratio;
-	size_t run;
-	int undecided, alarm;
-};
-
-/* Decided first, the largest fall first. */
-static int cmp_worst(const void *a, const void *b)
-{
-	const struct change *x = a, *y = b;
-
-	if (x->undecided != y->undecided)
-		return x->undecided - y->undecided;
-	return (x->ratio > y->ratio) - (x->ratio < y->ratio);
-}
-
-/* One line a change, decided first, the largest fall first. */
+/*
+ * One line a change, in rd_history_changes()' order, its columns lined
+ * up: the kind, the size, the series, where it starts.
+ */
 static int print_summary(FILE *out, const struct rd_history *h)
 {
-	size_t n = h->nr_steps + h->nr_drifts, undecided = 0;
-	struct change *v = calloc(n + 1, sizeof(*v));
+	size_t n, undecided = 0, width = 0;
+	struct rd_change *v = rd_history_changes(h, &n);
+	char pct[32];
 
 	if (!v)
 		return -1;
-	for (size_t i = 0; i < h->nr_steps; i++) {
-		const struct rd_step *st = &h->steps[i];
-
-		v[i] = (struct change){ .st = st, .s = st->s,
-			.ratio = st->at.ratio, .run = st->at.run,
-			.undecided = st->at.control_off, .alarm = st->alarm };
-	}
-	for (size_t i = 0; i < h->nr_drifts; i++) {
-		const struct rd_drift *dr = &h->drifts[i];
-
-		v[h->nr_steps + i] = (struct change){ .dr = dr, .s = dr->s,
-			.ratio = dr->at.to / dr->at.from, .run = dr->at.start,
-			.undecided = dr->at.control_off, .alarm = dr->alarm };
-	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		undecided += v[i].undecided;
-	qsort(v, n, sizeof(*v), cmp_worst);
+		if (series_len(h, v[i].s) > width)
+			width = series_len(h, v[i].s);
+	}
 	fprintf(out, "\nsummary: %zu step%s, %zu drift%s, %zu undecided",
 		h->nr_steps, h->nr_steps == 1 ? "" : "s", h->nr_drifts,
 		h->nr_drifts == 1 ? "" : "s", undecided);
-	fputs(n ? ", worst first\n" : "\n", out);
+	fputs(n ? "; the alarms first, newest first, then the worst\n" :
+	      "\n", out);
 	for (size_t i = 0; i < n; i++) {
-		const struct change *c = &v[i];
+		const struct rd_change *c = &v[i];
+		const struct rd_hist_run *run = &h->runs[c->run];
 
-		fprintf(out, "  %-9s ", c->undecided ? "undecided" :
-			c->dr ? "drift" : "step");
-		put_pct(out, c->ratio);
-		fputs("  ", out);
+		snprintf(pct, sizeof(pct), "%+.1f %%", 100 * (c->ratio - 1));
+		fprintf(out, "  %-9s %9s  ", c->undecided ? "undecided" :
+			c->dr ? "drift" : "step", isfinite(c->ratio) ? pct : "-");
 		put_series(out, h, c->s);
-		fprintf(out, " %s run %zu", c->dr ? "from" : "at", c->run + 1);
-		if (h->runs[c->run].by) {
+		fprintf(out, "%*s  %s run %zu", (int)(width - series_len(h, c->s)),
+			"", c->dr ? "from" : "at", run->number);
+		if (c->dr)
+			fprintf(out, " to %zu", h->runs[c->dr->at.end].number);
+		if (run->by) {
 			fprintf(out, " (%s=", h->by);
-			put_clean_cut(out, h->runs[c->run].by, BY_WIDTH, 0);
+			puts_clean(out, run->by);
 			fputc(')', out);
 		}
-		if (c->dr)
-			fprintf(out, " to %zu", c->dr->at.end + 1);
 		if (c->st && machines_in(c->st->machines) > 1)
 			fputs(", across machines", out);
 		fputs(c->alarm ? ": ALARM\n" : "\n", out);
@@ -254,25 +265,47 @@ static int print_summary(FILE *out, const struct rd_history *h)
 	return 0;
 }
 
-/* Columns of a table: the widest run id and --by value, within limits. */
-static void table_widths(const struct rd_history *h, const struct rd_series *s,
-			 int *run_w, int *by_w)
+/* Each change in full, in the summary's order. */
+static int print_changes(FILE *out, const struct rd_history *h)
 {
-	*run_w = 3;
-	*by_w = (int)strlen(h->by);
+	size_t n;
+	struct rd_change *v = rd_history_changes(h, &n);
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		fputc('\n', out);
+		if (v[i].st)
+			print_step(out, h, v[i].st);
+		else
+			print_drift(out, h, v[i].dr);
+	}
+	free(v);
+	return 0;
+}
+
+/* Columns of a table: its widest run id, --by value and machine name. */
+struct table_widths {
+	int run, by, machine;
+};
+
+static void table_widths(const struct rd_history *h, const struct rd_series *s,
+			 struct table_widths *w)
+{
+	w->run = 3;
+	w->by = (int)strlen(h->by);
+	w->machine = 7;
 	for (size_t r = 0; r < h->nr; r++) {
-		size_t id = strlen(h->runs[r].run->id);
-		size_t by = h->runs[r].by ? strlen(h->runs[r].by) : 1;
+		int id = (int)strlen(h->runs[r].run->id);
+		int by = h->runs[r].by ? (int)strlen(h->runs[r].by) : 1;
+		int mc = (int)strlen(rd_machine_name(h, h->runs[r].machine));
 
 		if (!rd_on_series(h, s, r))
 			continue;
-		if ((int)id > *run_w)
-			*run_w = id > RUN_WIDTH ? RUN_WIDTH : (int)id;
-		if ((int)by > *by_w)
-			*by_w = by > BY_WIDTH ? BY_WIDTH : (int)by;
+		w->run = id > w->run ? id : w->run;
+		w->by = by > w->by ? by : w->by;
+		w->machine = mc > w->machine ? mc : w->machine;
 	}
-	if (*by_w > BY_WIDTH)
-		*by_w = BY_WIDTH;
 }
 
 /* Series [from, to) of one test and machine: a row per run, in blocks of columns. */
@@ -280,14 +313,16 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 			size_t to)
 {
 	const struct rd_series *first = &h->series[from];
-	int run_w, by_w, merged = first->machine == RD_ANY_MACHINE &&
-				  h->nr_machines > 1;
+	int merged = first->machine == RD_ANY_MACHINE && h->nr_machines > 1;
 	size_t per_block, runs = 0;
+	struct table_widths w;
+	int names;
 	char col[64];
 
-	table_widths(h, first, &run_w, &by_w);
-	per_block = (size_t)(TEXT_WIDTH - 6 - run_w - 1 - by_w - 2 * merged) /
-		    (RATE_WIDTH + 2);
+	table_widths(h, first, &w);
+	names = 6 + w.run + 1 + w.by + (merged ? w.machine + 1 : 0);
+	per_block = names + RATE_WIDTH + 2 < TEXT_WIDTH ?
+		    (size_t)(TEXT_WIDTH - names) / (RATE_WIDTH + 2) : 1;
 	for (size_t r = 0; r < h->nr; r++)
 		runs += rd_on_series(h, first, r);
 	fputc('\n', out);
@@ -298,11 +333,13 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 		size_t end = b + per_block < to ? b + per_block : to;
 
 		fprintf(out, "%4s  ", "#");
-		put_clean_cut(out, "run", (size_t)run_w, (size_t)run_w);
+		put_field(out, "run", w.run);
 		fputc(' ', out);
-		put_clean_cut(out, h->by, (size_t)by_w, (size_t)by_w);
-		if (merged)
-			fputs(" m", out);
+		put_field(out, h->by, w.by);
+		if (merged) {
+			fputc(' ', out);
+			put_field(out, "machine", w.machine);
+		}
 		for (size_t i = b; i < end; i++) {
 			snprintf(col, sizeof(col), "%s/%lu", rd_series_mode(&h->series[i]),
 				 h->series[i].tasks);
@@ -312,14 +349,15 @@ static void print_table(FILE *out, const struct rd_history *h, size_t from,
 		for (size_t r = 0; r < h->nr; r++) {
 			if (!rd_on_series(h, first, r))
 				continue;
-			fprintf(out, "%4zu  ", r + 1);
-			put_clean_cut(out, h->runs[r].run->id, (size_t)run_w,
-				      (size_t)run_w);
+			fprintf(out, "%4zu  ", h->runs[r].number);
+			put_field(out, h->runs[r].run->id, w.run);
 			fputc(' ', out);
-			put_clean_cut(out, h->runs[r].by ? h->runs[r].by : "-",
-				      (size_t)by_w, (size_t)by_w);
-			if (merged)
-				fprintf(out, " %c", rd_machine_letter(h->runs[r].machine));
+			put_field(out, h->runs[r].by ? h->runs[r].by : "-", w.by);
+			if (merged) {
+				fputc(' ', out);
+				put_field(out, rd_machine_name(h, h->runs[r].machine),
+					  w.machine);
+			}
 			for (size_t i = b; i < end; i++) {
 				double v = h->series[i].v[r];
 
@@ -443,6 +481,50 @@ static void print_labels(FILE *out, const struct rd_history *h)
 		fputc('\n', out);
 }
 
+/* "machine NAME: DESCRIPTION; N runs", wrapped after the name when long. */
+static void print_machine(FILE *out, const struct rd_history *h, size_t k)
+{
+	const char *name = rd_machine_name(h, k);
+	size_t runs = h->machines[k].runs, len = 0;
+	char *desc = NULL;
+	FILE *f = open_memstream(&desc, &len);
+
+	if (f) {
+		rd_put_machine(f, &h->machines[k].mc);
+		fprintf(f, "; %zu run%s", runs, runs == 1 ? "" : "s");
+	}
+	if (!f || fclose(f)) {
+		free(desc);
+		return;
+	}
+	fputs("machine ", out);
+	puts_clean(out, name);
+	fputs(strlen("machine : ") + strlen(name) + len > TEXT_WIDTH ?
+	      ":\n  " : ": ", out);
+	fputs(desc, out);
+	fputc('\n', out);
+	free(desc);
+}
+
+/* The runs that measured no point: each named, with what its points were. */
+static void print_unmeasured(FILE *out, const struct rd_history *h)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < h->nr; r++) {
+		const struct rd_run *run = h->runs[r].run;
+
+		if (rd_run_ok(run) || !run->nr_points)
+			continue;
+		if (!n++)
+			fputs("measured nothing clean:\n", out);
+		fputs("  ", out);
+		put_run(out, h, r);
+		fprintf(out, ": %zu noisy, %zu starved, %zu failed, %zu unsupported\n",
+			run->noisy, run->starved, run->failed, run->unsupported);
+	}
+}
+
 static void print_head(FILE *out, const struct rd_history *h, const char *from)
 {
 	size_t shown = 0, aside = 0;
@@ -458,17 +540,14 @@ static void print_head(FILE *out, const struct rd_history *h, const char *from)
 			"merged (--across-machines), a step across them warned" :
 			"a series per machine (--across-machines merges them)");
 	print_labels(out, h);
-	for (size_t k = 0; k < h->nr_machines; k++) {
-		fprintf(out, "machine %c: ", rd_machine_letter(k));
-		rd_put_machine(out, &h->machines[k].mc);
-		fprintf(out, "; %zu run%s\n", h->machines[k].runs,
-			h->machines[k].runs == 1 ? "" : "s");
-	}
+	for (size_t k = 0; k < h->nr_machines; k++)
+		print_machine(out, h, k);
 	for (size_t i = 0; i < h->nr_series; i++)
 		aside += h->series[i].shown ? h->series[i].aside : 0;
 	if (aside)
 		fprintf(out, "set aside: %zu point%s the machine spoiled (starved or noisy): gaps in their series\n",
 			aside, aside == 1 ? "" : "s");
+	print_unmeasured(out, h);
 }
 
 void rd_put_step_method(FILE *out, const struct rd_history *h,
@@ -516,14 +595,8 @@ int rd_view_history_text(FILE *out, const struct rd_history *h,
 	if (hidden)
 		fprintf(out, "\n%zu table%s of series that did not move not shown (--all shows them)\n",
 			hidden, hidden == 1 ? "" : "s");
-	for (i = 0; i < h->nr_steps; i++) {
-		fputc('\n', out);
-		print_step(out, h, &h->steps[i]);
-	}
-	for (i = 0; i < h->nr_drifts; i++) {
-		fputc('\n', out);
-		print_drift(out, h, &h->drifts[i]);
-	}
+	if (print_changes(out, h))
+		return -1;
 	if (h->nr >= RD_HISTORY_MIN_RUNS)
 		print_method(out, h);
 	return 0;

@@ -167,11 +167,8 @@ static void history_series(struct rd_page *pg, const struct rd_history *h,
 	rd_pg_key_str(pg, "test", s->test);
 	rd_pg_key_str(pg, "mode", s->threads ? "threads" : "processes");
 	rd_pg_key_uint(pg, "tasks", s->tasks);
-	if (s->machine != RD_ANY_MACHINE && h->nr_machines > 1) {
-		char letter[2] = { rd_machine_letter(s->machine), '\0' };
-
-		rd_pg_key_str(pg, "machine", letter);
-	}
+	if (s->machine != RD_ANY_MACHINE && h->nr_machines > 1)
+		rd_pg_key_str(pg, "machine", rd_machine_name(h, s->machine));
 	rd_pg_key(pg, "v");
 	rd_pg_open(pg, '[');
 	for (r = 0; r < h->nr; r++)
@@ -249,9 +246,10 @@ static void history_data(struct rd_page *pg, const void *what)
 	const struct rd_point **at = history_points(h);
 	double *buf = calloc(h->nr + 1, sizeof(*buf));
 	size_t *index = calloc(h->nr_series + 1, sizeof(*index));
-	size_t i, shown = 0;
+	size_t i, shown = 0, nr_changes;
+	struct rd_change *changes = rd_history_changes(h, &nr_changes);
 
-	if (!runs || !at || !buf || !index) {
+	if (!runs || !at || !buf || !index || !changes) {
 		pg->oom = 1;
 		goto out;
 	}
@@ -268,6 +266,12 @@ static void history_data(struct rd_page *pg, const void *what)
 	for (i = 0; i < h->nr; i++)
 		rd_pg_str(pg, h->runs[i].by);
 	rd_pg_close(pg, ']');
+	/* Each run's number along its series, as the text gives it. */
+	rd_pg_key(pg, "number");
+	rd_pg_open(pg, '[');
+	for (i = 0; i < h->nr; i++)
+		rd_pg_uint(pg, h->runs[i].number);
+	rd_pg_close(pg, ']');
 	rd_pg_key(pg, "series");
 	rd_pg_open(pg, '[');
 	for (i = 0; i < h->nr_series; i++) {
@@ -277,12 +281,15 @@ static void history_data(struct rd_page *pg, const void *what)
 		history_series(pg, h, &h->series[i], at + i * h->nr, buf);
 	}
 	rd_pg_close(pg, ']');
+	/* In the order they are told: the newest alarm first (series.h). */
 	rd_pg_key(pg, "steps");
 	rd_pg_open(pg, '[');
-	for (i = 0; i < h->nr_steps; i++)
-		history_step(pg, h, index, &h->steps[i]);
+	for (i = 0; changes && i < nr_changes; i++)
+		if (changes[i].st)
+			history_step(pg, h, index, changes[i].st);
 	rd_pg_close(pg, ']');
 out:
+	free(changes);
 	free(runs);
 	free(at);
 	free(buf);

@@ -278,14 +278,21 @@ static void history_plot(struct rd_plot *pl, const struct rd_history *h,
 	for (size_t i = t->from; i < t->to; i++) {
 		const struct rd_series *s = &h->series[i];
 
-		/* Machines by letter, as the text names them. */
-		if (h->nr_machines > 1 && !h->across)
-			snprintf(key, sizeof(key), "%s/%lu on %c", mode_of(s),
-				 s->tasks, rd_machine_letter(s->machine));
-		else
-			snprintf(key, sizeof(key), "%s/%lu", mode_of(s), s->tasks);
-		fprintf(pl->gp, "%s'd%zu.dat' index 0 using 1:%zu with linespoints lw 2 pt 7 ps 1.2 title '%s'",
-			sep, nr, 2 + i - t->from, key);
+		snprintf(key, sizeof(key), "%s/%lu", mode_of(s), s->tasks);
+		fprintf(pl->gp, "%s'd%zu.dat' index 0 using 1:%zu with linespoints lw 2 pt 7 ps 1.2 title ",
+			sep, nr, 2 + i - t->from);
+		/* Machines by name, as the text names them. */
+		if (h->nr_machines > 1 && !h->across) {
+			char *on = NULL;
+
+			if (asprintf(&on, "%s on %s", key,
+				     rd_machine_name(h, s->machine)) < 0)
+				on = NULL;
+			rd_gp_str(pl->gp, on ? on : key);
+			free(on);
+		} else {
+			rd_gp_str(pl->gp, key);
+		}
 		sep = ", \\\n  ";
 	}
 	for (int b = 0; b < NR_BLOCKS; b++)
