@@ -74,7 +74,7 @@ check "the text names the step and the run it starts at" \
 check "the table marks the run" grep -q '[0-9]\* *$' text
 "$HOST" history --db db --by n --csv >csv 2>&1 || true
 is "--csv: the step on its row" "20,lseek1" \
-	"$(sed -n 's/^\([0-9]*\),[^,]*,[^,]*,\(lseek1\),.*,step,A$/\1,\2/p' csv)"
+	"$(sed -n 's/^\([0-9]*\),[^,]*,[^,]*,\(lseek1\),.*,step,[^,]*,\1$/\1,\2/p' csv)"
 
 # --plot: the page of a history, the stepped test first (dup1 would be,
 # alphabetically), its runs labelled with their n, its step drawn.

@@ -64,37 +64,73 @@ static int label_everywhere(const struct rd_history *h, size_t k,
 	return 1;
 }
 
+/* Machine k's first run in the order. */
+static const struct rd_run *first_run(const struct rd_history *h, size_t k)
+{
+	for (size_t r = 0; r < h->nr; r++)
+		if (h->runs[r].machine == k)
+			return h->runs[r].run;
+	return NULL;
+}
+
+/* The hostname of machine k's first run, else its run id. */
+static char *hostname_of(const struct rd_history *h, size_t k)
+{
+	const struct rd_run *first = first_run(h, k);
+	char *name = first ? rd_rec_strdup(first->head, WIS_FIELD(hostname)) :
+		     NULL;
+
+	return name || !first ? name : strdup(first->id);
+}
+
+/* Whether another machine's first run has machine k's hostname. */
+static int hostname_shared(const struct rd_history *h, size_t k,
+			   const char *name)
+{
+	int shared = 0;
+
+	for (size_t e = 0; e < h->nr_machines && !shared; e++) {
+		char *other = e == k ? NULL : hostname_of(h, e);
+
+		shared = other && !strcmp(other, name);
+		free(other);
+	}
+	return shared;
+}
+
 /*
- * Machine k's name: a label (KEY=VALUE) all its runs carry and no other
- * machine's, else the hostname its first run's audit gives, else its
- * run id; "NAME #2" for a name an earlier machine took.
+ * Machine k's name: the hostname its first run's audit gives (its run
+ * id without one); where another machine has that hostname, a label
+ * (KEY=VALUE) all its runs carry and no other machine's, else the
+ * hostname and "#2", "#3" in the order the machines first ran.  The
+ * same runs read from files or from the store get the same names.
  */
 static char *machine_name(const struct rd_history *h, size_t k)
 {
-	const struct rd_run *first = NULL;
-	char *name = NULL;
+	const struct rd_run *first = first_run(h, k);
+	char *name = hostname_of(h, k), *label = NULL;
 	int same = 0;
 
-	for (size_t r = 0; r < h->nr && !first; r++)
-		if (h->runs[r].machine == k)
-			first = h->runs[r].run;
-	if (!first)
-		return strdup("?");
-	for (size_t i = 0; i < first->nr_labels && !name; i++) {
+	if (!name || !first || !hostname_shared(h, k, name))
+		return name;
+	for (size_t i = 0; i < first->nr_labels && !label; i++) {
 		const struct rd_label *l = &first->labels[i];
 
 		if (label_everywhere(h, k, l) && !label_elsewhere(h, k, l) &&
-		    asprintf(&name, "%s=%s", l->key, l->value) < 0)
-			name = NULL;
+		    asprintf(&label, "%s=%s", l->key, l->value) < 0)
+			label = NULL;
 	}
-	if (!name)
-		name = rd_rec_strdup(first->head, WIS_FIELD(hostname));
-	if (!name)
-		name = strdup(first->id);
-	for (size_t e = 0; name && e < k; e++)
-		same += h->machines[e].name &&
-			!strncmp(h->machines[e].name, name, strlen(name));
-	if (name && same) {
+	if (label) {
+		free(name);
+		return label;
+	}
+	for (size_t e = 0; e < k; e++) {
+		char *other = hostname_of(h, e);
+
+		same += other && !strcmp(other, name);
+		free(other);
+	}
+	if (same) {
 		char *again = NULL;
 
 		if (asprintf(&again, "%s #%d", name, same + 1) < 0)
