@@ -169,7 +169,7 @@ bad "a test name that cannot be one" "wis.tests: bad value 'Open1': 'Open1' is n
 bad "empty value" "wis.mode: bad value '': empty value" wis.mode=
 bad "no value" "wis.mode: missing value (write wis.mode=VALUE)" wis.mode
 bad "unknown key, with the known ones" \
-	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.retry wis.retry_time wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.tmpfs wis.signals wis.profile wis.profile_top" \
+	"wis.bogus: unknown key (value '1'); known: wis.tests wis.preset wis.mode wis.tasks wis.samples wis.warmup wis.repeat wis.retry wis.retry_time wis.interval wis.cpus wis.affinity wis.out wis.shared wis.id wis.timeout wis.done wis.instances wis.instance wis.barrier wis.barrier_timeout wis.tmpfs wis.signals wis.profile wis.profile_top wis.lkp" \
 	wis.bogus=1
 bad "a word that is no wis.* key (argv)" "'tasks=4': not a wis.KEY=VALUE word" \
 	tasks=4

@@ -20,6 +20,18 @@
 int wis_list_main(int argc, char **argv);
 int wis_run_main(int argc, char **argv);
 int wis_sweep_main(int argc, char **argv);
+
+/*
+ * The sweeps of an LKP job or 0-day report at path (lkp_input.c), the
+ * words (wis.KEY=VALUE) after its own: run with opts, listed, or their
+ * keys printed a line a sweep.  The exit status: 2 for a bad job, which
+ * writes nothing.
+ */
+enum wis_lkp_what { WIS_LKP_RUN, WIS_LKP_DRY_RUN, WIS_LKP_KEYS };
+struct wis_sweep_opts;
+int wis_lkp_sweeps(const char *cmd, const char *path, int nr_words,
+		   char **words, enum wis_lkp_what what, unsigned dry_cpus,
+		   const struct wis_sweep_opts *opts);
 int wis_bench_main(int argc, char **argv);
 int wis_emit_main(int argc, char **argv);
 int wis_report_main(int argc, char **argv);

@@ -12,13 +12,22 @@
 #include "sweep_run.h"
 
 enum { OPT_WARMUP = 256, OPT_REPEAT, OPT_RETRY, OPT_INTERVAL, OPT_MODE, OPT_AFFINITY,
-	OPT_CPUS, OPT_SHARED, OPT_PROFILE, OPT_TMPFS, OPT_DRY_RUN, OPT_RECORDS };
+	OPT_CPUS, OPT_SHARED, OPT_PROFILE, OPT_TMPFS, OPT_DRY_RUN, OPT_RECORDS,
+	OPT_JOB };
 
 static const char run_usage[] =
 	"usage: wis run TEST[,TEST...] [OPTIONS]\n"
+	"       wis run --job FILE [OPTIONS]\n"
 	"Exit status: 0 every point measured (or unsupported), 1 a point failed\n"
 	"or the run stopped, 2 bad input, 3 points stayed noisy or starved after\n"
 	"their re-measures.\n";
+
+/* The flags as wis.* words, for --job (its own words come first). */
+#define MAX_FLAG_WORDS 32
+struct flag_words {
+	char *word[MAX_FLAG_WORDS];
+	int n;
+};
 
 /* One task and records on stdout, unless the flags say otherwise. */
 static void run_defaults(struct wis_sweep_cfg *c)
@@ -28,7 +37,7 @@ static void run_defaults(struct wis_sweep_cfg *c)
 	snprintf(c->out, sizeof(c->out), "console");
 }
 
-/* Each long option but the last three is the wis.* key of its name. */
+/* Each long option but the last four is the wis.* key of its name. */
 static const struct wis_opt_spec run_spec = {
 	.cmd = "wis run", .usage = run_usage, .key_defaults = run_defaults,
 	.width = 23, .order = WIS_OPT_PERMUTE, .opts = (const struct wis_opt[]){
@@ -54,21 +63,54 @@ static const struct wis_opt_spec run_spec = {
 			"the points, their count, time and memory"),
 		WIS_OPT_OPTIONAL("records", OPT_RECORDS, "[=SINKS]",
 			"also write result records (console)"),
+		WIS_OPT_VALUE("job", OPT_JOB, "FILE",
+			"the sweeps of an LKP will-it-scale job or a 0-day\n"
+			"report, in place of TEST (docs/lkp.md); the flags\n"
+			"given win over its own"),
 		{ 0 },
 	},
 };
 
-/* Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote. */
-static int apply(struct wis_sweep_cfg *c, const char *key, const char *val,
-		 const char *flag)
+/*
+ * Apply "wis.KEY=VALUE", prefixing errors with the flag the user wrote,
+ * and keep the word in fw.
+ */
+static int apply(struct wis_sweep_cfg *c, struct flag_words *fw,
+		 const char *key, const char *val, const char *flag)
 {
 	char word[512], err[256];
 
 	snprintf(word, sizeof(word), "wis.%s=%s", key, val);
+	if (fw->n < MAX_FLAG_WORDS)
+		fw->word[fw->n++] = strdup(word);
 	if (!wis_cfg_word(c, word, 0, err, sizeof(err)))
 		return 0;
 	fprintf(stderr, "wis run: %s: %s\n", flag, err);
 	return -1;
+}
+
+/* --job FILE: its sweeps, the flags' words after its own. */
+static int run_job(const char *job, struct flag_words *fw, int dry_run,
+		   const struct wis_sweep_opts *opts, int operands)
+{
+	int have_out = 0;
+
+	if (operands) {
+		fprintf(stderr, "wis run: --job FILE names the tests: no TEST\n");
+		return 2;
+	}
+	for (int i = 0; i < fw->n; i++) {
+		if (!fw->word[i]) {
+			fprintf(stderr, "wis run: out of memory\n");
+			return 2;
+		}
+		have_out |= !strncmp(fw->word[i], "wis.out=", 8);
+	}
+	/* Records go to the console unless --records=SINKS says where. */
+	if (opts->records && !have_out && fw->n < MAX_FLAG_WORDS)
+		fw->word[fw->n++] = strdup("wis.out=console");
+	return wis_lkp_sweeps("wis run", job, fw->n, fw->word,
+			      dry_run ? WIS_LKP_DRY_RUN : WIS_LKP_RUN, 0, opts);
 }
 
 int wis_run_main(int argc, char **argv)
@@ -76,6 +118,8 @@ int wis_run_main(int argc, char **argv)
 	struct wis_sweep_opts opts = { .table = 1 };
 	struct wis_opts o = { .spec = &run_spec };
 	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	struct flag_words fw = { .n = 0 };
+	const char *job = NULL;
 	char err[512];
 	int opt, ret = 2, dry_run = 0;
 
@@ -96,21 +140,29 @@ int wis_run_main(int argc, char **argv)
 			dry_run = 1;
 			continue;
 		}
+		if (opt == OPT_JOB) {
+			job = optarg;
+			continue;
+		}
 		if (opt == OPT_TMPFS) {
-			if (apply(c, "tmpfs", "private", flag))
+			if (apply(c, &fw, "tmpfs", "private", flag))
 				goto out;
 			continue;
 		}
-		if (apply(c, opt == OPT_RECORDS ? "out" : wis_opt_name(&o, opt),
-			  optarg, flag))
+		if (apply(c, &fw, opt == OPT_RECORDS ? "out" :
+			  wis_opt_name(&o, opt), optarg, flag))
 			goto out;
+	}
+	if (job) {
+		ret = run_job(job, &fw, dry_run, &opts, argc - optind);
+		goto out;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "wis run: %s\n", optind < argc ?
 			"one test (or a comma list) only" : "which test? (wis list)");
 		goto out;
 	}
-	if (apply(c, "tests", argv[optind], "test"))
+	if (apply(c, &fw, "tests", argv[optind], "test"))
 		goto out;
 	if (wis_cfg_finish(c, err, sizeof(err))) {
 		fprintf(stderr, "wis run: %s\n", err);
@@ -118,6 +170,8 @@ int wis_run_main(int argc, char **argv)
 	}
 	ret = dry_run ? wis_sweep_dry_run(c, 0) : wis_sweep_execute(c, &opts);
 out:
+	for (int i = 0; i < fw.n; i++)
+		free(fw.word[i]);
 	free(c);
 	return ret;
 }

@@ -16,12 +16,14 @@
 #include "sweep_run.h"
 
 enum { OPT_CMDLINE = 256, OPT_OUT, OPT_STATE, OPT_BOOT, OPT_DRY_RUN,
-	OPT_CPUS, OPT_TIMEOUT_FOR, OPT_MEM_FOR, OPT_HELP_KEYS };
+	OPT_CPUS, OPT_TIMEOUT_FOR, OPT_MEM_FOR, OPT_HELP_KEYS, OPT_JOB,
+	OPT_KEYS };
 
 static const char sweep_usage[] =
 	"usage: wis sweep wis.KEY=VALUE ...\n"
 	"       wis sweep --cmdline[=FILE] [--out SINKS] [--state FILE] [--boot PHASES]\n"
 	"       wis sweep --dry-run [--cpus N] wis.KEY=VALUE ...\n"
+	"       wis sweep --job FILE [--dry-run | --keys] [--cpus N] [wis.KEY=VALUE ...]\n"
 	"       wis sweep --timeout-for CPUS WORD...\n"
 	"       wis sweep --mem-for CPUS WORD...\n"
 	"       wis sweep --help-keys\n"
@@ -44,7 +46,7 @@ static const struct wis_opt_spec sweep_spec = {
 		WIS_OPT_FLAG("dry-run", OPT_DRY_RUN,
 			"the points, their count, time and memory, here"),
 		WIS_OPT_VALUE("cpus", OPT_CPUS, "N",
-			"with --dry-run: on a machine of N CPUs"),
+			"with --dry-run or --keys: on a machine of N CPUs"),
 		WIS_OPT_VALUE("timeout-for", OPT_TIMEOUT_FOR, "CPUS",
 			"the seconds of the whole-run watchdog of a guest of CPUS\n"
 			"CPUs booted with the WORDs"),
@@ -52,6 +54,12 @@ static const struct wis_opt_spec sweep_spec = {
 			"MB such a guest needs: resident, batch"),
 		WIS_OPT_FLAG("help-keys", OPT_HELP_KEYS,
 			"the keys, their values and defaults"),
+		WIS_OPT_VALUE("job", OPT_JOB, "FILE",
+			"the sweeps of an LKP will-it-scale job or a 0-day\n"
+			"report (docs/lkp.md); keys given win over its own"),
+		WIS_OPT_FLAG("keys", OPT_KEYS,
+			"with --job: the wis.* keys of each of its sweeps, a\n"
+			"line each, for a kernel command line"),
 		{ 0 },
 	},
 };
@@ -63,6 +71,7 @@ struct sweep_args {
 	const char *out;	/* --out, for --cmdline */
 	const char *for_cpus;	/* --timeout-for's or --mem-for's CPUS */
 	const char *cpus;	/* --cpus, for --dry-run */
+	const char *job;	/* --job's FILE */
 	struct wis_sweep_opts opts;
 	char **words;
 	int nr_words;
@@ -94,12 +103,16 @@ static int parse_sweep(struct sweep_args *a, int argc, char **argv)
 		case OPT_CPUS:
 			a->cpus = optarg;
 			continue;
+		case OPT_JOB:
+			a->job = optarg;
+			continue;
 		case OPT_TIMEOUT_FOR:
 		case OPT_MEM_FOR:
 			a->for_cpus = optarg;
 			break;
 		case OPT_DRY_RUN:
 		case OPT_HELP_KEYS:
+		case OPT_KEYS:
 			break;
 		default:
 			return -1;
@@ -111,7 +124,9 @@ static int parse_sweep(struct sweep_args *a, int argc, char **argv)
 	a->nr_words = argc - optind;
 	if (forms > 1 ||
 	    ((a->out || a->opts.state || a->opts.boot) && a->what != OPT_CMDLINE) ||
-	    (a->cpus && a->what != OPT_DRY_RUN) ||
+	    (a->cpus && a->what != OPT_DRY_RUN && a->what != OPT_KEYS) ||
+	    (a->job && a->what && a->what != OPT_DRY_RUN && a->what != OPT_KEYS) ||
+	    (!a->job && a->what == OPT_KEYS) ||
 	    (a->nr_words && (a->what == OPT_CMDLINE || a->what == OPT_HELP_KEYS)))
 		return -1;
 	return 0;
@@ -264,6 +279,22 @@ static int from_words(struct wis_sweep_cfg *c, struct sweep_args *a)
 	return wis_sweep_execute(c, &a->opts);
 }
 
+/* --job FILE [--dry-run | --keys] [--cpus N] WORD... */
+static int job_sweeps(const struct sweep_args *a)
+{
+	unsigned long long cpus = 0;
+
+	if (a->cpus && (wis_parse_uint(a->cpus, WIS_MAX_TASKS, &cpus) || !cpus)) {
+		fprintf(stderr, "wis sweep: --cpus needs a CPU count from 1 "
+			"to %d\n", WIS_MAX_TASKS);
+		return 2;
+	}
+	return wis_lkp_sweeps("wis sweep", a->job, a->nr_words, a->words,
+			      a->what == OPT_KEYS ? WIS_LKP_KEYS :
+			      a->what == OPT_DRY_RUN ? WIS_LKP_DRY_RUN :
+			      WIS_LKP_RUN, (unsigned)cpus, &a->opts);
+}
+
 int wis_sweep_main(int argc, char **argv)
 {
 	struct sweep_args a = { .opts = { .records = 1, .progress = 1 } };
@@ -274,6 +305,8 @@ int wis_sweep_main(int argc, char **argv)
 		wis_opt_usage(&sweep_spec, stderr);
 		return 2;
 	}
+	if (a.job)
+		return job_sweeps(&a);
 	switch (a.what) {
 	case OPT_HELP_KEYS:
 		wis_cfg_help(stdout);

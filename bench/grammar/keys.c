@@ -379,6 +379,16 @@ struct key {
 #define TEXT_KEY(n, f, chk) .name = n, .kind = KIND_TEXT, FIELD(f), \
 	.check = chk
 
+/* wis.lkp: one word of the characters lkp_group_words() writes. */
+static int check_lkp(const char *v, char *why, size_t wlen)
+{
+	if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789._+%=,:-") == strlen(v))
+		return 0;
+	snprintf(why, wlen, "letters, digits and ._+%%=,:- only");
+	return -1;
+}
+
 /*
  * The order is that of `wis sweep --help-keys` and docs/keys.md's table,
  * and only that: code finds a row by its name (tests/10-cmdline.t builds
@@ -480,6 +490,10 @@ static const struct key keys[] = {
 	{ UINT_KEY("wis.profile_top", m.profile_top, 1, WIS_PROF_TOP_MAX,
 		   "a count"), .def_doc = "`10`",
 	  .help = "entries each profile table of a record keeps" },
+	{ TEXT_KEY("wis.lkp", lkp, check_lkp), .def_doc = "none",
+	  .help = "the LKP job or 0-day report the sweep maps, and its "
+		  "parameters, kept in the run record (`lkp`); `wis sweep "
+		  "--job FILE` sets it ([lkp.md](lkp.md))" },
 };
 
 #define NR_KEYS ((int)(sizeof(keys) / sizeof(keys[0])))

@@ -279,6 +279,8 @@ static void run_record(struct sweep *s)
 	wis_json_str(&j, WIS_FIELD(id), s->cfg->id);
 	if (wis_cfg_format(s->cfg, sweep, sizeof(sweep)) >= 0)
 		wis_json_str(&j, WIS_FIELD(sweep), sweep);
+	if (s->cfg->lkp[0])
+		wis_json_str(&j, WIS_FIELD(lkp), s->cfg->lkp);
 	wis_json_u64(&j, WIS_FIELD(nr_points), (uint64_t)s->plan.nr_points);
 	barrier_fields(s, &j);
 	if (!s->sampler)

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An LKP job or 0-day report as the sweeps of `wis sweep --job` and
+ * `wis run --job` (grammar/lkp_job.h): read, mapped on the CPUs the
+ * sweep is given, each sweep's wis.* words put before the user's (a
+ * key the user gives wins, and wis.lkp says so), then run, listed
+ * (--dry-run) or printed as keys (--keys).  Every check runs before
+ * the first sweep: a bad job writes nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cpuset.h"
+#include "file.h"
+#include "lkp_report.h"
+#include "plan.h"
+#include "sweep_run.h"
+
+#define MAX_GROUPS 64
+
+/*
+ * The machine of the CPUs the sweep is given: the user's wis.cpus (the
+ * last, checked by the sweep's own parse), else the inherited mask.
+ */
+static int machine_here(struct lkp_machine *m, int nr_words, char **words,
+			unsigned dry_cpus, char *err, size_t errlen)
+{
+	struct wis_topology *t = malloc(sizeof(*t));
+	struct wis_cpuset set;
+	const char *list = NULL;
+	int cpus[WIS_MAX_CPUS], ret = -1;
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (dry_cpus) {
+		lkp_machine_uniform(m, dry_cpus);
+		free(t);
+		return 0;
+	}
+	for (int i = 0; i < nr_words; i++)
+		if (!strncmp(words[i], "wis.cpus=", 9))
+			list = words[i] + 9;
+	if (list ? wis_cpulist_parse(&set, list, err, errlen) :
+		   wis_cpuset_inherited(&set)) {
+		if (!list)
+			snprintf(err, errlen, "the CPUs of the sweep cannot be "
+				 "read");
+		goto out;
+	}
+	if (wis_topology_read(t, &set) || !t->nr) {
+		snprintf(err, errlen, "the topology of the sweep's CPUs "
+			 "cannot be read");
+		goto out;
+	}
+	for (int i = 0; i < t->nr; i++)
+		cpus[i] = t->cpus[i].cpu;
+	ret = lkp_machine_read(m, cpus, t->nr, (unsigned)t->nr_nodes,
+			       (unsigned)t->nr_cores);
+	if (ret)
+		snprintf(err, errlen, "the topology of the sweep's CPUs "
+			 "cannot be read");
+out:
+	free(t);
+	return ret;
+}
+
+/* "wis.samples,wis.tasks": the keys of the user's words. */
+static void user_keys(int nr_words, char **words, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < nr_words; i++) {
+		size_t k = strcspn(words[i], "=");
+
+		if (strncmp(words[i], "wis.", 4) || !words[i][k])
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%.*s", used ? "," : "", (int)k,
+					 words[i]);
+	}
+}
+
+/* Every test of every group is a test of this wis. */
+static int check_tests(const struct lkp_job *j, char *err, size_t errlen)
+{
+	for (int i = 0; i < j->nr_atoms; i++)
+		if (!wis_test_find(j->atoms[i].test)) {
+			snprintf(err, errlen, "%s: test: '%s' is not a test of "
+				 "this wis (wis list)", j->name,
+				 j->atoms[i].test);
+			return -1;
+		}
+	return 0;
+}
+
+/* cpufreq_governor against the machine's (what the audit records). */
+static void check_governor(const struct lkp_job *j)
+{
+	char here[64];
+
+	if (!j->nr_atoms || !j->atoms[0].governor[0])
+		return;
+	if (wis_read_line("/sys/devices/system/cpu/cpu0/cpufreq/"
+			  "scaling_governor", here, sizeof(here)))
+		snprintf(here, sizeof(here), "none");
+	if (strcmp(here, j->atoms[0].governor))
+		fprintf(stderr, "wis: warning: %s: cpufreq_governor: %s, but "
+			"this machine's is %s (the run record's "
+			"cpufreq_governor says which it ran with)\n", j->name,
+			j->atoms[0].governor, here);
+}
+
+static void say_job(const struct lkp_job *j, int nr_groups)
+{
+	if (j->unmapped[0])
+		fprintf(stderr, "wis: warning: %s: keys wis does not map (it "
+			"runs no LKP monitor, setup or other program): %s\n",
+			j->name, j->unmapped);
+	if (j->skipped_docs)
+		fprintf(stderr, "wis: %s: %d document%s without a "
+			"will-it-scale test (LKP makes an atom of each that "
+			"runs no test): none run\n", j->name, j->skipped_docs,
+			j->skipped_docs == 1 ? "" : "s");
+	fprintf(stderr, "wis: %s: %s, %d atom%s in %d sweep%s\n", j->name,
+		j->report ? "a 0-day report" : "an LKP job", j->nr_atoms,
+		j->nr_atoms == 1 ? "" : "s", nr_groups,
+		nr_groups == 1 ? "" : "s");
+	if (j->report && j->their_cpus)
+		fprintf(stderr, "wis: %s: the report's machine: %u CPUs%s%s\n",
+			j->name, j->their_cpus, j->their_box[0] ? ", " : "",
+			j->their_box);
+}
+
+/* The words of group g and then the user's, as one argv. */
+static char **group_argv(const struct lkp_job *j, const struct lkp_group *g,
+			 int nr_words, char **words, int *argc, char *line,
+			 size_t len)
+{
+	char skip[1024];
+	char **argv;
+	int n = 0;
+	const char *s;
+
+	user_keys(nr_words, words, skip, sizeof(skip));
+	if (lkp_group_words(j, g, skip, line, len) < 0)
+		return NULL;
+	argv = calloc((size_t)nr_words + 16, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	for (s = strtok(line, " "); s && n < 16; s = strtok(NULL, " "))
+		argv[n++] = (char *)s;
+	for (int i = 0; i < nr_words; i++)
+		argv[n++] = words[i];
+	*argc = n;
+	return argv;
+}
+
+int wis_lkp_sweeps(const char *cmd, const char *path, int nr_words,
+		   char **words, enum wis_lkp_what what, unsigned dry_cpus,
+		   const struct wis_sweep_opts *opts)
+{
+	struct lkp_group *groups = calloc(MAX_GROUPS, sizeof(*groups));
+	struct wis_sweep_cfg *c = malloc(sizeof(*c));
+	char *line = malloc(WIS_CMDLINE_MAX), err[1024];
+	struct lkp_job j;
+	struct lkp_machine m;
+	int n, ret = 2, worst = 0;
+
+	memset(&j, 0, sizeof(j));
+	if (!groups || !c || !line) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		goto out;
+	}
+	if (lkp_load(&j, path, err, sizeof(err)) ||
+	    machine_here(&m, nr_words, words, dry_cpus, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		goto out;
+	}
+	n = lkp_job_groups(&j, &m, groups, MAX_GROUPS, stderr, err,
+			   sizeof(err));
+	if (n < 0 || check_tests(&j, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, j.name, err);
+		goto out;
+	}
+	/* Every sweep parses before the first runs. */
+	for (int g = 0; g < n; g++) {
+		int argc;
+		char **argv = group_argv(&j, &groups[g], nr_words, words,
+					 &argc, line, WIS_CMDLINE_MAX);
+
+		if (!argv || wis_cfg_argv(c, argc, argv, err, sizeof(err))) {
+			fprintf(stderr, "%s: %s: %s\n", cmd, j.name,
+				argv ? err : "its keys do not fit a command line");
+			free(argv);
+			goto out;
+		}
+		free(argv);
+	}
+	say_job(&j, n);
+	if (what != WIS_LKP_KEYS)
+		check_governor(&j);
+	for (int g = 0; g < n; g++) {
+		int argc;
+		char **argv = group_argv(&j, &groups[g], nr_words, words,
+					 &argc, line, WIS_CMDLINE_MAX);
+
+		if (!argv)
+			goto out;
+		if (what == WIS_LKP_KEYS) {
+			for (int i = 0; i < argc; i++)
+				printf("%s%s", argv[i], i + 1 < argc ? " " : "\n");
+			ret = 0;
+		} else {
+			wis_cfg_argv(c, argc, argv, err, sizeof(err));
+			ret = what == WIS_LKP_DRY_RUN ?
+			      wis_sweep_dry_run(c, dry_cpus) :
+			      wis_sweep_execute(c, opts);
+		}
+		free(argv);
+		worst = ret > worst ? ret : worst;
+	}
+	ret = worst;
+out:
+	lkp_job_free(&j);
+	free(groups);
+	free(c);
+	free(line);
+	return ret;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LKP's will-it-scale jobs and 0-day reports as sweeps.
+ *
+ * A job file (lkp-tests jobs/will-it-scale*.yaml, or an atom `lkp
+ * split-job` wrote) becomes the atoms LKP would make of it: the first
+ * document is a job, each later one is a job of the first with its
+ * top-level keys replaced (lkp-tests lib/job.rb each_jobs), and every
+ * list of a parameter is expanded, the first key outermost
+ * (each_job).  A 0-day report (the e-mail's text) becomes its one atom,
+ * from its `parameters:` block, checked against the params line under
+ * the `compiler/.../testcase:` header, with its commits, machine and
+ * `%stddev %change %stddev` rows (lkp_report.h tells the two apart by
+ * content).
+ *
+ * An atom maps as LKP's run script and params/ map it: mode process,
+ * thread or both (none); nr_task a count or a percentage of the CPUs
+ * (floor(pct x nr_cpu / 100), nr_cpu the CPUs wis is given; a count
+ * above them is cut to them, said); no nr_task: lib/sysinfo.sh
+ * setup_threads_to_iterate's counts, and a shorter duration
+ * (runtime / (3 + nodes) / 2 - 5, at least 5); runtime (default 300)
+ * runs runtime - 5 samples of 1 s after will-it-scale's 5 of warmup;
+ * no_affinity 1 is wis.affinity=none, smt 1 wis.affinity=pu.
+ */
+#ifndef WIS_LKP_JOB_H
+#define WIS_LKP_JOB_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "wis_limits.h"
+
+#define LKP_MAX_ATOMS 4096
+#define LKP_MAX_ROWS 256	/* will-it-scale rows of a report's table */
+
+/* The default runtime, and will-it-scale's warmup, seconds. */
+#define LKP_RUNTIME_DEFAULT 300
+#define LKP_WARMUP_S 5
+
+struct lkp_atom {
+	char test[64];
+	char mode[16];		/* process, thread; "" both */
+	char nr_task[32];	/* as written; "" none */
+	unsigned runtime;	/* seconds */
+	int no_affinity, smt;
+	char governor[32];	/* cpufreq_governor; "" none */
+	int doc;		/* the document it came from, from 1 */
+};
+
+/* A row of a report's table: a will-it-scale key and its %change. */
+struct lkp_row {
+	char key[96];
+	double change_pct;
+	double base, head;
+};
+
+struct lkp_job {
+	char name[128];		/* the file's base name */
+	int report;		/* a 0-day report, not a job */
+	struct lkp_atom *atoms;
+	int nr_atoms;
+	char unmapped[512];	/* keys wis does not map, comma list */
+	int skipped_docs;	/* documents without a test (no atom) */
+	/* The machine the job or report names, when it does. */
+	unsigned their_cpus;	/* nr_cpu, or the report's "N threads" */
+	char their_box[64];	/* tbox_group */
+	/* A report's commits (base, head), table and headline. */
+	char commit[2][64];
+	char headline[256];
+	struct lkp_row rows[LKP_MAX_ROWS];
+	int nr_rows;
+};
+
+/*
+ * Read the job at path.  0, or -1 with the file, line and key in err
+ * (the caller exits 2 and writes nothing).  lkp_job_free() it either
+ * way.  lkp_job_init() only names j after path and makes room for its
+ * atoms (a report's reader fills them).
+ */
+int lkp_job_load(struct lkp_job *j, const char *path, char *err,
+		 size_t errlen);
+int lkp_job_init(struct lkp_job *j, const char *path, char *err,
+		 size_t errlen);
+void lkp_job_free(struct lkp_job *j);
+
+/* What setup_threads_to_iterate and a percentage read of this machine. */
+struct lkp_machine {
+	unsigned nr_cpu;	/* the CPUs wis is given */
+	unsigned nr_node;	/* NUMA nodes among them */
+	unsigned threads_per_core;
+	unsigned cores_per_llc;	/* L2s over L3s; 0: not known */
+};
+
+/*
+ * A machine of nr_cpu CPUs, one node, no SMT, caches not known (a dry
+ * run for N CPUs); or the machine of cpus[0..nr), of nr_node nodes and
+ * nr_cores cores (the topology's), its caches read from sysfs as lscpu
+ * counts them.  0, or -1 when the counts do not make a machine.
+ */
+void lkp_machine_uniform(struct lkp_machine *m, unsigned nr_cpu);
+int lkp_machine_read(struct lkp_machine *m, const int *cpus, int nr,
+		     unsigned nr_node, unsigned nr_cores);
+
+/* A sweep's modes. */
+enum { WIS_LKP_PROCESS = 1, WIS_LKP_THREAD = 2 };
+
+/*
+ * One sweep: atoms that differ only in their test and mode, the tests
+ * that run in the same modes.
+ */
+struct lkp_group {
+	char tests[WIS_CMDLINE_MAX / 4];	/* comma list */
+	const struct lkp_atom *first;		/* its parameters */
+	int modes;				/* WIS_LKP_* bits */
+	unsigned tasks[WIS_MAX_TASKS];
+	int nr_tasks;
+	int samples;				/* 1 s samples */
+	int nr_atoms;
+};
+
+/*
+ * The task counts of atom a here: 1 for a count or percentage, else
+ * setup_threads_to_iterate's.  Returns how many, or -1 with the reason
+ * naming nr_task in err.  note (may be NULL) gets a sentence when the
+ * count was cut to the CPUs or a percentage of another machine's CPUs
+ * was mapped.
+ */
+int lkp_atom_tasks(const struct lkp_job *j, const struct lkp_atom *a,
+		   const struct lkp_machine *m, unsigned *tasks, int max,
+		   char *note, size_t notelen, char *err, size_t errlen);
+
+/* The 1 s samples of atom a: runtime - 5, or the no-nr_task duration. */
+int lkp_atom_samples(const struct lkp_atom *a, const struct lkp_machine *m);
+
+/*
+ * The atoms grouped into sweeps, in order: groups[0..n), n returned, or
+ * -1 with err.  Each group's note lines go to notes (may be NULL).
+ */
+int lkp_job_groups(const struct lkp_job *j, const struct lkp_machine *m,
+		   struct lkp_group *groups, int max, FILE *notes,
+		   char *err, size_t errlen);
+
+/*
+ * A group's wis.* words, blank-separated, into buf (wis.tests, wis.mode,
+ * wis.tasks, wis.samples, wis.warmup, wis.interval, wis.affinity and
+ * wis.lkp, which the run record keeps); the words whose key is in
+ * skip ("wis.samples,wis.warmup") are left out and named in wis.lkp's
+ * override=.  Returns the length, or -1 when it does not fit.
+ */
+int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
+		    const char *skip, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A 0-day report's text as one atom, and a file as a job or a report. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkp_report.h"
+#include "lkp_yaml.h"
+
+#define SUITE "will-it-scale"
+#define MAX_LINES 20000
+
+struct text {
+	char *line[MAX_LINES];
+	int nr;
+};
+
+/* Lines, with mail quoting ("> > ") and trailing blanks removed. */
+static void split_lines(struct text *t, char *s)
+{
+	while (s && *s && t->nr < MAX_LINES) {
+		char *eol = strchr(s, '\n'), *end;
+		int quoted = 0;
+
+		if (eol)
+			*eol++ = '\0';
+		while (*s == '>' || (*s == ' ' && s[1] == '>')) {
+			s += 1 + (*s == ' ');
+			quoted = 1;
+		}
+		if (quoted && *s == ' ')
+			s++;
+		end = s + strlen(s);
+		while (end > s && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		t->line[t->nr++] = s;
+		s = eol;
+	}
+}
+
+static const char *skip_blanks(const char *s)
+{
+	return s + strspn(s, " \t");
+}
+
+/* The value after "label:" when line is that label's, else NULL. */
+static const char *labelled(const char *line, const char *label)
+{
+	size_t n = strlen(label);
+
+	line = skip_blanks(line);
+	if (strncmp(line, label, n) || line[n] != ':')
+		return NULL;
+	return skip_blanks(line + n + 1);
+}
+
+/* Letters, digits and ._- of s into dst; what the record may hold. */
+static void copy_clean(char *dst, size_t len, const char *s)
+{
+	size_t i = 0;
+
+	for (; *s && !isspace((unsigned char)*s) && i + 1 < len; s++)
+		dst[i++] = isalnum((unsigned char)*s) || strchr("._-%", *s) ?
+			   *s : '_';
+	dst[i] = '\0';
+}
+
+struct params {
+	char key[16][32], value[16][64];
+	int n;
+};
+
+static void param_add(struct params *p, const char *k, size_t klen,
+		      const char *v)
+{
+	if (p->n == 16 || klen >= sizeof(p->key[0]))
+		return;
+	snprintf(p->key[p->n], sizeof(p->key[0]), "%.*s", (int)klen, k);
+	copy_clean(p->value[p->n], sizeof(p->value[0]), v);
+	p->n++;
+}
+
+static const char *param_get(const struct params *p, const char *key)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->key[i], key))
+			return p->value[i];
+	return NULL;
+}
+
+/* The "parameters:" block: indented KEY: VALUE lines after it. */
+static int read_parameters(const struct text *t, int at, struct params *p)
+{
+	int i = at + 1, seen = 0;
+
+	for (; i < t->nr; i++) {
+		const char *l = t->line[i], *colon;
+
+		if (!*skip_blanks(l)) {
+			if (seen)
+				break;
+			continue;
+		}
+		if (l[0] != ' ' && l[0] != '\t')
+			break;
+		l = skip_blanks(l);
+		colon = strstr(l, ": ");
+		if (!colon)
+			break;
+		param_add(p, l, (size_t)(colon - l), skip_blanks(colon + 2));
+		seen++;
+	}
+	return seen;
+}
+
+/* "compiler/.../testcase:" and its values on the next line. */
+static int read_header(const struct text *t, int at, struct params *p)
+{
+	char names[512], values[512], *sn, *sv, *n, *v;
+
+	if (at + 1 >= t->nr)
+		return -1;
+	snprintf(names, sizeof(names), "%s", skip_blanks(t->line[at]));
+	snprintf(values, sizeof(values), "%s", skip_blanks(t->line[at + 1]));
+	names[strlen(names) - 1] = '\0';
+	for (n = strtok_r(names, "/", &sn), v = strtok_r(values, "/", &sv);
+	     n && v; n = strtok_r(NULL, "/", &sn), v = strtok_r(NULL, "/", &sv))
+		param_add(p, n, strlen(n), v);
+	return n || v ? -1 : 0;
+}
+
+/* The commit ids under the header's "commit:", base then head. */
+static void read_commits(struct lkp_job *j, const struct text *t, int at)
+{
+	int k = 0;
+
+	for (int i = at + 1; i < t->nr && k < 2; i++) {
+		const char *l = skip_blanks(t->line[i]);
+
+		if (!*l)
+			break;
+		copy_clean(j->commit[k++], sizeof(j->commit[0]), l);
+	}
+}
+
+/* One "%stddev %change %stddev" row: A [± N%] CHANGE B [± N%] KEY. */
+static int read_row(struct lkp_job *j, const char *line)
+{
+	char buf[512], *tok[12], *save;
+	int n = 0, i = 1;
+	struct lkp_row *r;
+	char *end;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 12;
+	     w = strtok_r(NULL, " \t", &save))
+		tok[n++] = w;
+	if (n < 4 || strncmp(tok[n - 1], SUITE ".", sizeof(SUITE)) ||
+	    j->nr_rows == LKP_MAX_ROWS)
+		return 0;
+	r = &j->rows[j->nr_rows];
+	snprintf(r->key, sizeof(r->key), "%s", tok[n - 1]);
+	r->base = strtod(tok[0], NULL);
+	if (!strcmp(tok[i], "\xc2\xb1"))	/* "±" */
+		i += 2;
+	if (i + 2 > n - 1)
+		return -1;
+	r->change_pct = strtod(tok[i], &end);
+	if (end == tok[i] || (*end && strcmp(end, "%")))
+		return -1;
+	r->head = strtod(tok[i + 1], NULL);
+	j->nr_rows++;
+	return 0;
+}
+
+/* The leading "N threads" of "test machine: N threads 2 sockets ...". */
+static void read_machine(struct lkp_job *j, const char *v)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (end != v && !strncmp(skip_blanks(end), "threads", 7) &&
+	    n <= WIS_MAX_TASKS * 16)
+		j->their_cpus = (unsigned)n;
+}
+
+static int missing(char *err, size_t errlen, const struct lkp_job *j,
+		   const char *what)
+{
+	snprintf(err, errlen, "%s: a 0-day report without %s", j->name, what);
+	return -1;
+}
+
+/* Atom fields from the parameters, each checked as a job's would be. */
+static int atom_of(struct lkp_job *j, const struct params *p, char *err,
+		   size_t errlen)
+{
+	struct lkp_atom *a = &j->atoms[0];
+	const char *test = param_get(p, "test"), *mode = param_get(p, "mode");
+	const char *nr_task = param_get(p, "nr_task");
+	const char *runtime = param_get(p, "runtime");
+
+	*a = (struct lkp_atom){ .runtime = LKP_RUNTIME_DEFAULT, .doc = 1 };
+	if (!test || !*test)
+		return missing(err, errlen, j, "test: in its parameters: block");
+	if (strspn(test, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+	    strlen(test) || strlen(test) >= sizeof(a->test)) {
+		snprintf(err, errlen, "%s: test: bad value '%s'", j->name, test);
+		return -1;
+	}
+	snprintf(a->test, sizeof(a->test), "%s", test);
+	if (mode && strcmp(mode, "process") && strcmp(mode, "thread") &&
+	    strcmp(mode, "both")) {
+		snprintf(err, errlen, "%s: mode: bad value '%s': process, "
+			 "thread or both", j->name, mode);
+		return -1;
+	}
+	snprintf(a->mode, sizeof(a->mode), "%s",
+		 mode && strcmp(mode, "both") ? mode : "");
+	if (nr_task && (strspn(nr_task, "0123456789.%") != strlen(nr_task) ||
+			!isdigit((unsigned char)*nr_task))) {
+		snprintf(err, errlen, "%s: nr_task: bad value '%s'", j->name,
+			 nr_task);
+		return -1;
+	}
+	snprintf(a->nr_task, sizeof(a->nr_task), "%s", nr_task ? nr_task : "");
+	if (runtime)
+		a->runtime = (unsigned)strtoul(runtime, NULL, 10);
+	if (a->runtime <= LKP_WARMUP_S || a->runtime > WIS_MAX_SAMPLES + LKP_WARMUP_S) {
+		snprintf(err, errlen, "%s: runtime: bad value '%s'", j->name,
+			 runtime);
+		return -1;
+	}
+	a->no_affinity = param_get(p, "no_affinity") &&
+			 !strcmp(param_get(p, "no_affinity"), "1");
+	a->smt = param_get(p, "smt") && !strcmp(param_get(p, "smt"), "1");
+	snprintf(a->governor, sizeof(a->governor), "%s",
+		 param_get(p, "cpufreq_governor") ?: "");
+	j->nr_atoms = 1;
+	return 0;
+}
+
+static int report_parse(struct lkp_job *j, char *text, char *err,
+			size_t errlen)
+{
+	struct text *t = malloc(sizeof(*t));
+	struct params params = { .n = 0 }, header = { .n = 0 };
+	int params_at = -1, header_at = -1, ret = -1;
+	const char *v;
+
+	if (!t)
+		return missing(err, errlen, j, "memory");
+	t->nr = 0;
+	split_lines(t, text);
+	for (int i = 0; i < t->nr; i++) {
+		const char *l = t->line[i];
+
+		if ((v = labelled(l, "testcase")) && strcmp(v, SUITE)) {
+			snprintf(err, errlen, "%s: line %d: testcase: '%s' is "
+				 "not " SUITE ": wis reproduces will-it-scale "
+				 "reports only", j->name, i + 1, v);
+			goto out;
+		}
+		if ((v = labelled(l, "test machine")) && !j->their_cpus)
+			read_machine(j, v);
+		if (labelled(l, "parameters") && params_at < 0 &&
+		    read_parameters(t, i, &params))
+			params_at = i;
+		if (header_at < 0 && strstr(l, "/testcase:") &&
+		    !read_header(t, i, &header))
+			header_at = i;
+		if (header_at >= 0 && (v = labelled(l, "commit")) && !*v &&
+		    !j->commit[0][0])
+			read_commits(j, t, i);
+		if (!j->headline[0] && strstr(l, "kernel test robot noticed"))
+			snprintf(j->headline, sizeof(j->headline), "%s",
+				 skip_blanks(l));
+		if (strstr(l, "%stddev") && strstr(l, "%change"))
+			for (int k = i + 2; k < t->nr && *skip_blanks(t->line[k]);
+			     k++)
+				if (read_row(j, t->line[k])) {
+					snprintf(err, errlen, "%s: line %d: a "
+						 "%%change row that does not "
+						 "read: '%.60s'", j->name,
+						 k + 1, t->line[k]);
+					goto out;
+				}
+	}
+	if (params_at < 0) {
+		ret = missing(err, errlen, j, "a parameters: block (its "
+			      "indented nr_task:, mode:, test: lines)");
+		goto out;
+	}
+	if (header_at >= 0) {
+		snprintf(j->their_box, sizeof(j->their_box), "%s",
+			 param_get(&header, "tbox_group") ?: "");
+		for (int i = 0; i < params.n; i++) {
+			v = param_get(&header, params.key[i]);
+			if (v && strcmp(v, params.value[i])) {
+				snprintf(err, errlen, "%s: %s: '%s' in the "
+					 "parameters: block, '%s' under the "
+					 "header at line %d", j->name,
+					 params.key[i], params.value[i], v,
+					 header_at + 1);
+				goto out;
+			}
+		}
+	}
+	ret = atom_of(j, &params, err, errlen);
+out:
+	free(t);
+	return ret;
+}
+
+/* A report is mail text with LKP's lines; a job is YAML. */
+static int is_report(const char *text)
+{
+	return strstr(text, "\ntest machine:") || strstr(text, "\nparameters:") ||
+	       strstr(text, "%stddev") || strstr(text, "kernel test robot");
+}
+
+int lkp_load(struct lkp_job *j, const char *path, char *err, size_t errlen)
+{
+	char *text = malloc(LKP_YAML_MAX_BYTES + 1);
+	FILE *f = fopen(path, "r");
+	size_t len;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	if (!text || !f) {
+		snprintf(err, errlen, "%s: %s", path, f ? "out of memory" :
+			 "cannot read it");
+		if (f)
+			fclose(f);
+		free(text);
+		return -1;
+	}
+	len = fread(text, 1, LKP_YAML_MAX_BYTES + 1, f);
+	fclose(f);
+	text[len > LKP_YAML_MAX_BYTES ? LKP_YAML_MAX_BYTES : len] = '\0';
+	if (len > LKP_YAML_MAX_BYTES) {
+		snprintf(err, errlen, "%s: over %d bytes: neither a job nor a "
+			 "report", path, LKP_YAML_MAX_BYTES);
+		ret = -1;
+	} else if (is_report(text)) {
+		ret = lkp_job_init(j, path, err, errlen) ?:
+		      report_parse(j, text, err, errlen);
+		j->report = 1;
+	} else {
+		ret = lkp_job_load(j, path, err, errlen);
+	}
+	free(text);
+	return ret;
+}

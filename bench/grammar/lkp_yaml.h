@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The YAML that LKP's job files are written in, and no more: block
+ * mappings and sequences by indentation, plain and quoted scalars, flow
+ * sequences of scalars ([a, b]), comments, several documents (---), and
+ * LKP's textual include (`<<: FILE`, searched beside the file and then
+ * under the nearest jobs/ directory, as lkp-tests lib/yaml.rb does).
+ * Anything else (anchors, tags, block scalars, flow mappings) is refused
+ * with the file, line and key.  Bounded: LKP_YAML_MAX_BYTES of text with
+ * its includes, LKP_YAML_MAX_NODES nodes, LKP_YAML_MAX_DEPTH levels.
+ */
+#ifndef WIS_LKP_YAML_H
+#define WIS_LKP_YAML_H
+
+#include <stddef.h>
+
+#define LKP_YAML_MAX_BYTES (1 << 20)
+#define LKP_YAML_MAX_NODES 16384
+#define LKP_YAML_MAX_DEPTH 16
+#define LKP_YAML_MAX_INCLUDES 8
+#define LKP_YAML_MAX_DOCS 64
+
+enum lkp_yaml_kind { LKP_YAML_NULL, LKP_YAML_SCALAR, LKP_YAML_MAP,
+	LKP_YAML_SEQ };
+
+/* A node; children are linked by next, -1 ending a list. */
+struct lkp_yaml_node {
+	enum lkp_yaml_kind kind;
+	const char *key;	/* in a mapping: its key; else NULL */
+	const char *value;	/* a scalar's text, unquoted */
+	int line;		/* 1-based, in the file it came from */
+	int child, next;
+};
+
+struct lkp_yaml {
+	struct lkp_yaml_node *nodes;
+	int nr_nodes;
+	int docs[LKP_YAML_MAX_DOCS];	/* each document's root, a map */
+	int nr_docs;
+	char *text;		/* the node strings point into it */
+	char *included[LKP_YAML_MAX_INCLUDES];	/* ... and into these */
+	int nr_included;
+};
+
+/*
+ * Parse path (its includes spliced in) into y.  0, or -1 with
+ * "FILE:LINE: ..." naming the key in err; lkp_yaml_free() either way.
+ */
+int lkp_yaml_load(struct lkp_yaml *y, const char *path, char *err,
+		  size_t errlen);
+/* The same of text in memory (len bytes); includes relative to dir. */
+int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
+		   const char *name, const char *dir, char *err,
+		   size_t errlen);
+void lkp_yaml_free(struct lkp_yaml *y);
+
+/* The child of map node named key, or -1. */
+int lkp_yaml_get(const struct lkp_yaml *y, int map, const char *key);
+
+#endif

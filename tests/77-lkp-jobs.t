@@ -1,0 +1,76 @@
+#!/bin/sh
+# LKP's will-it-scale jobs and 0-day reports as sweeps (docs/lkp.md):
+# the atoms LKP would make, mapped as LKP's run script maps them, the
+# keys a guest boots with, the job kept in the run record, and bad jobs
+# refused by key with exit 2 and nothing written.
+set -eu
+. tests/tap.sh
+root=$PWD
+FIX=$root/tests/fixtures/lkp
+WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+plan 21
+
+keys() {
+	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
+}
+
+is "an atom split-job wrote: 100% of 1 CPU, runtime 8 s: 3 samples after 5 of warmup" \
+	"wis.tests=getppid1 wis.mode=processes wis.tasks=1 wis.samples=3 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=job=atom.yaml,nr_task=100%,mode=process,runtime=8,no_affinity=0,smt=0,cpufreq_governor=performance" \
+	"$(keys atom.yaml 1)"
+check "... the percentage of the job's machine said beside this one's" grep -qx \
+	"wis: atom.yaml: nr_task 100% is 8 tasks on box-8's 8 CPUs, 1 here (100% of 1 CPUs)" err
+check "... the keys it does not map named" grep -q \
+	"keys wis does not map (it runs no LKP monitor, setup or other program): kmsg,perf-sched$" err
+
+keys split.yaml 8 >out
+is "two documents, lists of nr_task, mode and test: four sweeps" 4 "$(wc -l <out)"
+is "... nr_task 1 in both modes, default runtime" \
+	"wis.tests=getppid1,open1 wis.mode=both wis.tasks=1 wis.samples=295" \
+	"$(sed -n 1p out | cut -d' ' -f1-4)"
+is "... 50% of 8 CPUs" "wis.tests=getppid1,open1 wis.mode=both wis.tasks=4" \
+	"$(sed -n 2p out | cut -d' ' -f1-3)"
+is "... the second document over the first: its mode, test and runtime 3m" \
+	"wis.tests=unlink1 wis.mode=processes wis.tasks=1 wis.samples=175" \
+	"$(sed -n 3p out | cut -d' ' -f1-4)"
+check "... 10 atoms counted" grep -q "an LKP job, 10 atoms in 4 sweeps" err
+
+is "no nr_task: setup_threads_to_iterate's counts, the shorter duration" \
+	"wis.tests=brk1 wis.mode=both wis.tasks=1,6,8 wis.samples=32" \
+	"$(keys no-nr-task.yaml 8 | cut -d' ' -f1-4)"
+
+is "a 0-day report: its parameters, its commits" \
+	"wis.tests=getppid1 wis.mode=processes wis.tasks=2 wis.samples=295 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=report=report.txt,nr_task=100%,mode=process,runtime=300,no_affinity=0,smt=0,cpufreq_governor=performance,commit=fedcba9876..0123456789" \
+	"$(keys report.txt 2)"
+check "... its machine's 104 CPUs mapped to 2, said" grep -qx \
+	"wis: report.txt: nr_task 100% is 104 tasks on lkp-skl-fpga01's 104 CPUs, 2 here (100% of 2 CPUs)" err
+printf 'test machine: 8 threads 1 sockets Haswell with 8G memory\nparameters:\n\n\tnr_task: 16\n\tmode: thread\n\ttest: open1\n' >count.txt
+is "a count above the CPUs: cut to them" "wis.tests=open1 wis.mode=threads wis.tasks=2" \
+	"$("$WIS" sweep --job count.txt --keys --cpus 2 2>err | cut -d' ' -f1-3)"
+check "... and said" grep -q "nr_task 16 is above the 2 CPUs here: run at 2 tasks" err
+
+# A job run: its keys first, the user's win, the record keeps both.
+rc=0
+"$WIS" sweep --job "$FIX/atom.yaml" wis.cpus=0 wis.samples=2 wis.warmup=0 \
+	wis.interval=100 wis.out=file:run.wis >out 2>err || rc=$?
+is "a job run with keys of its own: exit 0" 0 "$rc"
+check "... the run record keeps the job and what was given over it" grep -q \
+	'"lkp":"job=atom.yaml,nr_task=100%,mode=process,runtime=8,no_affinity=0,smt=0,cpufreq_governor=performance,override=samples+warmup+interval"' run.wis
+check "... and the sweep the user's keys made" grep -q \
+	'"sweep":"wis.tests=getppid1 wis.mode=processes wis.tasks=1 wis.samples=2 wis.warmup=0 ' run.wis
+
+bad() {
+	rc=0
+	"$WIS" sweep --job "$FIX/$1" wis.cpus=0 wis.out=file:bad.wis >out 2>err || rc=$?
+	check "$1: exit 2, '$2', nothing written" sh -c \
+		"test $rc -eq 2 && grep -qF \"$2\" err && test ! -e bad.wis && test ! -s out"
+}
+bad not-wis.yaml "not-wis.yaml: line 1: suite: 'netperf' is not will-it-scale"
+bad malformed.yaml "malformed.yaml:3: test: a '[' list must end on its line"
+bad zero.yaml "nr_task: 10% of 1 CPUs is 0 tasks"
+bad no-params.txt "no-params.txt: a 0-day report without a parameters: block"
+printf 'suite: will-it-scale\nwill-it-scale:\n  test: nosuch1\n' >"$tmp/nosuch.yaml"
+FIX=$tmp bad nosuch.yaml "test: 'nosuch1' is not a test of this wis"
