@@ -56,7 +56,8 @@ check "... and said" grep -q "nr_task 16 is above the 2 CPUs here: run at 2 task
 rc=0
 "$WIS" sweep --job "$FIX/atom.yaml" wis.cpus=0 wis.samples=2 wis.warmup=0 \
 	wis.interval=100 wis.out=file:run.wis >out 2>err || rc=$?
-is "a job run with keys of its own: exit 0" 0 "$rc"
+check "a job run with keys of its own: exit 0 (3: a point stayed noisy)" \
+	test "$rc" -eq 0 -o "$rc" -eq 3
 check "... the run record keeps the job and what was given over it" grep -q \
 	'"lkp":"job=atom.yaml,nr_task=100%,mode=process,runtime=8,no_affinity=0,smt=0,cpufreq_governor=performance,override=samples+warmup+interval"' run.wis
 check "... and the sweep the user's keys made" grep -q \
