@@ -148,6 +148,42 @@ check "a record file with two hard links: refused (exit $rc)" sh -c \
 rm -f "$hard"
 check "... the file it shares unchanged" unchanged
 
+# Round four, case 6: --html FILE where another user put something at
+# FILE in sticky /tmp (their file, FIFO, a link to root's file; a hard
+# link to it), and in a directory they own and can write: refused, each
+# left as it was.  The host's wis writes pages.
+HOST=${WIS%/rootfs/bin/wis}/bin/wis
+page=/tmp/wis-page.$$
+as_user sh -c "echo theirs >$page-file"
+as_user mkfifo "$page-fifo"
+as_user ln -s "$priv/passwd" "$page-link"
+ln "$priv/passwd" "$page-hard"
+as_user mkdir "$page-dir"
+shows() {	# what a name is: its inode, type, owner, size and links
+	stat -c '%i %F %U %s %h' "$1"
+}
+for kind in file fifo link hard; do
+	was=$(shows "$page-$kind")
+	run "$HOST" report --html "$page-$kind" "$tmp/r.wis"
+	check "--html at another user's $kind in /tmp: refused (exit $rc)" sh -c \
+		"[ $rc != 0 ] && grep -q 'refusing to replace $page-$kind: ' '$tmp/out'"
+	check "... left as it was" test "$(shows "$page-$kind")" = "$was"
+done
+check "... the file their link and hard link name unchanged" unchanged
+run "$HOST" compare --html "$page-dir/p.html" "$tmp/r.wis" "$tmp/r.wis"
+check "--html into a directory another user owns: refused (exit $rc)" sh -c \
+	"[ $rc != 0 ] && grep -q 'cannot open $page-dir: owned by uid' '$tmp/out'"
+check "... nothing written in it" test -z "$(ls -A "$page-dir")"
+run "$HOST" report --html "$page-root.html" "$tmp/r.wis"
+check "--html of a name nobody holds in /tmp: written (exit $rc)" sh -c \
+	"[ $rc = 0 ] && [ -f '$page-root.html' ] && grep -q '</html>' '$page-root.html'"
+was=$(shows "$page-root.html")
+run "$HOST" report --html "$page-root.html" "$tmp/r.wis"
+check "... and replaced by the next page, through no name left behind" sh -c \
+	"[ $rc = 0 ] && [ '$(shows "$page-root.html")' != '$was' ] &&
+	 [ -z \"\$(find /tmp -maxdepth 1 -name '.wis.*.tmp')\" ]"
+rm -f "$page-hard" "$page-root.html"
+
 # Finding 2: upstream-compare beside names with a newline and another
 # user's willitscale files.  A fake upstream and wis side each make a
 # file of their own in /tmp and /dev/shm and print samples; they live

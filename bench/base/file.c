@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -122,11 +123,30 @@ static const char *refused_type(mode_t m, int flags, unsigned types)
 	return "is not a regular file (refused)";
 }
 
+/* The type, owner and links of what st describes, by the rule. */
+static int stat_owned(const struct stat *st, int flags, unsigned types,
+		      char *why, size_t len)
+{
+	const char *refused = refused_type(st->st_mode, flags, types);
+
+	if (refused) {
+		snprintf(why, len, "%s", refused);
+		return -1;
+	}
+	if (!(types & WIS_OPEN_ANY_OWNER) && owner_ok(st, why, len))
+		return -1;
+	if (S_ISREG(st->st_mode) && st->st_nlink > 1) {
+		snprintf(why, len, "has %lu hard links (refused: it may be another file's)",
+			 (unsigned long)st->st_nlink);
+		return -1;
+	}
+	return 0;
+}
+
 /* What the descriptor shows, with O_TRUNC applied once it passed. */
 static int check_owned(int fd, int flags, unsigned types, char *why,
 		       size_t len)
 {
-	const char *refused;
 	struct stat st;
 	int fl;
 
@@ -134,18 +154,8 @@ static int check_owned(int fd, int flags, unsigned types, char *why,
 		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
-	refused = refused_type(st.st_mode, flags, types);
-	if (refused) {
-		snprintf(why, len, "%s", refused);
+	if (stat_owned(&st, flags, types, why, len))
 		return -1;
-	}
-	if (!(types & WIS_OPEN_ANY_OWNER) && owner_ok(&st, why, len))
-		return -1;
-	if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
-		snprintf(why, len, "has %lu hard links (refused: it may be another file's)",
-			 (unsigned long)st.st_nlink);
-		return -1;
-	}
 	fl = fcntl(fd, F_GETFL);
 	if (!(flags & O_NONBLOCK) &&
 	    (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))) {
@@ -274,6 +284,23 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
 	return fd;
 }
 
+int wis_entry_owned(int dirfd, const char *name, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, len, "is a symbolic link (refused)");
+		return -1;
+	}
+	return stat_owned(&st, 0, 0, why, len);
+}
+
 /* Owned by this user or root, and none of the write bits in writers set. */
 static int fd_owned(int fd, mode_t writers, char *why, size_t len)
 {
@@ -301,6 +328,38 @@ static int fd_owned(int fd, mode_t writers, char *why, size_t len)
 int wis_dir_owned(int dirfd, char *why, size_t len)
 {
 	return fd_owned(dirfd, S_IWOTH, why, len);
+}
+
+int wis_dir_owned_sticky(int dirfd, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstat(dirfd, &st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	return fd_owned(dirfd, st.st_mode & S_ISVTX ? 0 : S_IWOTH, why, len);
+}
+
+int wis_random_hex(char *buf, size_t bytes)
+{
+	unsigned char r[32];
+	size_t i, got = 0;
+	ssize_t n;
+
+	if (bytes > sizeof(r)) {
+		errno = EINVAL;
+		return -1;
+	}
+	while (got < bytes) {
+		n = getrandom(r + got, bytes - got, 0);
+		if (n < 0 && errno != EINTR)
+			return -1;
+		got += n > 0 ? (size_t)n : 0;
+	}
+	for (i = 0; i < bytes; i++)
+		snprintf(buf + 2 * i, 3, "%02x", r[i]);
+	return 0;
 }
 
 int wis_fd_private(int fd, char *why, size_t len)

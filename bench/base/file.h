@@ -62,6 +62,27 @@ int wis_open_owned(int dirfd, const char *path, int flags, mode_t mode,
 int wis_dir_owned(int dirfd, char *why, size_t len);
 
 /*
+ * The same, but a directory every user can write is taken when it is
+ * sticky (/tmp): nobody else can rename or remove what wis puts there,
+ * and what they put there is checked by wis_entry_owned().
+ */
+int wis_dir_owned_sticky(int dirfd, char *why, size_t len);
+
+/*
+ * What name in dirfd is, its link not followed, for wis to replace it:
+ * nothing (1), or a regular file of this user or root with one link
+ * (0); else -1 with the reason in why (a link, a FIFO, another user's
+ * file, a hard link).
+ */
+int wis_entry_owned(int dirfd, const char *name, char *why, size_t len);
+
+/*
+ * bytes random bytes (at most 32, from getrandom()) as 2 * bytes hex
+ * digits and a NUL in buf; 0, or -1 with errno.
+ */
+int wis_random_hex(char *buf, size_t bytes);
+
+/*
  * A file or directory nobody but this user or root can change: owned by
  * one of them and writable neither by its group nor by every user, so
  * nobody else can rewrite what it holds or swap its entries.  0, or -1

@@ -13,12 +13,10 @@
  * it is.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "file.h"
@@ -363,28 +361,6 @@ void rd_pg_runs(struct rd_page *pg, const struct rd_run *const *runs,
 
 /* ---- The page ---- */
 
-/*
- * A fresh nonce a page's scripts carry: its policy runs those two and
- * nothing else, not an inline handler a string might have become.
- * 0, or -1 when the kernel gave no random bytes.
- */
-static int make_nonce(char *buf, size_t len)
-{
-	unsigned char r[16];
-	size_t i, got = 0;
-	ssize_t n;
-
-	while (got < sizeof(r)) {
-		n = getrandom(r + got, sizeof(r) - got, 0);
-		if (n < 0 && errno != EINTR)
-			return -1;
-		got += n > 0 ? (size_t)n : 0;
-	}
-	for (i = 0; i < sizeof(r) && 2 * i + 2 < len; i++)
-		snprintf(buf + 2 * i, 3, "%02x", r[i]);
-	return 0;
-}
-
 static void page_head(struct rd_page *pg, const struct rd_page_assets *a,
 		      const char *kind, const char *nonce)
 {
@@ -435,41 +411,36 @@ static void data_end(struct rd_page *pg)
 	rd_pg_close(pg, '}');
 }
 
-/*
- * The page into path through a file beside it, renamed over path once
- * whole: a page that could not be written leaves path as it was.
- */
+/* The page into path (rd_out_file: its directory, what is there). */
 int rd_page_write(const struct rd_page_kind *k, const struct rd_page_assets *a,
 		  const char *path, FILE *diag)
 {
 	struct rd_page pg = { .diag = diag, .first = { 1 } };
-	char why[128], nonce[40], *tmp = NULL;
-	int fd = -1, ret = -1;
+	struct rd_out_file f;
+	char nonce[33];
+	int fd, ret = -1;
 
 	if (!a) {
 		rd_report_diag(diag, "--html: this wis has no page library; the host's wis has (./build.sh install)");
 		return -1;
 	}
-	if (make_nonce(nonce, sizeof(nonce))) {
+	/*
+	 * A fresh nonce a page's scripts carry: its policy runs those two
+	 * and nothing else, not an inline handler a string might have become.
+	 */
+	if (wis_random_hex(nonce, 16)) {
 		rd_report_diag(diag, "--html: no random bytes for the page's nonce: %s",
 			       strerror(errno));
 		return -1;
 	}
-	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0) {
-		rd_report_diag(diag, "--html %s: out of memory", path);
+	fd = rd_out_file_open(&f, path, diag);
+	if (fd < 0)
 		return -1;
-	}
-	fd = wis_open_owned(AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_EXCL, 0644,
-			    0, why, sizeof(why));
-	if (fd < 0 || !(pg.out = fdopen(fd, "w"))) {
-		rd_report_diag(diag, "--html: cannot write %s: %s", tmp,
-			       fd < 0 ? why : strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return -1;
+	pg.out = fdopen(fd, "w");
+	if (!pg.out) {
+		rd_report_diag(diag, "--html %s: %s", path, strerror(errno));
+		close(fd);
+		return rd_out_file_put(&f, 0, diag);
 	}
 	wis_json_init(&pg.esc);
 	page_head(&pg, a, k->kind, nonce);
@@ -480,25 +451,18 @@ int rd_page_write(const struct rd_page_kind *k, const struct rd_page_assets *a,
 	if (pg.oom)
 		rd_report_diag(diag, "--html %s: out of memory", path);
 	else if (ferror(pg.out))
-		rd_report_diag(diag, "--html: cannot write %s: %s", tmp,
+		rd_report_diag(diag, "--html: cannot write %s: %s", path,
 			       strerror(errno));
 	else
 		ret = 0;
 	if (fclose(pg.out) && !ret) {
-		rd_report_diag(diag, "--html: cannot write %s: %s", tmp,
+		rd_report_diag(diag, "--html: cannot write %s: %s", path,
 			       strerror(errno));
 		ret = -1;
 	}
-	if (!ret && rename(tmp, path)) {
-		rd_report_diag(diag, "--html: cannot rename %s to %s: %s", tmp,
-			       path, strerror(errno));
+	if (rd_out_file_put(&f, !ret, diag))
 		ret = -1;
-	}
-	if (ret)
-		unlink(tmp);
 	wis_json_free(&pg.esc);
 	intern_free(&pg.strings);
-	free(tmp);
 	return ret;
 }
-

@@ -278,6 +278,30 @@ int rd_open_out_dir(int dirfd, const char *name, const char *shown,
 int rd_out_subdir(int dirfd, const char *name, const char *shown, FILE *diag);
 
 /*
+ * One file a view writes whole and then puts at path (--html FILE): its
+ * directory opened by the path rule and owned by this user or root (one
+ * that others can write only when sticky, as /tmp); what is at path
+ * must be nothing or this user's (or root's) regular file of one link,
+ * never a link, a FIFO or somebody else's file.  The file is written as
+ * a temporary of a name nobody can guess beside it, and renamed to path
+ * once whole, so a page that could not be written leaves path as it
+ * was.
+ */
+struct rd_out_file {
+	int dirfd;
+	const char *path, *name;	/* name: path's last component */
+	char tmp[32];
+};
+
+/* The temporary's descriptor, or -1 said on diag. */
+int rd_out_file_open(struct rd_out_file *f, const char *path, FILE *diag);
+/*
+ * The temporary, closed by the caller, renamed to path when whole, else
+ * removed; 0, or -1 said on diag (the temporary removed).
+ */
+int rd_out_file_put(struct rd_out_file *f, int whole, FILE *diag);
+
+/*
  * wis runs' table (view_runs.c): a line per run (id, date, kernel,
  * points, labels) under the machine it ran on, in the model's order.
  * 0, or -1 out of memory.
