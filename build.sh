@@ -107,7 +107,7 @@ usage: ./build.sh [--arch x86_64|arm64] [--kernel PATH] [--modules DIR|none]
                   [--fragment FILE]...
 
 commands:
-  (none)   deps, build, busybox and image
+  (none)   deps, build, busybox and image (kept when up to date)
   deps     install missing Debian packages (apt-get, as root)
   build    compile bench/ and init/ into OUT/rootfs, add the compat links;
            the host's wis, with the store (wis import, --db), into OUT/bin
@@ -138,8 +138,10 @@ commands:
            then each FILE), no modules, from Debian's linux-source-6.1 or
            the tree DIR; writes OUT/kernel/ (--lockstat: OUT/kernel-lockstat/),
            cached in ~/.cache/wis/kernel (XDG_CACHE_HOME)
-  test     deps (and the tests' own), build, busybox, image, asan, then
-           prove tests/
+  test     deps (and the tests' own), build, busybox, image, asan and the
+           arm64 image (each kept when up to date), then prove tests/:
+           TEST_JOBS (default 4) files at a time, then those that must
+           run alone (tests/prove.sh)
 
 environment: ARCH (default x86_64), OUT (default ./out), KERNEL, MODULES,
 BUSYBOX (default OUT/busybox/busybox), SOURCE_DATE_EPOCH (default: time of the
@@ -261,20 +263,31 @@ fetch_deb() {
 # --- build ---------------------------------------------------------------
 
 # NAME_processes / NAME_threads for every test, so upstream's runtest.py and
-# LKP find the binaries they expect. Old links go first: a test may be gone.
+# LKP find the binaries they expect.  Links of a test that is gone go;
+# those there stay untouched, so a build beside running tests (./build.sh
+# install in tests/35-install.t) never takes a binary from under them.
 compat_links() {
-	local bin=$OUT/rootfs/bin names name
+	local bin=$OUT/rootfs/bin names name links link
 	[ -x "$bin/wis" ] || die "$bin/wis was not built"
 	# shellcheck disable=SC2086 # empty, or the emulator of a foreign build
 	names=$($TARGET_EXEC "$bin/wis" list --names) || die "'wis list --names' failed"
 	[ -n "$names" ] || die "'wis list --names' printed no test"
-	find "$bin" -maxdepth 1 -type l -lname wis -delete
+	links=
 	for name in $names; do
 		case $name in
 		*[!a-z0-9_]*) die "'wis list --names' printed a bad name: $name" ;;
 		esac
-		ln -s wis "$bin/${name}_processes"
-		ln -s wis "$bin/${name}_threads"
+		links="$links ${name}_processes ${name}_threads"
+	done
+	find "$bin" -maxdepth 1 -type l -lname wis -printf '%f\n' |
+		while read -r link; do
+			case " $links " in
+			*" $link "*) ;;
+			*) rm -f "$bin/$link" ;;
+			esac
+		done
+	for link in $links; do
+		[ -L "$bin/$link" ] || ln -s wis "$bin/$link"
 	done
 }
 
@@ -288,7 +301,8 @@ build() {
 	make -C "$ROOT/init" -j"$jobs" OUT="$OUT" CC="$CC_INIT" AR="${CROSS}ar"
 	compat_links
 	# The host's wis finds the presets at ../etc/wis/presets too.
-	ln -sfn "$ROOT/rootfs/etc" "$OUT/etc"
+	[ "$(readlink "$OUT/etc")" = "$ROOT/rootfs/etc" ] ||
+		ln -sfn "$ROOT/rootfs/etc" "$OUT/etc"
 }
 
 # wis on a host's PATH: the host's binary (OUT/bin/wis: the image's and
@@ -461,56 +475,6 @@ make_initramfs() {
 		zstd -q -19 -T1 --zstd=wlog=22 -c >"$dest"
 }
 
-# The network boot tree, served as the root of a TFTP (or HTTP) server:
-# the kernel, the initramfs and, for each loader, its config with the
-# sweep on the kernel line.  boot.ipxe suits any iPXE; x86 BIOS boots
-# pxelinux.cfg, arm64 UEFI boots grubnetaa64.efi (grub/grub.cfg).
-make_pxe() {
-	local pxe=$1
-	mkdir -p "$pxe"
-	cp "$STAGE/vmlinuz" "$STAGE/$INITRAMFS" "$pxe/"
-	cat >"$pxe/boot.ipxe" <<EOF
-#!ipxe
-kernel vmlinuz $BOOT_ARGS
-initrd $INITRAMFS
-boot
-EOF
-	case $ARCH in
-	x86_64) make_pxelinux "$pxe" ;;
-	arm64) make_grub_net "$pxe" ;;
-	esac
-}
-
-make_pxelinux() {
-	mkdir -p "$1/pxelinux.cfg"
-	cat >"$1/pxelinux.cfg/default" <<EOF
-DEFAULT wis
-LABEL wis
-  KERNEL vmlinuz
-  INITRD $INITRAMFS
-  APPEND $BOOT_ARGS
-EOF
-}
-
-make_grub_net() {
-	local efi
-	efi=$(grub_net_efi)
-	[ -f "$efi" ] || die "$efi is missing: run ./build.sh${ARCH_OPT} deps"
-	mkdir -p "$1/grub"
-	cp "$efi" "$1/grubnetaa64.efi"
-	cat >"$1/grub/grub.cfg" <<EOF
-set timeout=0
-menuentry wis {
-	linux /vmlinuz $BOOT_ARGS
-	initrd /$INITRAMFS
-}
-EOF
-}
-
-grub_net_efi() {
-	printf '%s\n' "$OUT/deb/grub-efi-arm64-signed/$GRUB_NET_EFI"
-}
-
 # "PACKAGE VERSION" of the Debian package owning a file, or "unpackaged".
 package_of() {
 	local file pkg
@@ -666,8 +630,9 @@ size_report() {
 # --- run -----------------------------------------------------------------
 
 # Stale: no image yet, another kernel or module tree asked for, the
-# host's libc6 upgraded since (the image carries its libc.so.6), or
-# binaries, skeleton or this script newer than the last image.
+# host's libc6 upgraded since (the image carries its libc.so.6), another
+# commit (its time is the image's), or binaries, skeleton or this script
+# newer than the last image.
 image_is_stale() {
 	local manifest=$OUT/MANIFEST libc
 	[ -f "$manifest" ] || return 0
@@ -676,10 +641,21 @@ image_is_stale() {
 	grep -qxF "input modules $MODULES" "$manifest" || return 0
 	libc=$(package_of "$(wis_loader)")
 	grep -qxF "package libc $libc" "$manifest" || return 0
+	grep -qxF "source-date-epoch $(source_date_epoch)" "$manifest" || return 0
 	[ -n "$(find "$OUT/rootfs/bin/wis" "$OUT/rootfs/sbin/wis-init" \
 		"$ROOT/rootfs" "$ROOT/build.sh" "$ROOT/kconfig/modules.sh" \
-		"$ROOT/kconfig/busybox.sh" "$KERNEL" "$BUSYBOX" -newer "$manifest" \
+		"$ROOT/kconfig/busybox.sh" "$ROOT/qemu/lab.sh" "$KERNEL" "$BUSYBOX" \
+		-newer "$manifest" \
 		2>/dev/null)" ]
+}
+
+# The image, unless the one there is up to date.
+fresh_image() {
+	if image_is_stale; then
+		image
+	else
+		note "image: $OUT/$INITRAMFS is up to date"
+	fi
 }
 
 # qemu/run options (--smp, --mem, ...) may come first; sweep keys follow
@@ -696,9 +672,7 @@ run() {
 	deps
 	build
 	build_busybox
-	if image_is_stale; then
-		image
-	fi
+	fresh_image
 	# The reader of the results runs on the host.
 	[ "$OUT" = "$HOST_OUT" ] ||
 		make -C "$ROOT/bench" -j"$(nproc)" OUT="$HOST_OUT"
@@ -712,15 +686,18 @@ run() {
 # --- parts ---------------------------------------------------------------
 
 # The parts kept beside what they build from: the kernel and its modules
-# and busybox beside their configs, the LAVA jobs beside the runners.
+# and busybox beside their configs, the network boot tree and the LAVA
+# jobs beside the runners, the test command beside the tests.
 # shellcheck source=kconfig/modules.sh
 . "$ROOT/kconfig/modules.sh"
 # shellcheck source=kconfig/kernel.sh
 . "$ROOT/kconfig/kernel.sh"
 # shellcheck source=kconfig/busybox.sh
 . "$ROOT/kconfig/busybox.sh"
-# shellcheck source=qemu/lava.sh
-. "$ROOT/qemu/lava.sh"
+# shellcheck source=qemu/lab.sh
+. "$ROOT/qemu/lab.sh"
+# shellcheck source=tests/prove.sh
+. "$ROOT/tests/prove.sh"
 
 # --- main ----------------------------------------------------------------
 
@@ -778,7 +755,7 @@ main() {
 		install_host "$@"
 		;;
 	kernel) kernel "$@" ;;
-	all) deps; build; build_busybox; image ;;
+	all) deps; build; build_busybox; fresh_image ;;
 	test)
 		[ "$ARCH" = x86_64 ] ||
 			die "test builds and tests both architectures: run it without --arch"
@@ -786,13 +763,12 @@ main() {
 		deps $TEST_PACKAGES $KERNEL_PACKAGES
 		build
 		build_busybox
-		image
+		fresh_image
 		build_asan
 		# The arm64 image too, for the arm64 tests and boots.
-		[ "$ARCH" != x86_64 ] ||
-			"$ROOT/build.sh" --arch arm64 --out "$HOST_OUT"
+		"$ROOT/build.sh" --arch arm64 --out "$HOST_OUT"
 		cd "$ROOT"
-		exec prove tests/
+		run_tests
 		;;
 	esac
 }

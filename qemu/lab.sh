@@ -1,6 +1,58 @@
 # shellcheck shell=bash
-# Part of ./build.sh (sourced by it): ./build.sh lava, the LAVA jobs that
-# boot the image.
+# Part of ./build.sh (sourced by it): what a lab boots, the image's
+# network boot tree (OUT/pxe) and ./build.sh lava's jobs.
+
+# The network boot tree, served as the root of a TFTP (or HTTP) server:
+# the kernel, the initramfs and, for each loader, its config with the
+# sweep on the kernel line.  boot.ipxe suits any iPXE; x86 BIOS boots
+# pxelinux.cfg, arm64 UEFI boots grubnetaa64.efi (grub/grub.cfg).
+make_pxe() {
+	local pxe=$1
+	mkdir -p "$pxe"
+	cp "$STAGE/vmlinuz" "$STAGE/$INITRAMFS" "$pxe/"
+	cat >"$pxe/boot.ipxe" <<EOF
+#!ipxe
+kernel vmlinuz $BOOT_ARGS
+initrd $INITRAMFS
+boot
+EOF
+	case $ARCH in
+	x86_64) make_pxelinux "$pxe" ;;
+	arm64) make_grub_net "$pxe" ;;
+	esac
+}
+
+make_pxelinux() {
+	mkdir -p "$1/pxelinux.cfg"
+	cat >"$1/pxelinux.cfg/default" <<EOF
+DEFAULT wis
+LABEL wis
+  KERNEL vmlinuz
+  INITRD $INITRAMFS
+  APPEND $BOOT_ARGS
+EOF
+}
+
+make_grub_net() {
+	local efi
+	efi=$(grub_net_efi)
+	[ -f "$efi" ] || die "$efi is missing: run ./build.sh${ARCH_OPT} deps"
+	mkdir -p "$1/grub"
+	cp "$efi" "$1/grubnetaa64.efi"
+	cat >"$1/grub/grub.cfg" <<EOF
+set timeout=0
+menuentry wis {
+	linux /vmlinuz $BOOT_ARGS
+	initrd /$INITRAMFS
+}
+EOF
+}
+
+grub_net_efi() {
+	printf '%s\n' "$OUT/deb/grub-efi-arm64-signed/$GRUB_NET_EFI"
+}
+
+# --- lava ----------------------------------------------------------------
 
 # Room for what the sweep's own watchdog does not cover: a TCG or
 # firmware boot, the last point (init waits one past the watchdog), the
