@@ -17,15 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 plan 8
 
-# rank FOLDER: its layer; a folder may use only folders of a lower rank.
-rank() {
-	case $1 in
-	base) echo 1 ;; grammar) echo 2 ;; records) echo 3 ;;
-	engine | init | analysis) echo 4 ;; reader | tests) echo 5 ;;
-	store | sweep) echo 6 ;; commands) echo 7 ;;
-	*) echo "Bail out! unknown folder $1"; exit 1 ;;
-	esac
-}
+# The layers, lowest first: a folder may use only folders of a lower rank.
+layers="base:1 grammar:2 records:3 engine:4 init:4 analysis:4 reader:5 tests:5
+	store:6 sweep:6 commands:7"
 
 sources() {
 	for f in bench/*/*.[ch] init/*.[ch]; do
@@ -39,29 +33,33 @@ sources | awk -F/ '{ sub(/\.[ch]$/, "", $NF); print $NF, $(NF - 1) }' |
 is "file names are unique across the folders" "" \
 	"$(cut -d' ' -f1 "$tmp/where" | uniq -d)"
 
-for f in $(sources); do
-	from=$(basename "${f%.*}")
-	sed -n 's/^#include "\(.*\)\.h"$/\1/p' "$f" | while read -r to; do
-		[ "$to" = "$from" ] || echo "$from $to"
-	done
-done >"$tmp/includes"
+# "FROM TO" for every header a file includes (but its own).
+# shellcheck disable=SC2046 # one path a word
+awk 'FNR == 1 { from = FILENAME; sub(/.*\//, "", from); sub(/\.[ch]$/, "", from) }
+	/^#include ".*\.h"$/ {
+		to = $0; sub(/^#include "/, "", to); sub(/\.h"$/, "", to)
+		if (to != from) print from, to
+	}' $(sources) >"$tmp/includes"
 
 # The object of each source, whichever build of it was made last.
-object() {
-	# shellcheck disable=SC2012 # plain object names
-	ls -t "$obj"/glibc/*/"$1.o" "$obj/bench/commands/$1.o" \
-		"$obj/bench/store/$1.o" \
-		"$obj/bench/tests/$1.o" "$obj/init/$1.o" 2>/dev/null | head -n 1
-}
+sources | sed -n 's|.*/||; s|\.c$||p' >"$tmp/names"
+# shellcheck disable=SC2012 # plain object names
+objects=$(ls -t "$obj"/glibc/*/*.o "$obj"/bench/commands/*.o \
+	"$obj"/bench/store/*.o "$obj"/bench/tests/*.o "$obj"/init/*.o 2>/dev/null |
+	awk 'NR == FNR { want[$1]; next }
+		{ f = $0; sub(/.*\//, "", f); sub(/\.o$/, "", f) }
+		(f in want) && !(f in seen) { seen[f]; print }' "$tmp/names" -)
 
-# "def SYMBOL FILE" and "use SYMBOL FILE" for every object; main is each
+# "def SYMBOL FILE" and "use SYMBOL FILE" for every object, from one nm
+# of them all (each line led by its object's path); main is each
 # program's own.
-for f in $(sources | grep '\.c$'); do
-	f=$(basename "$f" .c)
-	nm "$(object "$f")" | awk -v f="$f" '
-		$1 == "U" { print "use", $2, f }
-		NF == 3 && $2 ~ /^[BCDRTVW]$/ && $3 != "main" { print "def", $3, f }'
-done | awk '
+# shellcheck disable=SC2086 # one path a word
+nm -A $objects | awk '
+	{ f = $0; sub(/:.*/, "", f); sub(/.*\//, "", f); sub(/\.o$/, "", f)
+	  sub(/^[^:]*:/, "") }
+	$1 == "U" { print "use", $2, f }
+	NF == 3 && $2 ~ /^[BCDRTVW]$/ && $3 != "main" { print "def", $3, f }' |
+	awk '
 	$1 == "def" { def[$2] = $3 }
 	$1 == "use" { use[++n] = $2; by[n] = $3 }
 	END {
@@ -79,13 +77,16 @@ cycles() {
 # upward EDGES: "from (folder) -> to (folder)" for every use of a folder
 # that is not lower than the user's own.
 upward() {
-	awk 'NR == FNR { at[$1] = $2; next }
+	awk -v layers="$layers" '
+		BEGIN { n = split(layers, l, /[ \t\n]+/)
+			for (i = 1; i <= n; i++) { split(l[i], p, ":"); rank[p[1]] = p[2] } }
+		NR == FNR { at[$1] = $2; next }
 		($1 in at) && ($2 in at) && at[$1] != at[$2] {
-			print $1, at[$1], $2, at[$2] }' "$tmp/where" "$1" |
-		while read -r from ff to tf; do
-			[ "$(rank "$tf")" -lt "$(rank "$ff")" ] ||
-				echo "$from ($ff) -> $to ($tf)"
-		done
+			if (!(at[$1] in rank) || !(at[$2] in rank))
+				print "unknown folder: " at[$1] " or " at[$2]
+			else if (rank[at[$2]] >= rank[at[$1]])
+				print $1 " (" at[$1] ") -> " $2 " (" at[$2] ")"
+		}' "$tmp/where" "$1"
 }
 
 check "the include graph has edges ($(wc -l <"$tmp/includes"))" \
