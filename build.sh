@@ -125,7 +125,8 @@ commands:
   run [qemu/run options] [KEY=VALUE...]
            build what is missing or stale, then boot it with qemu/run
   asan     a dynamic build of wis under ASan and UBSan into OUT/asan,
-           for tests/08-sanitizers.t
+           for tests/08-sanitizers.t, and the libFuzzer targets into
+           OUT/fuzz (tests/10-cmdline.t, tests/23-fuzz-reader.t)
   lava [--url BASE] [--cpus N] [KEY=VALUE...]
            write LAVA jobs booting the image for the sweep KEY=VALUE... to
            OUT/lava/: qemu.yaml (a QEMU device) and
@@ -323,9 +324,11 @@ install_host() {
 	note "installed $bin/wis, its links and $prefix/etc/wis/presets"
 }
 
-# The suite again, instrumented; the host tests run on it too.
+# The suite again, instrumented; the host tests run on it too.  And the
+# libFuzzer targets (into OUT/fuzz), which tests/10 and 23 run.
 build_asan() {
 	make -C "$ROOT/bench" -j"$(nproc)" OUT="$OUT/asan" LIBC=asan SANITIZE=1
+	make -C "$ROOT/bench/fuzz" -j"$(nproc)" OUT="$OUT"
 }
 
 # --- image ---------------------------------------------------------------

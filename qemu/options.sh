@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # the options are read in lib.sh
 # Part of qemu/lib.sh (sourced by it): the runners' options, their
 # usage, their checks, and --pin's CPUs for each guest's vCPUs.
 

@@ -50,7 +50,7 @@ for t in $tests; do
 	for mode in processes threads; do
 		# The run's own pid names its point files: /tmp/wis.PID.N.*
 		out=$(sh -c 'echo "pid $$"; exec "$@"' sh "$WIS" run "$t" \
-			-t 2 -s 2 --warmup 1 --interval 100 --mode "$mode" --retry 0 \
+			-t 2 -s 1 --warmup 0 --interval 100 --mode "$mode" --retry 0 \
 			--shared "$scratch/f" --records 2>&1) || true
 		pid=$(echo "$out" | sed -n '1s/^pid //p')
 		leftover="$leftover$(ls -d /tmp/wis."$pid".* 2>/dev/null || true)"

@@ -15,7 +15,8 @@ plan 2
 # Mappings are counted by start address: a read of maps that races a
 # brk() can list the heap mapping twice, before and after it moved.
 mapping_counts() {
-	"$WIS" run brk1 --mode "$1" -t 1 -s 50 --warmup 0 --interval 200 \
+	# Samples enough to outlast the reads on a busy machine: it is killed.
+	"$WIS" run brk1 --mode "$1" -t 1 -s 600 --warmup 0 --interval 200 \
 		>/dev/null &
 	pid=$!
 	task=$(child_of "$pid")

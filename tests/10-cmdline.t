@@ -334,8 +334,11 @@ if ! command -v clang >/dev/null; then
 	ok 0 "fuzz the parser # SKIP clang not installed"
 	exit 0
 fi
-FUZZ=$tmp/out/fuzz/cmdline_fuzz
-make -s -C bench/fuzz OUT="$tmp/out" >"$tmp/build.log" 2>&1 ||
+# The target of the build under test (./build.sh asan makes it), made or
+# brought up to date here, one make at a time (tests/23 makes it too).
+out=${WIS%/rootfs/bin/wis}
+FUZZ=$out/fuzz/cmdline_fuzz
+flock "$out/.fuzz.lock" make -s -C bench/fuzz OUT="$out" >"$tmp/build.log" 2>&1 ||
 	sed 's/^/# /' "$tmp/build.log"
 mkdir "$tmp/corpus"
 n=0

@@ -26,8 +26,14 @@ fi
 targets="reader|the reader|corpus|-dict=bench/fuzz/reader.dict
 store_fuzz|the store|store_corpus|"
 
+# The targets of the build under test (./build.sh asan makes them), made
+# or brought up to date here, one make at a time (tests/10 makes them too).
+out=${WIS:-out/rootfs/bin/wis}
+out=${out%/rootfs/bin/wis}
+mkdir -p "$out"
 echo 1..3
-if make -s -C bench/fuzz OUT="$tmp/out" >"$tmp/build.log" 2>&1; then
+if flock "$out/.fuzz.lock" make -s -C bench/fuzz OUT="$out" \
+	>"$tmp/build.log" 2>&1; then
 	echo "ok 1 - the fuzz targets build"
 else
 	echo "not ok 1 - the fuzz targets build"
@@ -44,7 +50,7 @@ echo "$targets" | while IFS='|' read -r target what corpus options; do
 	mkdir "$tmp/$target"
 	# $options is split on purpose: nothing, or one option.
 	# shellcheck disable=SC2086
-	if "$tmp/out/fuzz/$target" -max_total_time="$seconds" -timeout=10 \
+	if "$out/fuzz/$target" -max_total_time="$seconds" -timeout=10 \
 		-rss_limit_mb=2048 $options -artifact_prefix="$tmp/$target-" \
 		"$tmp/$target" "bench/fuzz/$corpus" >"$tmp/$target.log" 2>&1; then
 		echo "ok $n - ${seconds}s of fuzzing $what found nothing"

@@ -6,6 +6,7 @@
 # perf also sees is a small part of its samples.  Every symbol holding
 # 1 % or more in either top 5 is in the other's top 5, its shares within
 # 4 points.
+# alone: beside other work on its CPU the two profiles part by more.
 set -eu
 . tests/tap.sh
 

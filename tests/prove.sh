@@ -5,7 +5,8 @@
 # first since they take longest.  A file whose header says "# alone: WHY"
 # needs the machine to itself (it compares two profiles of one CPU, or
 # loads every CPU on purpose) and runs after the others, one at a time.
-# Each pass ends with prove's summary; the command fails if either does.
+# Each file's line gives its time, each pass ends with prove's summary;
+# the command fails if either pass does.
 
 run_tests() {
 	local jobs=${TEST_JOBS:-4} alone boots rest rc=0
@@ -17,11 +18,12 @@ run_tests() {
 	rest=$(printf '%s\n' tests/*.t | grep -vxF "$alone" |
 		grep -vxF "$boots" || true)
 	# shellcheck disable=SC2086 # one path a word
-	prove -j"$jobs" $boots $rest || rc=1
+	prove --timer -j"$jobs" $boots $rest || rc=1
 	if [ -n "$alone" ]; then
+		# shellcheck disable=SC2086 # one path a word
 		note "test: now alone, one at a time:" $alone
 		# shellcheck disable=SC2086 # one path a word
-		prove $alone || rc=1
+		prove --timer $alone || rc=1
 	fi
 	return "$rc"
 }
