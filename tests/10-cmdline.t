@@ -337,6 +337,7 @@ fi
 # The target of the build under test (./build.sh asan makes it), made or
 # brought up to date here, one make at a time (tests/23 makes it too).
 out=${WIS%/rootfs/bin/wis}
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 FUZZ=$out/fuzz/cmdline_fuzz
 flock "$out/.fuzz.lock" make -s -C bench/fuzz OUT="$out" >"$tmp/build.log" 2>&1 ||
 	sed 's/^/# /' "$tmp/build.log"

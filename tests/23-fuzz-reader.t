@@ -30,6 +30,7 @@ store_fuzz|the store|store_corpus|"
 # or brought up to date here, one make at a time (tests/10 makes them too).
 out=${WIS:-out/rootfs/bin/wis}
 out=${out%/rootfs/bin/wis}
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 mkdir -p "$out"
 echo 1..3
 if flock "$out/.fuzz.lock" make -s -C bench/fuzz OUT="$out" \
