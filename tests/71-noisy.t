@@ -4,6 +4,7 @@
 # figure, in every view; a run nobody else can preempt is ok; and
 # wis history sets the noisy runs aside instead of calling them a step,
 # on a series made from the real noisy record with fixed seeds.
+# alone: it loads CPU 0 with busy loops and runs a SCHED_FIFO point.
 set -eu
 . tests/store.sh
 

@@ -5,6 +5,7 @@
 # make its first points noisy and their re-measures ok.  Loops that never
 # end leave the points noisy: the sweep exits 3 (not 1, a failure), and
 # the end record, `wis report` and `wis runs` count them.
+# alone: it loads both CPUs with busy loops on purpose.
 set -eu
 . tests/store.sh
 
