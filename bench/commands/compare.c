@@ -57,10 +57,11 @@ static const struct wis_opt_spec compare_spec = {
 			"its test's chart, to open offline in a browser\n"
 			"(the host's wis)"),
 		WIS_OPT_FLAG("force", OPT_FORCE, NULL),
-		WIS_OPT_FLAG("lkp-table", OPT_LKP_TABLE,
+		WIS_OPT_OPTIONAL("lkp-table", OPT_LKP_TABLE, "[=all]",
 			"A... -- B...: LKP's %stddev %change %stddev table\n"
 			"of its will-it-scale.* and perf-profile.* keys, by\n"
-			"LKP's listing rule (docs/lkp.md)"),
+			"LKP's listing rule (docs/lkp.md); =all: every key,\n"
+			"as ncompare -a"),
 		WIS_OPT_VALUE("in", OPT_IN, "FILE", NULL),
 		WIS_OPT_VALUE("min-repeats", OPT_MIN_REPEATS, "N",
 			"repeats each side needs "

@@ -105,7 +105,9 @@ static int take_option(struct wis_report_req *c, const struct wis_opts *o,
 	case OPT_LKP:
 		return set_format(&c->o, WIS_REPORT_LKP);
 	case OPT_LKP_TABLE:
-		c->o.lkp_table = 1;
+		if (optarg && strcmp(optarg, "all"))
+			break;
+		c->o.lkp_table = optarg ? RD_LKP_TABLE_ALL : RD_LKP_TABLE_LISTED;
 		return 0;
 	case OPT_KCIDB:
 		return set_format(&c->o, WIS_REPORT_KCIDB);

@@ -514,8 +514,8 @@ void rd_lkp_put_float(FILE *out, double v)
 	digits[nd] = '\0';
 	while (nd > 1 && digits[nd - 1] == '0')
 		digits[--nd] = '\0';
-	/* Ruby: the decimal point after decpt = exp10 + 1 digits */
-	if (exp10 + 1 > 0 && exp10 + 1 <= 16) {
+	/* Ruby: fixed below 1e15 and from 1e-4, else d.ddde+XX */
+	if (exp10 + 1 > 0 && exp10 + 1 <= 15) {
 		if (nd <= exp10 + 1) {
 			fputs(digits, out);
 			put_zeros(out, exp10 + 1 - nd);

@@ -67,7 +67,8 @@ struct wis_report_opts {
 	const struct rd_test_info *tests;
 	size_t nr_tests;
 	const char *lkp_root;	/* LKP result roots into this directory */
-	int lkp_table;		/* wis compare: LKP's table, not verdicts */
+	/* wis compare: LKP's table, not verdicts; every key (ncompare -a) */
+	enum { RD_LKP_TABLE_OFF, RD_LKP_TABLE_LISTED, RD_LKP_TABLE_ALL } lkp_table;
 	const char *db;		/* --db: operands select runs of this store */
 	rd_select_fn *select;
 };
@@ -87,9 +88,11 @@ int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
 struct rd_cmp_side;
 /*
  * LKP's %stddev %change %stddev table of the runs of side[0] (the base)
- * and side[1] (view_lkp_table.c).  0, or 2 out of memory (said).
+ * and side[1] (view_lkp_table.c): the keys LKP's rule lists, or with all
+ * every key of the base.  0, or 2 out of memory (said).
  */
-int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, FILE *diag);
+int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, int all,
+		      FILE *diag);
 /* A KCIDB I/O v5 document; a test's testcase: line is its comment. */
 void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 

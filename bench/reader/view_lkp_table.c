@@ -160,7 +160,8 @@ static const char **base_keys(const struct group_side *g, size_t *nr)
 }
 
 /* One group's rows; how many were listed, -1 out of memory. */
-static long put_group(FILE *out, const struct group_side g[2], double *buf)
+static long put_group(FILE *out, const struct group_side g[2], double *buf,
+		      int all)
 {
 	double *a = buf, *b = buf + g[0].n;
 	const double *sides[2] = { a, b };
@@ -176,7 +177,7 @@ static long put_group(FILE *out, const struct group_side g[2], double *buf)
 		values_of(&g[0], keys[j], a);
 		values_of(&g[1], keys[j], b);
 		/* LKP's a is the new side, b the base */
-		if (!an_lkp_listed(keys[j], b, n[1], a, n[0]))
+		if (!all && !an_lkp_listed(keys[j], b, n[1], a, n[0]))
 			continue;
 		rows[listed].key = keys[j];
 		rows[listed++].change = an_lkp_change(an_lkp_mean(a, n[0]),
@@ -200,7 +201,8 @@ static long put_group(FILE *out, const struct group_side g[2], double *buf)
 	return (long)listed;
 }
 
-int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, FILE *diag)
+int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, int all,
+		      FILE *diag)
 {
 	struct rd_lkp_atoms atoms[2] = { { 0 }, { 0 } };
 	struct group_side g[2];
@@ -230,7 +232,7 @@ int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, FILE *diag)
 		if (!g[1].n)
 			continue;
 		groups++;
-		got = put_group(out, g, buf);
+		got = put_group(out, g, buf, all);
 		if (got < 0) {
 			rd_report_diag(diag, "out of memory");
 			ret = 2;
@@ -238,9 +240,9 @@ int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, FILE *diag)
 		}
 		listed += (size_t)got;
 	}
-	rd_report_diag(diag, "LKP's table: %zu job atom%s on both sides, %zu key%s listed by LKP's rule",
+	rd_report_diag(diag, "LKP's table: %zu job atom%s on both sides, %zu key%s %s",
 		       groups, groups == 1 ? "" : "s", listed,
-		       listed == 1 ? "" : "s");
+		       listed == 1 ? "" : "s", all ? "(all)" : "listed by LKP's rule");
 out:
 	free(g[0].at);
 	free(g[1].at);
