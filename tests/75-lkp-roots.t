@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 29
+plan 30
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -85,6 +85,13 @@ rc=0
 "$HOST" report --db db --lkp-root db-roots commit=base >out 2>err || rc=$?
 check "--lkp-root --db: the labels commit= and kconfig= in the path" sh -c \
 	"test $rc -eq 0 && test -f db-roots/will-it-scale/process-1-0.2s-open1/rep/wis/x86_64-rhel-9.4/gcc/base/4/stats.json"
+
+"$HOST" import dots.db --label commit=.. base.wis >/dev/null
+rc=0
+"$HOST" report --db dots.db --lkp-root dots-roots >out 2>err || rc=$?
+check "an axis that is no directory name (commit=..): exit 2, named, nothing written" sh -c \
+	"test $rc -eq 2 && test -z \"\$(ls dots-roots)\" &&
+	 grep -q \"^wis report: run base-1: its commit is not a directory name LKP can have\" err"
 
 # LKP's table: A the base; listed when LKP lists (docs/lkp.md).
 rc=0
