@@ -152,7 +152,7 @@ static int parse_num(struct parser *p, struct rd_lkp_num *n)
 	return 0;
 }
 
-static int push_num(struct rd_lkp_member *m, const struct rd_lkp_num *n)
+int rd_lkp_member_push(struct rd_lkp_member *m, const struct rd_lkp_num *n)
 {
 	struct rd_lkp_num *v = realloc(m->nums, (m->nr + 1) * sizeof(*v));
 
@@ -196,7 +196,7 @@ static int parse_scalar(struct parser *p, struct rd_lkp_member *m)
 		return fail(p, "strings and numbers mixed");
 	if (parse_num(p, &n))
 		return -1;
-	return push_num(m, &n) ? fail(p, "out of memory") : 0;
+	return rd_lkp_member_push(m, &n) ? fail(p, "out of memory") : 0;
 }
 
 static int parse_value(struct parser *p, struct rd_lkp_member *m)
@@ -406,8 +406,10 @@ void rd_lkp_json_member_num(struct rd_lkp_writer *w, const char *key,
 	rd_lkp_json_num(w->out, n);
 }
 
-void rd_lkp_json_member_nums(struct rd_lkp_writer *w, const char *key,
-			     const struct rd_lkp_num *v, size_t n)
+/* key: an array of n values, one a line, element i written by put. */
+static void member_array(struct rd_lkp_writer *w, const char *key, size_t n,
+			 void (*put)(FILE *out, const void *v, size_t i),
+			 const void *v)
 {
 	rd_lkp_json_key(w, key);
 	if (!n) {
@@ -417,25 +419,31 @@ void rd_lkp_json_member_nums(struct rd_lkp_writer *w, const char *key,
 	fputc('[', w->out);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n    " : "\n    ", w->out);
-		rd_lkp_json_num(w->out, &v[i]);
+		put(w->out, v, i);
 	}
 	fputs("\n  ]", w->out);
+}
+
+static void put_num_at(FILE *out, const void *v, size_t i)
+{
+	rd_lkp_json_num(out, &((const struct rd_lkp_num *)v)[i]);
+}
+
+static void put_str_at(FILE *out, const void *v, size_t i)
+{
+	rd_lkp_json_str(out, ((char *const *)v)[i]);
+}
+
+void rd_lkp_json_member_nums(struct rd_lkp_writer *w, const char *key,
+			     const struct rd_lkp_num *v, size_t n)
+{
+	member_array(w, key, n, put_num_at, v);
 }
 
 void rd_lkp_json_member_strs(struct rd_lkp_writer *w, const char *key,
 			     char *const *v, size_t n)
 {
-	rd_lkp_json_key(w, key);
-	if (!n) {
-		fputs("[]", w->out);
-		return;
-	}
-	fputc('[', w->out);
-	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",\n    " : "\n    ", w->out);
-		rd_lkp_json_str(w->out, v[i]);
-	}
-	fputs("\n  ]", w->out);
+	member_array(w, key, n, put_str_at, v);
 }
 
 void rd_lkp_json_end(struct rd_lkp_writer *w)

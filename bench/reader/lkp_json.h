@@ -52,6 +52,8 @@ int rd_lkp_json_parse(const char *text, size_t len, struct rd_lkp_obj *o,
 int rd_lkp_json_read(int dirfd, const char *name, struct rd_lkp_obj *o,
 		     char *why, size_t whylen);
 void rd_lkp_obj_free(struct rd_lkp_obj *o);
+/* One more number at the end of m's: 0, or -1 out of memory. */
+int rd_lkp_member_push(struct rd_lkp_member *m, const struct rd_lkp_num *n);
 const struct rd_lkp_member *rd_lkp_obj_get(const struct rd_lkp_obj *o,
 					   const char *key);
 

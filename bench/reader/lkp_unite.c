@@ -50,17 +50,6 @@ static size_t member_size(const struct rd_lkp_member *m)
 	return m->nr + m->nr_strs;
 }
 
-static int push(struct rd_lkp_member *m, const struct rd_lkp_num *n)
-{
-	struct rd_lkp_num *v = realloc(m->nums, (m->nr + 1) * sizeof(*v));
-
-	if (!v)
-		return -1;
-	m->nums = v;
-	v[m->nr++] = *n;
-	return 0;
-}
-
 /* add_stats_to_matrix(): each stat after the 0s of the runs it missed. */
 static int add_stats(struct matrix *m, const struct rd_lkp_obj *stats,
 		     const char *source)
@@ -81,9 +70,9 @@ static int add_stats(struct matrix *m, const struct rd_lkp_obj *stats,
 		if (!k)
 			return -1;
 		while (k->nr < cols)
-			if (push(k, &zero))
+			if (rd_lkp_member_push(k, &zero))
 				return -1;
-		if (push(k, &stats->v[i].nums[0]))
+		if (rd_lkp_member_push(k, &stats->v[i].nums[0]))
 			return -1;
 	}
 	k = matrix_key(m, STATS_SOURCE);
@@ -194,30 +183,6 @@ static void put_unite(FILE *f, const void *arg)
 	free(vals);
 }
 
-static int write_unite(int cfd, const char *shown, const char *name,
-		       const struct unite_put *u, FILE *diag)
-{
-	char why[128];
-	int fd = wis_open_owned(cfd, name, O_WRONLY | O_CREAT | O_TRUNC,
-				0644, 0, why, sizeof(why));
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-
-	if (!f) {
-		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
-			       fd < 0 ? why : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	put_unite(f, u);
-	if (fclose(f)) {
-		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
-			       strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 {
 	static const char *const files[] = { "matrix.json", "avg.json", "stddev.json" };
@@ -260,7 +225,7 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 	}
 	m.nr = kept;
 	for (u.which = 0; !ret && u.which < 3; u.which++)
-		ret = write_unite(cfd, shown, files[u.which], &u, diag);
+		ret = rd_write_file(cfd, shown, files[u.which], put_unite, &u, diag);
 	matrix_free(&m);
 	return ret;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The directories the views write their files into (--out, --plot,
- * --folded): made as mkdir -p does, then opened and checked to be ours;
- * and the one file a view puts in place whole (--html FILE).
+ * --folded, --lkp-root): made as mkdir -p does, then opened and checked
+ * to be ours; the files written whole into them; and the one file a
+ * view puts in place whole (--html FILE).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -155,4 +156,29 @@ int rd_out_file_put(struct rd_out_file *f, int whole, FILE *diag)
 	close(f->dirfd);
 	f->dirfd = -1;
 	return ret;
+}
+
+int rd_write_file(int dirfd, const char *shown, const char *name,
+		  void (*put)(FILE *f, const void *arg), const void *arg,
+		  FILE *diag)
+{
+	char why[128];
+	int fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC,
+				0644, 0, why, sizeof(why));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f) {
+		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
+			       fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	put(f, arg);
+	if (fclose(f)) {
+		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
+			       strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -108,32 +108,21 @@ static int read_all(struct rd_model *m, struct wis_report_req *c)
 	return 0;
 }
 
-static int write_file(int dirfd, const char *name, const char *shown,
-		      const struct rd_run *run, size_t from, size_t to,
-		      const char *title, FILE *diag)
-{
-	char why[128];
-	int fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC,
-				0644, 0, why, sizeof(why));
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+/* A test's runtest.py file: its CSV, or its title when there is one. */
+struct runtest_file {
+	const struct rd_run *run;
+	size_t from, to;
+	const char *title;
+};
 
-	if (!f) {
-		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
-			    fd < 0 ? why : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (title)
-		fprintf(f, "%s\n", title);
+static void put_runtest(FILE *f, const void *arg)
+{
+	const struct runtest_file *t = arg;
+
+	if (t->title)
+		fprintf(f, "%s\n", t->title);
 	else
-		rd_view_runtest(f, run, from, to, RD_RUNTEST_UPSTREAM);
-	if (fclose(f)) {
-		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
-			    strerror(errno));
-		return -1;
-	}
-	return 0;
+		rd_view_runtest(f, t->run, t->from, t->to, RD_RUNTEST_UPSTREAM);
 }
 
 /* Names that would share a file: an error naming both. */
@@ -170,6 +159,7 @@ static int write_run(int dirfd, const char *shown, const struct rd_model *m,
 	char name[WIS_SAFE_NAME_MAX + 1], file[WIS_SAFE_NAME_MAX + 8];
 	const struct rd_test_info *info;
 	const char *title, **tests;
+	struct runtest_file csv;
 	size_t k, end, n;
 	int ret = -1;
 
@@ -186,11 +176,12 @@ static int write_run(int dirfd, const char *shown, const struct rd_model *m,
 		info = rd_test_info(m, run->points[k].test);
 		title = info ? info->desc : NULL;
 		snprintf(file, sizeof(file), "%s.csv", name);
-		if (write_file(dirfd, file, shown, run, k, end, NULL, diag))
+		csv = (struct runtest_file){ run, k, end, NULL };
+		if (rd_write_file(dirfd, shown, file, put_runtest, &csv, diag))
 			goto out;
 		snprintf(file, sizeof(file), "%s.title", name);
-		if (write_file(dirfd, file, shown, run, k, end,
-			       title ? title : run->points[k].test, diag))
+		csv.title = title ? title : run->points[k].test;
+		if (rd_write_file(dirfd, shown, file, put_runtest, &csv, diag))
 			goto out;
 	}
 	ret = 0;

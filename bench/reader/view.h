@@ -311,6 +311,14 @@ int rd_out_file_put(struct rd_out_file *f, int whole, FILE *diag);
  */
 int rd_view_runs(FILE *out, const struct rd_model *m);
 
+/*
+ * The file name under dirfd, made ours and truncated, written whole by
+ * put(f, arg): 0, or -1 with "cannot write SHOWN/NAME: why" on diag.
+ */
+int rd_write_file(int dirfd, const char *shown, const char *name,
+		  void (*put)(FILE *f, const void *arg), const void *arg,
+		  FILE *diag);
+
 /* Per profiled point, its top kernel symbols and counters per op. */
 void rd_view_profiles(FILE *out, const struct rd_run *run);
 

@@ -46,32 +46,6 @@ struct roots {
 	size_t written, skipped;
 };
 
-/* A file under dirfd from what put writes of arg: 0, or -1 said. */
-static int write_at(struct roots *r, int dirfd, const char *shown,
-		    const char *name, void (*put)(FILE *f, const void *arg),
-		    const void *arg)
-{
-	char why[128];
-	int fd = wis_open_owned(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC,
-				0644, 0, why, sizeof(why));
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-
-	if (!f) {
-		rd_report_diag(r->diag, "cannot write %s/%s: %s", shown, name,
-			       fd < 0 ? why : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	put(f, arg);
-	if (fclose(f)) {
-		rd_report_diag(r->diag, "cannot write %s/%s: %s", shown, name,
-			       strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* A YAML scalar LKP's loader reads back as the same string. */
 static void put_yaml_str(FILE *f, const char *s)
 {
@@ -309,23 +283,23 @@ static int write_run_files(struct roots *r, int rfd, const char *shown,
 	char name[64];
 	struct stats_put sp = { a->at, MONITOR_FILE, NULL };
 
-	if (write_at(r, rfd, shown, "job.yaml", put_job, a) ||
-	    write_at(r, rfd, shown, "will-it-scale", put_csv, a))
+	if (rd_write_file(rfd, shown, "job.yaml", put_job, a, r->diag) ||
+	    rd_write_file(rfd, shown, "will-it-scale", put_csv, a, r->diag))
 		return -1;
 	for (size_t m = 0; m < RD_LKP_MONITORS; m++) {
 		if (!has_monitor(a->at, rd_lkp_monitors[m]))
 			continue;
 		sp.monitor = rd_lkp_monitors[m];
 		snprintf(name, sizeof(name), "%s.json", rd_lkp_monitors[m]);
-		if (write_at(r, rfd, shown, name, put_stats, &sp))
+		if (rd_write_file(rfd, shown, name, put_stats, &sp, r->diag))
 			return -1;
 	}
 	sp.monitor = NULL;
 	sp.kind = STATS_FILE;
-	if (write_at(r, rfd, shown, "stats.json", put_stats, &sp))
+	if (rd_write_file(rfd, shown, "stats.json", put_stats, &sp, r->diag))
 		return -1;
 	sp.kind = MATRIX_FILE;
-	return write_at(r, rfd, shown, "matrix.json", put_stats, &sp);
+	return rd_write_file(rfd, shown, "matrix.json", put_stats, &sp, r->diag);
 }
 
 static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
