@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 30
+plan 31
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -72,6 +72,17 @@ check "... the commit's matrix.json: a column a RUN, stats_source their stats.js
 check "... avg.json and stddev.json: the mean and the population deviation, as Ruby writes floats" sh -c \
 	"grep -qx '  \"will-it-scale.workload\": 1200.0' $c/avg.json &&
 	 grep -qx '  \"will-it-scale.workload\": 141.4213562373095' $c/stddev.json"
+
+# Rates from 3e15 to 7e15: Ruby writes their mean and deviation with an
+# exponent (Ruby 3.1: 5.0e+15, 1.414213562373095e+15).
+# shellcheck disable=SC2016
+$REFRAME 'if (/"type":"point"/) { my ($r) = /"repeat":(\d+)/;
+	s/"average":[0-9.e+-]+/"average":${\(3e15 + 1e15 * $r)}/ }' <"$FIX/repeats.wis" >big.wis
+"$HOST" report --lkp-root big big.wis >/dev/null 2>&1
+b=big/will-it-scale/process-1-0.2s-open1/rep/wis/defconfig/gcc/6.18.44-fc-v782
+check "... floats from 1e15 as Ruby writes them" sh -c \
+	"grep -qx '  \"will-it-scale.workload\": 5.0e+15' $b/avg.json &&
+	 grep -qx '  \"will-it-scale.workload\": 1.414213562373095e+15' $b/stddev.json"
 
 rc=0
 "$HOST" report --lkp-root roots base.wis >out 2>err || rc=$?
