@@ -13,12 +13,16 @@ break out of the page (</script>, an <img> with onerror, ]]>, C1
 controls, bidi overrides) must show as text and run nothing.  A
 screenshot of each kind is kept in the test's scratch directory,
 OUT/tests/73-html-page/, and its path printed."""
+import csv
 import json
 import os
 import random
+import re
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -33,6 +37,7 @@ try:
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.keys import Keys
 except ImportError:
     print('1..0 # SKIP python3-selenium not installed')
     sys.exit(0)
@@ -73,10 +78,11 @@ def frame(payload):
     return 'WIS1 %08x %s\n' % (zlib.crc32(p.encode()), p)
 
 
-def write_run(path, run, kernel, tests, repeats=1, host='box', cpu='test-cpu'):
+def write_run(path, run, kernel, tests, repeats=1, host='box', cpu='test-cpu', noisy=()):
     """One run: per test (name -> rate at 1, 2, 4 tasks of each repeat),
-    processes at those rates and threads at 0.9 of them; returns the
-    rates written, keyed."""
+    processes at those rates and threads at 0.9 of them, the points
+    (test, mode, tasks) or (test, mode, tasks, repeat) of noisy noisy;
+    returns the rates written, keyed."""
     recs = [{'run': run, 'seq': 0, 'type': 'run', 'id': host, 'kernel': kernel,
              'hostname': host, 'cpu_model': cpu, 'date': '2026-01-01T00:00:00Z'}]
     rates = {}
@@ -92,6 +98,9 @@ def write_run(path, run, kernel, tests, repeats=1, host='box', cpu='test-cpu'):
                                  'per_task': v[rep] / tasks, 'idle_pct': 0,
                                  'elapsed_ns': [100000000] * 3,
                                  'total': [round(v[rep] / 10 * f) for f in (0.99, 1, 1.01)]})
+                    if (test, mode, tasks) in noisy or (test, mode, tasks, rep) in noisy:
+                        recs[-1].update(status='noisy', others_pct=40.0, message='others took 40.0 '
+                                        '+- 2.0 % of the CPUs of the point during its samples')
                     rates[(test, mode, tasks, rep)] = v[rep]
     recs.append({'run': run, 'seq': len(recs), 'type': 'end', 'status': 'ok'})
     with open(path, 'w') as f:
@@ -108,36 +117,44 @@ def wis(*args):
     return r.returncode, r.stdout, r.stderr
 
 
-# ---- The browser ----
+# ---- The browser: the page driven through its DOM, as a user would ----
 
 def browser():
     o = Options()
     o.binary_location = CHROMIUM
     for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--window-size=1200,1000',
-              '--disable-background-networking', '--disable-component-update',
+              '--disable-background-networking', '--disable-component-update', '--hide-scrollbars',
               '--no-first-run', '--disable-sync', '--disable-default-apps',
               '--user-data-dir=' + os.path.join(SCRATCH, 'profile')):
         o.add_argument(a)
     o.set_capability('goog:loggingPrefs', {'browser': 'ALL', 'performance': 'ALL'})
-    return webdriver.Chrome(service=Service(DRIVER), options=o)
+    d = webdriver.Chrome(service=Service(DRIVER), options=o)
+    d.execute_cdp_cmd('Browser.setDownloadBehavior', {'behavior': 'allow', 'downloadPath': SCRATCH})
+    return d
 
 
-def load(d, path, what, in_view=True):
+def scheme(d, dark):
+    d.execute_cdp_cmd('Emulation.setEmulatedMedia', {'features': [
+        {'name': 'prefers-color-scheme', 'value': 'dark' if dark else 'light'}]})
+
+
+def load(d, path, what, in_view=True, width=1200):
     """Open a page; checks its console and its network log.  The charts
     in view are drawn as the page opens, the rest as they come into
-    view: drawAll() draws them."""
+    view, or all before printing (beforeprint)."""
     url = 'file://' + os.path.abspath(path)
+    d.set_window_size(width, 1000)
     d.get('about:blank')
     d.get_log('browser')
     d.get_log('performance')
     d.get(url)
-    if not ok(d.execute_script('return typeof wisPage') == 'object',
+    if not ok(d.execute_script("return document.querySelector('h1') !== null"),
               '%s: the page\'s script ran' % what):
         return
     if in_view:
-        shown = d.execute_script('return wisPage.charts.length')
+        shown = d.execute_script("return document.querySelectorAll('.chart.drawn').length")
         ok(shown >= 1, '%s: the charts in view are drawn as the page opens (%d)' % (what, shown))
-    d.execute_script('wisPage.drawAll()')
+    d.execute_script("window.dispatchEvent(new Event('beforeprint'))")
     errors = [e['message'] for e in d.get_log('browser') if e['level'] == 'SEVERE']
     is_(errors, [], '%s: no console error' % what)
     # The page's own requests, and any request leaving the machine.
@@ -153,33 +170,116 @@ def load(d, path, what, in_view=True):
     is_(requests, [], '%s: no network request' % what)
 
 
+def data(d):
+    """The page's data, as its wis-data block holds it."""
+    return d.execute_script("return JSON.parse(document.getElementById('wis-data').textContent)")
+
+
+# The drawn chart of a test (arguments[0]), found through the DOM.
+FIND = '''const c = [...document.querySelectorAll('.chart.drawn')].find(c =>
+    c.parentNode.querySelector('h2').firstChild.textContent === arguments[0]);
+'''
+
+
 def charts(d):
-    return d.execute_script('return wisPage.charts.map(c => [c.title, c.series, c.points])')
+    """Each drawn chart: its test, the series and the points it draws."""
+    return d.execute_script('''return [...document.querySelectorAll('.chart.drawn')].map(c =>
+        [c.parentNode.querySelector('h2').firstChild.textContent, +c.dataset.series,
+         +c.dataset.points])''')
 
 
-def hover(d, chart, series, i):
-    """The mouse on point i of a series of a chart: the hover's text."""
-    d.execute_script('wisPage.charts[arguments[0]].u.root.scrollIntoView({block: "center"})', chart)
-    at = d.execute_script('return wisPage.pointAt(arguments[0], arguments[1], arguments[2])',
-                          chart, series, i)
+def chart_box(d, title):
+    """The plot area of the chart of a test, in the window."""
+    return d.execute_script(FIND + '''c.scrollIntoView({block: 'center'});
+        const b = c.querySelector('.u-over').getBoundingClientRect();
+        return {left: b.left, top: b.top, width: b.width, height: b.height}''', title)
+
+
+def tip_of(d, title):
+    return d.execute_script(FIND + '''const t = c.querySelector('.tip');
+        if (t.style.display === 'none')
+            return null;
+        const b = t.getBoundingClientRect();
+        return {text: t.textContent, left: b.left, right: b.right}''', title)
+
+
+def move(d, x, y):
     actions = ActionBuilder(d)
-    actions.pointer_action.move_to_location(int(at['x']), int(at['y']))
+    actions.pointer_action.move_to_location(int(x), int(y))
     actions.perform()
-    return d.execute_script('''const t = wisPage.charts[arguments[0]].u.root.parentNode
-        .querySelector('.tip'); return t.style.display === 'none' ? '' : t.textContent''', chart)
 
 
-def shot(d, path, what):
+def hover(d, title, frac, want):
+    """The mouse at frac of the width of a test's chart, down its height
+    until the hover names want: the hover (text and where it is)."""
+    box = chart_box(d, title)
+    x = box['left'] + frac * box['width']
+    seen = None
+    for k in range(0, int(box['height']) + 1, 8):
+        move(d, x, box['top'] + k)
+        t = tip_of(d, title)
+        if t and want in t['text']:
+            return t
+        seen = t or seen
+    return seen or {'text': '', 'left': 0, 'right': 0}
+
+
+def drag(d, x0, y0, x1, y1):
+    actions = ActionBuilder(d)
+    p = actions.pointer_action
+    p.move_to_location(int(x0), int(y0))
+    p.pointer_down()
+    for k in range(1, 6):
+        p.move_to_location(int(x0 + (x1 - x0) * k / 5), int(y0 + (y1 - y0) * k / 5))
+    p.pointer_up()
+    actions.perform()
+
+
+def colour_rows(d, title, rgb, x):
+    """The rows (CSS px from the plot's top) of the chart's canvas at x
+    (CSS px from the plot's left) whose pixel is near colour rgb."""
+    return d.execute_script(FIND + '''const cv = c.querySelector('canvas'), over = c.querySelector('.u-over');
+        const r = devicePixelRatio, ctx = cv.getContext('2d');
+        const px = Math.round((over.offsetLeft - cv.offsetLeft + arguments[2]) * r);
+        const col = ctx.getImageData(px, 0, 1, cv.height).data, rows = [];
+        for (let y = 0; y < cv.height; y++) {
+            const [R, G, B] = [col[4 * y], col[4 * y + 1], col[4 * y + 2]];
+            if (Math.abs(R - arguments[1][0]) + Math.abs(G - arguments[1][1]) +
+                Math.abs(B - arguments[1][2]) < 60)
+                rows.push(y / r - (over.offsetTop - cv.offsetTop));
+        }
+        return rows''', title, rgb, x)
+
+
+def shot(d, path, what, width=1200):
     d.execute_script('window.scrollTo(0, 0)')
     height = d.execute_script('return document.body.scrollHeight')
-    d.set_window_size(1200, min(height + 40, 6000))
+    d.set_window_size(width, min(height + 40, 6000))
     d.save_screenshot(path)
-    d.set_window_size(1200, 1000)
+    d.set_window_size(width, 1000)
     diag('screenshot of the %s page: %s' % (what, path))
 
 
 def page_text(d):
     return d.execute_script('return document.body.innerText')
+
+
+def cells(d, selector):
+    return d.execute_script('''const r = document.querySelector(arguments[0]);
+        return r ? [...r.children].map(c => c.textContent) : []''', selector)
+
+
+def click(d, selector):
+    d.execute_script('document.querySelector(arguments[0]).click()', selector)
+
+
+def panel(d):
+    return d.execute_script('''const p = document.getElementById('step-compare');
+        return p.style.display === 'none' ? '' : p.innerText''')
+
+
+def aside_note(d):
+    return d.execute_script("const p = document.querySelector('p.aside'); return p ? p.textContent : ''")
 
 
 # ---- The pages ----
@@ -190,19 +290,21 @@ def main():
     os.chdir(SCRATCH)
     rnd = random.Random(45)
 
-    # Two runs: lock1 hits a wall at 4 tasks, getppid1 scales.
+    # Two runs: lock1 hits a wall at 4 tasks, getppid1 scales; r2's
+    # getppid1 at 4 tasks is noisy.
     runs = {}
     for run, kernel, f in (('r1', '6.1.0', 1.0), ('r2', '6.2.0', 0.8)):
         runs[run] = write_run(run + '.wis', run, kernel, {
             'getppid1': [[1e6 * f], [2e6 * f], [4e6 * f]],
             'lock1': [[1.0e6 * f], [1.5e6 * f], [0.9e6 * f]],
-        })
+        }, noisy={('getppid1', 'processes', 4)} if run == 'r2' else ())
     wis('import', 'runs.db', '--label', 'board=a', 'r1.wis', 'r2.wis')
 
     rc = subprocess.run([WIS, 'report', '--html', 'image.html', 'r1.wis'],
                         capture_output=True, text=True)
     ok(rc.returncode == 2 and 'no page library' in rc.stderr,
        'the image\'s wis, which has no page library, says so (exit %d)' % rc.returncode)
+    fields()
 
     d = browser()
     try:
@@ -210,26 +312,37 @@ def main():
             rc, _, err = wis('report', '--html', 'report.html', *args)
             is_(rc, 0, 'wis report --html from %s: exit 0 %s' % (source, err.strip()))
             load(d, 'report.html', 'report from ' + source)
-            is_(charts(d), [['lock1', 4, 12], ['getppid1', 4, 12]],
+            is_(charts(d), [['lock1', 4, 12], ['getppid1', 4, 11]],
                 'report from %s: the test with a wall first; per test a curve per run '
-                'and mode (4), every point drawn (12)' % source)
-            tip = hover(d, 0, 0, 1)
+                'and mode (4), every point measured drawn (12, 11: one set aside)' % source)
+            tip = hover(d, 'lock1', (2 - 0.55) / 3.9, 'ops/s: ')
             want = '{:,}'.format(round(runs['r1'][('lock1', 'processes', 2, 0)]))
-            ok('ops/s: ' + want in tip and 'efficiency: 0.75' in tip,
+            ok('ops/s: ' + want in tip['text'] and 'efficiency: 0.75' in tip['text'],
                'report from %s: hovering r1\'s lock1 at 2 tasks shows %s ops/s and its '
-               'efficiency (%r)' % (source, want, tip))
+               'efficiency (%r)' % (source, want, tip['text']))
+            ok('1 point set aside, not data: 1 noisy' in aside_note(d),
+               'report from %s: the page says above its charts how many points were set '
+               'aside and why (%r)' % (source, aside_note(d)))
+            tip = hover(d, 'getppid1', 1.0 - 0.45 / 3.9, 'set aside')
+            ok('set aside, noisy' in tip['text'] and 'others took 40.0' in tip['text'] and
+               d.execute_script(FIND + 'return c.dataset.aside', 'getppid1') == '1',
+               'report from %s: the noisy point drawn hollow, its reason on hover (%r)'
+               % (source, tip['text']))
+            is_(keys_of(data(d), set()) - PAGE_KEYS, set(), 'report from %s: every key of the '
+                'page\'s data is a field of the page field table' % source)
             if source == 'files':
                 ok('wall: 2 \u2192 4 tasks falls 40 %' in page_text(d),
                    'report: the wall is named with its size')
                 shot(d, os.path.join(SCRATCH, 'report.png'), 'report')
 
-        # Two kernels, 5 repeats a side: lock1 30 % slower on B.
+        # Two kernels, 5 repeats a side: lock1 30 % slower on B, one of
+        # B's open1 repeats at 2 tasks noisy.
         a = {t: [jitter(rnd, v, 5) for v in c] for t, c in (
             ('getppid1', (1e6, 2e6, 4e6)), ('lock1', (1e6, 1.6e6, 2e6)), ('open1', (5e5, 9e5, 1.6e6)))}
         b = {t: [[x * (0.7 if t == 'lock1' else 1) for x in jitter(rnd, v[0], 5)] for v in c]
              for t, c in a.items()}
         write_run('a.wis', 'ra', '6.1.0', a, repeats=5)
-        write_run('b.wis', 'rb', '6.2.0', b, repeats=5)
+        write_run('b.wis', 'rb', '6.2.0', b, repeats=5, noisy={('open1', 'processes', 2, 3)})
         wis('import', 'cmp.db', '--label', 'side=a', 'a.wis')
         wis('import', 'cmp.db', '--label', 'side=b', 'b.wis')
         for source, args in (('files', ['a.wis', '--', 'b.wis']),
@@ -242,19 +355,29 @@ def main():
                [['getppid1', 6, 18], ['lock1', 6, 18], ['open1', 6, 18]],
                'compare from %s: a chart per test, the regressed first; each side and '
                'mode a curve and each mode its B/A (6 series, 18 points): %r' % (source, drawn))
-            first = d.execute_script('''const r = document.querySelector('tbody tr');
-                return [...r.children].map(c => c.textContent)''')
+            first = cells(d, '.wide tbody tr')
             ok(first[0] == 'lock1' and first[7] == 'regressed',
                'compare from %s: the verdict table\'s first row is lock1, regressed (%r)'
                % (source, first))
-            d.execute_script("document.querySelector('tbody tr a').click()")
-            target = d.execute_script('return location.hash')
-            is_(d.execute_script('return wisPage.charts.find(c => "#" + c.u.root.parentNode.id '
-                                 '=== location.hash).title'), 'lock1',
-                'compare from %s: the row links to lock1\'s chart (%s)' % (source, target))
-            tip = hover(d, 0, 0, 0)
-            ok(tip.startswith('A: run ra, kernel 6.1.0') and 'median ops/s: ' in tip,
-               'compare from %s: hovering A at 1 task shows its median (%r)' % (source, tip))
+            click(d, '.wide tbody tr a')
+            is_(d.execute_script('return document.querySelector(location.hash).parentNode'
+                                 '.querySelector("h2").firstChild.textContent'), 'lock1',
+                'compare from %s: the row links to lock1\'s chart' % source)
+            tip = hover(d, 'lock1', (1 - 0.55) / 3.9, 'A: ')
+            ok(tip['text'].startswith('A: run ra, kernel 6.1.0') and 'median ops/s: ' in tip['text'],
+               'compare from %s: hovering A at 1 task shows its median (%r)' % (source, tip['text']))
+            marked = d.execute_script('''return [...document.querySelectorAll('.wide tbody tr')]
+                .filter(r => r.textContent.includes('1 set aside'))
+                .map(r => [...r.children].slice(0, 3).map(c => c.textContent).join(' '))''')
+            ok('1 point set aside, not data: 1 noisy' in aside_note(d) and marked == ['open1 processes 2'],
+               'compare from %s: the noisy repeat counted above the charts and in its row (%r, %r)'
+               % (source, aside_note(d), marked))
+            tip = hover(d, 'open1', (2 - 0.55) / 3.9, 'set aside')
+            ok('set aside, noisy' in tip['text'],
+               'compare from %s: the noisy repeat drawn hollow, its reason on hover (%r)'
+               % (source, tip['text']))
+            is_(keys_of(data(d), set()) - PAGE_KEYS, set(), 'compare from %s: every key of the '
+                'page\'s data is a field of the page field table' % source)
             if source == 'files':
                 shot(d, os.path.join(SCRATCH, 'compare.png'), 'compare')
 
@@ -272,27 +395,28 @@ def main():
         is_(drawn[0], ['lock1', 6, 6 * 14],
             'history: the test that moved first, a curve per mode and tasks, every run a point')
         is_(len(drawn), 3, 'history: a chart per test, the two that did not move too (folded)')
-        headline = d.execute_script("return document.querySelector('p.warn').textContent")
+        headline = d.execute_script("return document.querySelector('p.headline').textContent")
         ok(headline.startswith('Largest step: lock1 processes') and
-           '(n 7, kernel 6.7.0) and run h08 (n 8, kernel 6.8.0)' in headline,
+           'run #7 h07 (n 7, kernel 6.7.0) and run #8 h08 (n 8, kernel 6.8.0)' in headline,
            'history: the page opens on the largest step, its size and its two kernels (%r)' % headline)
-        first = d.execute_script('''return [...document.querySelector('#steps tbody tr')
-            .children].map(c => c.textContent)''')
-        ok(first[0] == 'lock1' and first[3] == '7 \u2192 8 (kernel 6.7.0 \u2192 6.8.0)',
-           'history: the steps table\'s first row is the planted step, lock1 between runs 7 and 8 (%r)'
+        first = cells(d, '#steps tbody tr')
+        ok(first[:1] == ['lock1'] and first[3:5] == ['7 \u2192 8', '#8 h08'],
+           'history: the changes\' first row is the planted step, lock1 between runs 7 and 8 (%r)'
            % first)
-        d.execute_script("document.querySelector('#steps tbody tr td:nth-child(2)').click()")
-        panel = d.execute_script('''const p = document.getElementById('step-compare');
-            return p.style.display === 'none' ? '' : p.innerText''')
-        ok(panel.startswith('compare: run h07 (7) \u2192 run h08 (8)') and '\u221230' in panel,
-           'history: a click on the step shows the comparison of run 7 with run 8 (%r)' % panel[:200])
-        tip = hover(d, 0, 0, 7)
-        ok('run h08' in tip and 'n: 8, kernel 6.8.0' in tip and 'labels: n=8' in tip and
-           'ops/s' in tip and 'samples \u00b11 %' in tip,
+        click(d, '#steps tbody tr td:nth-child(2)')
+        text = panel(d)
+        ok(text.startswith('step: lock1 processes') and 'old level: runs #1 h01 to #7 h07' in text and
+           'new level: runs #8 h08 to #14 h14' in text and '\u221230' in text,
+           'history: a click on the step compares its two levels, all runs of each (%r)' % text[:300])
+        tip = hover(d, 'lock1', 7.5 / 14, 'h08')
+        ok('#8 h08' in tip['text'] and 'n: 8, kernel 6.8.0' in tip['text'] and
+           'labels: n=8' in tip['text'] and 'ops/s' in tip['text'] and
+           'samples \u00b11 %' in tip['text'],
            'history: hovering run 8 names the run, its order, kernel, labels, value and spread (%r)'
-           % tip)
+           % tip['text'])
         shot(d, os.path.join(SCRATCH, 'history.png'), 'history')
 
+        demo(d)
         drift(d)
         bisect(d)
         hostile(d)
@@ -302,6 +426,131 @@ def main():
         shutil.rmtree(os.path.join(SCRATCH, 'profile'), ignore_errors=True)
     print('1..%d' % count)
     return 1 if failed else 0
+
+
+# The page field table's keys (wis emit --help-page-fields).
+PAGE_KEYS = set()
+
+
+def fields():
+    """docs/records.md's table of the page's fields is the one wis emit
+    --help-page-fields prints from page_fields.def; each page's data is
+    checked to hold only keys of it."""
+    _, out, _ = wis('emit', '--help-page-fields')
+    with open(os.path.join(ROOT, 'docs/records.md')) as f:
+        doc = f.read()
+    start = doc.find('| object | field | meaning |')
+    table = doc[start:doc.find('\n\n', start)].strip() + '\n' if start >= 0 else ''
+    is_(table, out, "docs/records.md's page field table is the one wis emit --help-page-fields prints")
+    PAGE_KEYS.update(line.split('`')[3] for line in out.splitlines()[2:])
+
+
+def keys_of(v, out):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            out.add(k)
+            keys_of(x, out)
+    elif isinstance(v, list):
+        for x in v:
+            keys_of(x, out)
+    return out
+
+
+def demo(d):
+    """The demonstration series of bench/scripts/demo-series, as a user
+    opens it, at 1400 px light and 400 px dark."""
+    r = subprocess.run([os.path.join(ROOT, 'bench/scripts/demo-series'), '--wis', HOST, 'demo.db'],
+                       capture_output=True, text=True)
+    is_(r.returncode, 0, 'demo-series writes its store %s' % r.stderr.strip())
+    rc, out, err = wis('history', '--db', 'demo.db', '--by', 'date', '--html', 'demo.html')
+    is_(rc, 1, 'demo history --html: exit 1, the alarm up %s' % err.strip()[:200])
+    for width, dark in ((1400, False), (400, True)):
+        what = 'demo at %d px%s' % (width, ', dark' if dark else '')
+        scheme(d, dark)
+        load(d, 'demo.html', what, width == 1400, width=width)
+        wide = d.execute_script('return [document.documentElement.scrollWidth, innerWidth]')
+        ok(wide[0] <= wide[1], '%s: no horizontal scroll (%d px of content in %d)' % (what, *wide))
+        colours = d.execute_script('''const s = getComputedStyle(document.body);
+            return [s.backgroundColor, s.color]''')
+        lum = [sum(int(x) for x in c[c.index('(') + 1:c.index(')')].split(',')[:3]) / 3
+               for c in colours]
+        ok((lum[0] < 60 and lum[1] > 180) if dark else (lum[0] > 200 and lum[1] < 80),
+           '%s: the page\'s colours follow the scheme (%r)' % (what, colours))
+        headline = d.execute_script("return document.querySelector('p.headline').textContent")
+        ok(headline.startswith('Newest alarm, step: tcp_rr1 processes 1 tasks on demo-a') and
+           'run #62 demo-a-062' in headline,
+           '%s: the headline names the newest alarm, tcp_rr1 from run 62, not the largest '
+           'step (%r)' % (what, headline[:200]))
+        rows = d.execute_script('''return [...document.querySelectorAll('#steps tbody tr')].map(r =>
+            [r.children[0].textContent, !!r.querySelector('.badge.alarm')])''')
+        ok(rows[:3] == [['tcp_rr1', True], ['mmap1', True], ['mmap1', True]] and
+           not any(a for _, a in rows[3:]),
+           '%s: the changes that keep the alarm up first, the newest first (%r)' % (what, rows))
+        ok('18 points set aside, not data: 17 noisy' in aside_note(d) and
+           '1 run measured nothing clean: #34 demo-a-034' in aside_note(d),
+           '%s: the points set aside counted above the charts, the empty run named (%r)'
+           % (what, aside_note(d)))
+        tip = hover(d, 'tcp_rr1', 1.0 - 0.5 / 76, '#64')
+        ok(tip['text'] and tip['right'] <= width and tip['left'] >= 0,
+           '%s: the hover of the last run stays on screen (%r)' % (what, tip))
+        # Keyboard: the first change focused (as Tab would), Enter opens its two levels.
+        d.execute_script("document.querySelector('#steps tbody tr').focus()")
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        text = panel(d)
+        ok(text.startswith('step: tcp_rr1 processes 1 tasks on demo-a') and
+           'old level: runs #1 demo-a-001 to #61 demo-a-061' in text and
+           'new level: runs #62 demo-a-062 to #64 demo-a-064' in text and
+           'commit f714d8f5' in text and 'commit f55266ac' in text,
+           '%s: Enter on the first change opens its two levels, the commits of both sides (%r)'
+           % (what, text[:400]))
+        if width == 1400:
+            command = d.execute_script("return document.querySelector('#step-compare pre.command')"
+                                       ".textContent")
+            r = subprocess.run([HOST] + shlex.split(command)[1:], capture_output=True, text=True)
+            ok(r.returncode in (0, 1) and re.search(r'tcp_rr1 +processes +1 .*regressed', r.stdout),
+               'demo: the panel\'s command compares the two levels from the store: tcp_rr1 '
+               'regressed (%r, exit %d)' % (command[:80], r.returncode))
+            is_(keys_of(data(d), set()) - PAGE_KEYS, set(), 'demo: every key of the page\'s '
+                'data is a field of the page field table')
+        shot(d, os.path.join(SCRATCH, 'demo-%d%s.png' % (width, '-dark' if dark else '')), what, width)
+    scheme(d, False)
+    load(d, 'demo.html', 'demo, zoomed', width=1400)
+    # open1 processes/1 on A (the first colour) steps 2 % at run 21 of
+    # demo-a (index 22 of 76 by date): at first a flat line, a drag
+    # around it zooms in until the step shows.
+    blue = (0x1f, 0x5f, 0xbf)
+
+    def levels(box, step):
+        at = [colour_rows(d, 'open1', blue, step + f * box['width']) for f in (-0.06, 0.06)]
+        return [sorted(r)[len(r) // 2] if r else 0 for r in at]
+    box = chart_box(d, 'open1')
+    step = 22 / 76 * box['width']
+    before = levels(box, step)
+    drag(d, box['left'] + step - 0.2 * box['width'], box['top'] + min(before) - 8,
+         box['left'] + step + 0.2 * box['width'], box['top'] + max(before) + 8)
+    box = chart_box(d, 'open1')
+    after = levels(box, 0.5 * box['width'])
+    ok(abs(before[1] - before[0]) < 12 and after[1] - after[0] > 40,
+       'demo: the 2 %% step of open1 is a few pixels at first (%.0f) and plain after a drag '
+       'zooms in (%.0f px)' % (before[1] - before[0], after[1] - after[0]))
+    shot(d, os.path.join(SCRATCH, 'demo-zoomed.png'), 'demo, open1 zoomed', 1400)
+    # Filters: the threads series only; the CSV of what is shown.
+    d.execute_script('''const s = document.querySelector('select[aria-label=mode]');
+        s.value = 'threads'; s.dispatchEvent(new Event('change'))''')
+    shown = d.execute_script('''return [...document.querySelectorAll('#steps tbody tr')]
+        .filter(r => !r.hidden).map(r => r.children[0].textContent + ' ' + r.children[1].textContent)''')
+    is_(shown, ['page_fault1 threads on demo-a'], 'demo: the mode filter leaves the threads changes')
+    click(d, 'a.csv')
+    for _ in range(50):
+        if os.path.exists('wis-history.csv'):
+            break
+        time.sleep(0.1)
+    rows = list(csv.reader(open('wis-history.csv'))) if os.path.exists('wis-history.csv') else []
+    ok(rows and rows[0][:3] == ['#', 'run', 'date'] and len(rows) > 1 and
+       {r[6] for r in rows[1:]} == {'threads'} and
+       sum(r[-1] == 'noisy' for r in rows[1:]) == 3,
+       'demo: the CSV download holds the shown series, threads only, noisy points marked '
+       '(%d rows)' % len(rows))
 
 
 def drift(d):
@@ -324,56 +573,38 @@ def drift(d):
     rows = d.execute_script('''return [...document.querySelectorAll('#steps tbody tr')].map(r =>
         [[...r.children].map(c => c.firstChild ? c.firstChild.textContent : ''),
          !!r.querySelector('.verdict .badge.alarm')])''')
-    letter = d.execute_script('''return JSON.parse(document.getElementById('wis-data').textContent)
-        .series.find(s => s.drifts.length)?.machine''')
-    machines = d.execute_script('''return [...new Set(JSON.parse(document.getElementById('wis-data')
-        .textContent).series.map(s => s.machine))]''')
+    page = data(d)
+    letter = next((page['series'][c['series']].get('machine') for c in page['changes']
+                   if c['kind'] == 'drift'), None)
+    machines = sorted({s.get('machine') for s in page['series']})
     ok(letter and len(machines) == 2 and letter in machines,
        'drifting history: its series are a machine\'s, named (%r of %r)' % (letter, machines))
-    last = rows[-1][0] if rows else []
-    ok(len(rows) == 2 and last[7] == 'drift' and
-       last[:3] == ['dup1', 'processes on %s' % letter, '1'] and last[5].startswith('\u2212') and
-       17 <= float(last[5][1:-2]) <= 23,
-       'drifting history: the drift listed after the step, dup1 processes on %s 1 task, '
-       'about 20 %% lower (%r)' % (letter, rows))
-    ok([r[7] for r, _ in rows] == ['step', 'drift'] and all(alarm for _, alarm in rows),
+    last = {r[7]: r for r, _ in rows}.get('drift', [])
+    ok(len(rows) == 2 and last[:3] == ['dup1', 'processes on %s' % letter, '1'] and
+       last[5].startswith('\u2212') and 17 <= float(last[5][1:-2]) <= 23,
+       'drifting history: the drift listed, dup1 processes on %s 1 task, about 20 %% lower (%r)'
+       % (letter, rows))
+    ok(sorted(r[7] for r, _ in rows) == ['drift', 'step'] and all(alarm for _, alarm in rows),
        'drifting history: the step and the drift, among the latest runs, carry the alarm badge')
-    d.execute_script("document.querySelector('#steps tbody tr.drift td:nth-child(2)').click()")
-    panel = d.execute_script('''const p = document.getElementById('step-compare');
-        return p.style.display === 'none' ? '' : p.innerText''')
-    ends = d.execute_script('''const data = JSON.parse(document.getElementById('wis-data').textContent);
-        const s = data.series.find(s => s.drifts.length);
-        return s ? s.drifts[0].slice(0, 2).map(r => [r + 1, data.runs[r].id]) : []''')
-    head = panel.split('\n')[0]
-    ok(len(ends) == 2 and head.startswith('compare: run %s (' % ends[0][1]) and
-       '\u2192 run %s (' % ends[1][1] in head and
-       'from run %d to run %d' % (ends[0][0], ends[1][0]) in panel and
-       'drift: dup1 processes' in panel and 'first run' in panel and
-       d.execute_script('''return document.querySelector('#step-compare tbody tr td')
-           .textContent''') == 'dup1',
-       'drifting history: a click on the drift compares its first run with its last, '
-       'dup1 first (%r, runs %r)' % (panel[:300], ends))
-    labels = d.execute_script('''return wisPage.charts.find(c => c.title === 'dup1')
-        .spec.series.map(s => s.label)''')
-    ok(all('processes/1 on %s' % m in labels for m in machines),
-       'drifting history: a series\' label names its machine (%r)' % labels)
-    # Along the drift's fitted line, the pixels of a decided change's
-    # red (#b00020), which no curve of the palette has.
-    hits = d.execute_script('''const u = wisPage.charts.find(c => c.title === 'dup1').u;
-        const s = JSON.parse(document.getElementById('wis-data').textContent)
-            .series.find(s => s.drifts.length);
-        if (!s)
-            return 0;
-        const [start, end, from, to] = s.drifts[0];
+    click(d, '#steps tbody tr.drift td:nth-child(2)')
+    text = panel(d)
+    ok(text.startswith('drift: dup1 processes 1 tasks on %s' % letter) and
+       'its first and last quarter' in text and 'old level: runs #' in text,
+       'drifting history: a click on the drift compares its first quarter with its last (%r)'
+       % text[:300])
+    legend = d.execute_script(FIND + "return c.querySelector('.u-legend').textContent", 'dup1')
+    ok(all('processes/1 on %s' % m in legend for m in machines),
+       'drifting history: a series\' label names its machine (%r)' % legend)
+    # In the plot, below the band of notes, the pixels of a decided
+    # change's red (#b00020), which no curve of the palette has: the
+    # drift's fitted line.
+    hits = d.execute_script(FIND + '''const cv = c.querySelector('canvas'), over = c.querySelector('.u-over');
+        const r = devicePixelRatio, top = Math.round((over.offsetTop - cv.offsetTop) * r);
+        const p = cv.getContext('2d').getImageData(0, top, cv.width, cv.height - top).data;
         let hits = 0;
-        for (let t = 0.05; t < 0.95; t += 0.01) {
-            const x = Math.round(u.valToPos(start + t * (end - start), 'x', true));
-            const y = Math.round(u.valToPos(from + t * (to - from), 'y', true));
-            const p = u.ctx.getImageData(x - 1, y - 1, 3, 3).data;
-            for (let i = 0; i < p.length; i += 4)
-                hits += p[i] > 140 && p[i] < 210 && p[i + 1] < 40 && p[i + 2] < 70;
-        }
-        return hits''')
+        for (let i = 0; i < p.length; i += 4)
+            hits += p[i] > 140 && p[i] < 210 && p[i + 1] < 40 && p[i + 2] < 70;
+        return hits''', 'dup1')
     ok(hits > 20, 'drifting history: the drift drawn along its fitted line (%d red pixels)' % hits)
     shot(d, os.path.join(SCRATCH, 'drift.png'), 'drifting history')
 
@@ -391,18 +622,18 @@ def bisect(d):
     rc, _, err = wis('history', '--db', 'loose.db', '--by', 'date', '--html', 'loose.html')
     is_(rc, 0, 'loose history --html: exit 0, the step not among the latest runs %s' % err.strip())
     load(d, 'loose.html', 'loose history')
-    cell = d.execute_script("return document.querySelector('#steps tbody tr td:nth-child(5)').textContent")
-    is_(cell, '#9 series-009 (bisect #6 \u2192 #17)',
+    is_(cells(d, '#steps tbody tr')[4:5], ['#9 series-009 (bisect #6 \u2192 #17)'],
         'loose history: the step\'s run, and the runs to bisect around it')
-    headline = d.execute_script("return document.querySelector('p.warn').textContent")
-    ok(headline.endswith(' 90 % sure it lies between run series-006 (2026-01-01T00:05:00Z) and run '
-                         'series-017 (2026-01-01T00:16:00Z): bisect there.'),
+    headline = d.execute_script("return document.querySelector('p.headline').textContent")
+    ok(headline.endswith(' 90 % sure it lies between run #6 series-006 (date 2026-01-01T00:05:00Z, '
+                         'kernel 6.1.0) and run #17 series-017 (date 2026-01-01T00:16:00Z, '
+                         'kernel 6.1.0): bisect there.'),
        'loose history: the headline says where the largest step may lie (%r)' % headline)
-    d.execute_script("document.querySelector('#steps tbody tr td:nth-child(2)').click()")
-    panel = d.execute_script("return document.getElementById('step-compare').innerText")
-    ok('90 % sure it lies between run series-006 (' in panel and
-       ') and run series-017 (' in panel and '): bisect there;' in panel,
-       'loose history: a click on the step says where it may lie (%r)' % panel[:400])
+    click(d, '#steps tbody tr td:nth-child(2)')
+    text = panel(d)
+    ok('90 % sure it lies between run #6 series-006 (' in text and
+       ') and run #17 series-017 (' in text and '): bisect there' in text,
+       'loose history: a click on the step says where it may lie (%r)' % text[:400])
 
 
 # Each would be markup, script or a hidden control if it reached the page as anything but text.
@@ -427,15 +658,16 @@ def hostile(d):
         rc, _, err = wis(*args)
         ok(os.path.exists(args[args.index('--html') + 1]),
            'hostile strings: wis %s --html wrote its page (exit %d) %s' % (kind, rc, err.strip()[:200]))
-        load(d, args[args.index('--html') + 1], 'hostile strings, ' + kind, False)
+        load(d, args[args.index('--html') + 1], 'hostile strings, ' + kind, False, width=400)
         found = d.execute_script('''return {
             img: document.querySelectorAll('img').length,
             scripts: document.scripts.length,
             ran: window.__wis_ran === 1,
+            wide: document.documentElement.scrollWidth <= innerWidth,
             text: document.body.innerText}''')
-        ok(found['img'] == 0 and found['scripts'] == 3 and not found['ran'],
-           'hostile strings, %s: no element made of them, nothing ran (%d img, %d scripts)'
-           % (kind, found['img'], found['scripts']))
+        ok(found['img'] == 0 and found['scripts'] == 3 and not found['ran'] and found['wide'],
+           'hostile strings, %s: no element made of them, nothing ran (%d img, %d scripts), '
+           'no horizontal scroll at 400 px' % (kind, found['img'], found['scripts']))
         ok('x</script><script>window.__wis_ran=1</script>' in found['text'] and
            '"><img src=x onerror="window.__wis_ran=1">' in found['text'],
            'hostile strings, %s: shown as text' % kind)

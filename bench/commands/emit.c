@@ -13,6 +13,7 @@
 #include "file.h"
 #include "json.h"
 #include "options.h"
+#include "page.h"
 #include "recorder.h"
 #include "schema.h"
 
@@ -118,10 +119,11 @@ static int emit_write(const char *spec, const char *state, const char *run,
 static const char emit_usage[] =
 	"usage: wis emit --out SPEC --run ID [--seq N | --state FILE] TYPE\n"
 	"                [KEY=STRING | KEY:=JSON]...\n"
-	"       wis emit --help-fields\n"
+	"       wis emit --help-fields | --help-page-fields\n"
 	"Writes one result record of TYPE, its fields KEY=STRING or\n"
 	"KEY:=JSON, to the sinks of SPEC; --help-fields prints the fields a\n"
-	"record of wis can hold (docs/records.md's table).\n";
+	"record of wis can hold (docs/records.md's table), --help-page-fields\n"
+	"those of the data of a --html page.\n";
 
 /* "+": the record's KEY=VALUE words after TYPE are not options. */
 static const struct wis_opt_spec emit_spec = {
@@ -134,6 +136,8 @@ static const struct wis_opt_spec emit_spec = {
 			"else the next seq of ID in FILE (\"RUN NEXTSEQ\", which\n"
 			"is then updated), else 0"),
 		WIS_OPT_FLAG("help-fields", 'F', "the fields of records"),
+		WIS_OPT_FLAG("help-page-fields", 'P',
+			"the fields of a --html page's data"),
 		{ 0 },
 	},
 };
@@ -164,6 +168,9 @@ int wis_emit_main(int argc, char **argv)
 			break;
 		case 'F':
 			wis_fields_help(stdout);
+			return 0;
+		case 'P':
+			rd_page_fields_help(stdout);
 			return 0;
 		default:
 			wis_opt_usage(&emit_spec, stderr);

@@ -47,11 +47,26 @@ void rd_pg_close(struct rd_page *pg, char c)
 	pg->depth--;
 }
 
-/* key is the page's own, a plain word. */
-void rd_pg_key(struct rd_page *pg, const char *key)
+static const struct {
+	const char *object, *key, *doc;
+} page_fields[] = {
+#define RD_PAGE_FIELD(object, key, doc) { #object, #key, doc },
+#include "page_fields.def"
+#undef RD_PAGE_FIELD
+};
+
+void rd_page_fields_help(FILE *out)
+{
+	fputs("| object | field | meaning |\n| --- | --- | --- |\n", out);
+	for (size_t i = 0; i < RD_PF_NR; i++)
+		fprintf(out, "| `%s` | `%s` | %s |\n", page_fields[i].object,
+			page_fields[i].key, page_fields[i].doc);
+}
+
+void rd_pg_key(struct rd_page *pg, enum rd_page_field key)
 {
 	pg_sep(pg);
-	fprintf(pg->out, "\"%s\":", key);
+	fprintf(pg->out, "\"%s\":", page_fields[key].key);
 	pg->after_key = 1;
 }
 
@@ -105,19 +120,19 @@ void rd_pg_int(struct rd_page *pg, long v)
 	fprintf(pg->out, "%ld", v);
 }
 
-void rd_pg_key_str(struct rd_page *pg, const char *key, const char *s)
+void rd_pg_key_str(struct rd_page *pg, enum rd_page_field key, const char *s)
 {
 	rd_pg_key(pg, key);
 	rd_pg_str(pg, s);
 }
 
-void rd_pg_key_num(struct rd_page *pg, const char *key, double v)
+void rd_pg_key_num(struct rd_page *pg, enum rd_page_field key, double v)
 {
 	rd_pg_key(pg, key);
 	rd_pg_num(pg, v);
 }
 
-void rd_pg_key_uint(struct rd_page *pg, const char *key,
+void rd_pg_key_uint(struct rd_page *pg, enum rd_page_field key,
 		    unsigned long long v)
 {
 	rd_pg_key(pg, key);
@@ -125,7 +140,7 @@ void rd_pg_key_uint(struct rd_page *pg, const char *key,
 }
 
 /* A field of a record, as a string (a number as written). */
-static void pg_key_field(struct rd_page *pg, const char *key,
+static void pg_key_field(struct rd_page *pg, enum rd_page_field key,
 			 const struct rd_rec *rec, const char *field)
 {
 	char *s = rd_rec_strdup(rec, field);
@@ -169,11 +184,60 @@ void rd_pg_symbols(struct rd_page *pg, const struct rd_point *a,
 		rd_pg_str(pg, NULL);
 }
 
-void rd_pg_key_symbols(struct rd_page *pg, const struct rd_point *a,
-		       const struct rd_point *b)
+void rd_pg_columns(struct rd_page *pg, enum rd_page_field key,
+		   const enum rd_page_field *columns, size_t nc, size_t n,
+		   int (*put)(struct rd_page *pg, enum rd_page_field column,
+			      size_t i, const void *ctx),
+		   const void *ctx)
 {
-	rd_pg_key(pg, "symbols");
-	rd_pg_symbols(pg, a, b);
+	rd_pg_key(pg, key);
+	rd_pg_open(pg, '{');
+	for (size_t c = 0; c < nc; c++) {
+		rd_pg_key(pg, columns[c]);
+		rd_pg_open(pg, '[');
+		for (size_t i = 0; i < n; i++)
+			put(pg, columns[c], i, ctx);
+		rd_pg_close(pg, ']');
+	}
+	rd_pg_close(pg, '}');
+}
+
+struct aside_of {
+	const struct rd_point *const *p;
+	const size_t *at;
+};
+
+static int put_aside(struct rd_page *pg, enum rd_page_field column, size_t i,
+		     const void *ctx)
+{
+	const struct aside_of *a = ctx;
+	const struct rd_point *p = a->p[i];
+
+	if (!p || rd_point_ok(p))
+		return 0;
+	if (column == RD_PF_point_aside_at)
+		rd_pg_uint(pg, a->at[i]);
+	else if (column == RD_PF_point_aside_status)
+		rd_pg_str(pg, p->status);
+	else if (column == RD_PF_point_aside_reason)
+		rd_pg_str(pg, p->message);
+	else	/* a failed point's average is no rate at all */
+		rd_pg_num(pg, rd_point_set_aside(p) && p->average > 0 ?
+			  p->average : NAN);
+	return 1;
+}
+
+void rd_pg_aside(struct rd_page *pg, enum rd_page_field key,
+		 const struct rd_point *const *p, const size_t *at, size_t n)
+{
+	static const enum rd_page_field columns[] = {
+		RD_PF_point_aside_at, RD_PF_point_aside_status,
+		RD_PF_point_aside_reason, RD_PF_point_aside_y,
+	};
+	const struct aside_of a = { p, at };
+
+	rd_pg_columns(pg, key, columns, sizeof(columns) / sizeof(columns[0]),
+		      n, put_aside, &a);
 }
 
 /* ---- Strings written once ---- */
@@ -246,33 +310,47 @@ static void intern_free(struct rd_page_strings *t)
 
 /* ---- Runs ---- */
 
+/* The label that names a run's commit, for a bisection. */
+#define PAGE_COMMIT_LABEL "commit"
+
 /* A run's summary: what the text report's header says of it. */
-static void run_summary(struct rd_page *pg, const struct rd_run *run)
+static void run_summary(struct rd_page *pg, const struct rd_run *run,
+			size_t number)
 {
+	const char *commit = NULL;
 	char *labels = NULL;
-	size_t len = 0, i;
+	size_t len = 0, ok = 0, i;
 	FILE *f;
 
 	rd_pg_open(pg, '{');
-	rd_pg_key_str(pg, "id", run->id);
-	pg_key_field(pg, "kernel", run->head, "kernel");
-	pg_key_field(pg, "cpu", run->head, "cpu_model");
-	pg_key_field(pg, "host", run->head, "hostname");
-	pg_key_field(pg, "date", run->head, "date");
+	rd_pg_key_str(pg, RD_PF_run_id, run->id);
+	rd_pg_key_uint(pg, RD_PF_run_number, number);
+	pg_key_field(pg, RD_PF_run_kernel, run->head, WIS_FIELD(kernel));
+	pg_key_field(pg, RD_PF_run_cpu, run->head, WIS_FIELD(cpu_model));
+	pg_key_field(pg, RD_PF_run_host, run->head, WIS_FIELD(hostname));
+	pg_key_field(pg, RD_PF_run_date, run->head, WIS_FIELD(date));
 	f = run->nr_labels ? open_memstream(&labels, &len) : NULL;
-	for (i = 0; f && i < run->nr_labels; i++)
+	for (i = 0; f && i < run->nr_labels; i++) {
 		fprintf(f, "%s%s=%s", i ? " " : "", run->labels[i].key,
 			run->labels[i].value);
+		if (!strcmp(run->labels[i].key, PAGE_COMMIT_LABEL))
+			commit = run->labels[i].value;
+	}
 	if (f && fclose(f))
 		pg->oom = 1;
-	rd_pg_key_str(pg, "labels", labels);
+	rd_pg_key_str(pg, RD_PF_run_labels, labels);
+	rd_pg_key_str(pg, RD_PF_run_commit, commit);
 	free(labels);
-	rd_pg_key_str(pg, "status", run->end && !run->missing ? "complete" :
-		      "incomplete");
-	rd_pg_key_uint(pg, "points", run->nr_points);
-	rd_pg_key_uint(pg, "failed", run->failed);
-	rd_pg_key_uint(pg, "unsupported", run->unsupported);
-	rd_pg_key_uint(pg, "starved", run->starved);
+	rd_pg_key_str(pg, RD_PF_run_status, run->end && !run->missing ?
+		      "complete" : "incomplete");
+	rd_pg_key_uint(pg, RD_PF_run_points, run->nr_points);
+	for (i = 0; i < run->nr_points; i++)
+		ok += rd_point_ok(&run->points[i]);
+	rd_pg_key_uint(pg, RD_PF_run_ok, ok);
+	rd_pg_key_uint(pg, RD_PF_run_noisy, run->noisy);
+	rd_pg_key_uint(pg, RD_PF_run_starved, run->starved);
+	rd_pg_key_uint(pg, RD_PF_run_failed, run->failed);
+	rd_pg_key_uint(pg, RD_PF_run_unsupported, run->unsupported);
 	rd_pg_close(pg, '}');
 }
 
@@ -313,14 +391,14 @@ static void audit(struct rd_page *pg, const struct rd_run *const *runs, size_t n
 	vals = malloc((nr_keys + 1) * sizeof(*vals));
 	if (!vals)
 		goto oom;
-	rd_pg_key(pg, "audit");
+	rd_pg_key(pg, RD_PF_page_audit);
 	rd_pg_open(pg, '{');
-	rd_pg_key(pg, "keys");
+	rd_pg_key(pg, RD_PF_audit_keys);
 	rd_pg_open(pg, '[');
 	for (k = 0; k < nr_keys; k++)
 		rd_pg_str(pg, keys[k]);
 	rd_pg_close(pg, ']');
-	rd_pg_key(pg, "runs");
+	rd_pg_key(pg, RD_PF_audit_runs);
 	rd_pg_open(pg, '[');
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < nr_keys; k++) {
@@ -349,12 +427,12 @@ out:
 }
 
 void rd_pg_runs(struct rd_page *pg, const struct rd_run *const *runs,
-		size_t n)
+		const size_t *number, size_t n)
 {
-	rd_pg_key(pg, "runs");
+	rd_pg_key(pg, RD_PF_page_runs);
 	rd_pg_open(pg, '[');
 	for (size_t i = 0; i < n; i++)
-		run_summary(pg, runs[i]);
+		run_summary(pg, runs[i], number ? number[i] : i + 1);
 	rd_pg_close(pg, ']');
 	audit(pg, runs, n);
 }
@@ -390,20 +468,20 @@ static void data_start(struct rd_page *pg, const struct rd_page_assets *a,
 		       const char *kind)
 {
 	rd_pg_open(pg, '{');
-	rd_pg_key_str(pg, "kind", kind);
-	rd_pg_key(pg, "lib");
+	rd_pg_key_str(pg, RD_PF_page_kind, kind);
+	rd_pg_key(pg, RD_PF_page_lib);
 	rd_pg_open(pg, '{');
-	rd_pg_key_str(pg, "name", a->lib_name);
-	rd_pg_key_str(pg, "version", a->lib_version);
-	rd_pg_key_str(pg, "licence", a->lib_licence);
-	rd_pg_key(pg, "text");
+	rd_pg_key_str(pg, RD_PF_lib_name, a->lib_name);
+	rd_pg_key_str(pg, RD_PF_lib_version, a->lib_version);
+	rd_pg_key_str(pg, RD_PF_lib_licence, a->lib_licence);
+	rd_pg_key(pg, RD_PF_lib_text);
 	pg_own_str(pg, a->lib_licence_text);
 	rd_pg_close(pg, '}');
 }
 
 static void data_end(struct rd_page *pg)
 {
-	rd_pg_key(pg, "strings");
+	rd_pg_key(pg, RD_PF_page_strings);
 	rd_pg_open(pg, '[');
 	for (size_t i = 0; i < pg->strings.nr; i++)
 		rd_pg_str(pg, pg->strings.s[i]);

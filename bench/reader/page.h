@@ -17,7 +17,18 @@
 #include "model.h"
 #include "view.h"
 
-/* Nesting of the data's JSON, deeper than any page writes (4). */
+/* The data's keys, one row each in page_fields.def. */
+enum rd_page_field {
+#define RD_PAGE_FIELD(object, key, doc) RD_PF_##object##_##key,
+#include "page_fields.def"
+#undef RD_PAGE_FIELD
+	RD_PF_NR
+};
+
+/* The fields as docs/records.md's Markdown (`wis emit --help-page-fields`). */
+void rd_page_fields_help(FILE *out);
+
+/* Nesting of the data's JSON, deeper than any page writes (5). */
 #define RD_PAGE_DEPTH 16
 
 /*
@@ -42,17 +53,17 @@ struct rd_page {
 /* An object or array opened ('{', '[') and closed ('}', ']'). */
 void rd_pg_open(struct rd_page *pg, char c);
 void rd_pg_close(struct rd_page *pg, char c);
-/* An object's key: one of the page's own plain words. */
-void rd_pg_key(struct rd_page *pg, const char *key);
+/* An object's key: a row of page_fields.def. */
+void rd_pg_key(struct rd_page *pg, enum rd_page_field key);
 /* A string of a record, cleaned as the terminal's; null for NULL. */
 void rd_pg_str(struct rd_page *pg, const char *s);
 /* What the page shows of a rate: whole ops/s, else 4 digits; null NaN. */
 void rd_pg_num(struct rd_page *pg, double v);
 void rd_pg_uint(struct rd_page *pg, unsigned long long v);
 void rd_pg_int(struct rd_page *pg, long v);
-void rd_pg_key_str(struct rd_page *pg, const char *key, const char *s);
-void rd_pg_key_num(struct rd_page *pg, const char *key, double v);
-void rd_pg_key_uint(struct rd_page *pg, const char *key,
+void rd_pg_key_str(struct rd_page *pg, enum rd_page_field key, const char *s);
+void rd_pg_key_num(struct rd_page *pg, enum rd_page_field key, double v);
+void rd_pg_key_uint(struct rd_page *pg, enum rd_page_field key,
 		    unsigned long long v);
 /* What fn writes to a stream, as one string; null if nothing. */
 void rd_pg_text(struct rd_page *pg,
@@ -60,21 +71,38 @@ void rd_pg_text(struct rd_page *pg,
 		const void *a, const void *b);
 /*
  * The kernel symbols whose share moved most from a to b, as wis compare
- * prints them; null unless both were profiled.  The key "symbols" and
- * that value.
+ * prints them; null unless both were profiled.
  */
 void rd_pg_symbols(struct rd_page *pg, const struct rd_point *a,
 		   const struct rd_point *b);
-void rd_pg_key_symbols(struct rd_page *pg, const struct rd_point *a,
-		       const struct rd_point *b);
+/*
+ * key: a list of items as an object of columns, the nc columns[] in
+ * order, each an array of the items i < n that put() writes a value of
+ * (put returns 0, writing nothing, for an item not in the list; it
+ * must say the same for every column).
+ */
+void rd_pg_columns(struct rd_page *pg, enum rd_page_field key,
+		   const enum rd_page_field *columns, size_t nc, size_t n,
+		   int (*put)(struct rd_page *pg, enum rd_page_field column,
+			      size_t i, const void *ctx),
+		   const void *ctx);
+/*
+ * key: a point_aside of the n points p[i] at at[i] that are not
+ * measured (rd_point_ok), NULL ones left out.
+ */
+void rd_pg_aside(struct rd_page *pg, enum rd_page_field key,
+		 const struct rd_point *const *p, const size_t *at, size_t n);
 /*
  * The index of s in the page's "strings", added if new, for a string
  * many items repeat; -1 out of memory.
  */
 long rd_pg_intern(struct rd_page *pg, const char *s);
-/* "runs": each run's summary, then "audit": every field of their records. */
+/*
+ * "runs": each run's summary, numbered by number[] (NULL: from 1 in
+ * order), then "audit": every field of their records.
+ */
 void rd_pg_runs(struct rd_page *pg, const struct rd_run *const *runs,
-		size_t n);
+		const size_t *number, size_t n);
 
 /* What a kind of page holds, written between its common members. */
 struct rd_page_kind {

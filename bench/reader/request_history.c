@@ -114,7 +114,7 @@ static int analyse(struct history_run *hr)
 		return 2;
 	if (c->plot_dir && rd_view_plot_history(h, c->plot_dir, stderr))
 		return 2;
-	if (c->html && rd_view_html_history(h, hr->from, c->page, c->html,
+	if (c->html && rd_view_html_history(h, c->db, c->page, c->html,
 					    stderr))
 		return 2;
 	if (h->nr < RD_HISTORY_MIN_RUNS) {

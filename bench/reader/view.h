@@ -255,10 +255,11 @@ int rd_view_plot_history(const struct rd_history *h, const char *dir,
 struct rd_history;
 
 /*
- * --html path for wis history of the store db: the steps worst first,
- * each test that moved along the runs with its levels and steps, a
- * step's comparison of the runs on its two sides, the tests that did
- * not move folded.  0, or -1 with the reason on diag.
+ * --html path for wis history of the store db (NULL: of files): the
+ * changes in the order they are told (rd_history_changes), each test
+ * that moved along the runs with its levels and changes, a change's two
+ * levels compared, the tests that did not move folded.  0, or -1 with the
+ * reason on diag.
  */
 int rd_view_html_history(const struct rd_history *h, const char *db,
 			 const struct rd_page_assets *a, const char *path,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "median.h"
 #include "page.h"
 #include "safename.h"
 #include "view.h"
@@ -147,7 +148,7 @@ struct test_curves {
 	const struct rd_point **slots;
 };
 
-static void curve_values(struct rd_page *pg, const char *key,
+static void curve_values(struct rd_page *pg, enum rd_page_field key,
 			 const struct test_curves *tc, const struct curve *c,
 			 double (*value)(const struct rd_point *))
 {
@@ -174,46 +175,46 @@ static double efficiency_of(const struct rd_point *p)
 	return round(rd_point_efficiency(p) * 100) / 100;
 }
 
-/* The points of a curve that are not ok: where, and why. */
-static void curve_failures(struct rd_page *pg, const struct test_curves *tc,
-			   const struct curve *c)
-{
-	rd_pg_key(pg, "bad");
-	rd_pg_open(pg, '[');
-	for (size_t i = 0; i < tc->nx; i++) {
-		const struct rd_point *p = c->at[i];
-
-		if (!p || rd_point_ok(p))
-			continue;
-		rd_pg_open(pg, '[');
-		rd_pg_uint(pg, i);
-		rd_pg_str(pg, p->status);
-		rd_pg_str(pg, p->message);
-		rd_pg_close(pg, ']');
-	}
-	rd_pg_close(pg, ']');
-}
-
-/* The marks of one curve, named by its place among the test's curves. */
+/*
+ * A test's knees and walls, a column per field of a mark: a fleet's
+ * 55,000 marks would double the page as objects.  The symbol that grew
+ * at a mark is an index into the page's strings: a fleet's curves share
+ * their few growths.
+ */
 struct marks_ctx {
 	struct rd_page *pg;
 	size_t curve;
+	enum rd_page_field column;
 };
 
-/*
- * [curve, wall, from, to, size, growth]: wall 1 or 0 (a knee), the step
- * from one task count to the next, the fall or the gain, and the symbol
- * that grew there as an index into the page's strings (-1: none).  A
- * fleet's curves share their few growths: each is written once.
- */
 static void page_mark(void *ctx, const struct rd_curve_mark *mk)
 {
 	struct marks_ctx *c = ctx;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = mk->growth ? open_memstream(&text, &len) : NULL;
+	FILE *f;
 	long growth = -1;
 
+	switch (c->column) {
+	case RD_PF_mark_curve:
+		rd_pg_uint(c->pg, c->curve);
+		return;
+	case RD_PF_mark_wall:
+		rd_pg_uint(c->pg, mk->wall);
+		return;
+	case RD_PF_mark_from:
+		rd_pg_uint(c->pg, mk->before->tasks);
+		return;
+	case RD_PF_mark_to:
+		rd_pg_uint(c->pg, mk->at->tasks);
+		return;
+	case RD_PF_mark_size:
+		rd_pg_num(c->pg, round(mk->size * 1000) / 1000);
+		return;
+	default:
+		break;
+	}
+	f = mk->growth ? open_memstream(&text, &len) : NULL;
 	if (f) {
 		rd_put_growth(f, mk->before, mk->at);
 		if (fclose(f))
@@ -222,14 +223,7 @@ static void page_mark(void *ctx, const struct rd_curve_mark *mk)
 			growth = rd_pg_intern(c->pg, wis_clean(text));
 	}
 	free(text);
-	rd_pg_open(c->pg, '[');
-	rd_pg_uint(c->pg, c->curve);
-	rd_pg_uint(c->pg, mk->wall);
-	rd_pg_uint(c->pg, mk->before->tasks);
-	rd_pg_uint(c->pg, mk->at->tasks);
-	rd_pg_num(c->pg, round(mk->size * 1000) / 1000);
 	rd_pg_int(c->pg, growth);
-	rd_pg_close(c->pg, ']');
 }
 
 /* The curves of run's points [from, to), a mode and repeat each. */
@@ -258,48 +252,125 @@ static size_t run_curves(const struct rd_run *run, size_t from, size_t to,
 	return n;
 }
 
+/* Where in the axis x's points lie, for a point_aside. */
+static size_t *axis_places(size_t nx)
+{
+	size_t *at = calloc(nx + 1, sizeof(*at));
+
+	for (size_t i = 0; at && i < nx; i++)
+		at[i] = i;
+	return at;
+}
+
 static void report_curves(struct rd_page *pg, const struct rd_model *m,
 			  const struct test_of_runs *t, struct test_curves *tc)
 {
-	size_t i, c, n;
+	size_t i, c, n, *at = axis_places(tc->nx);
 
-	rd_pg_key(pg, "curves");
+	if (!at) {
+		pg->oom = 1;
+		return;
+	}
+	rd_pg_key(pg, RD_PF_test_curves);
 	rd_pg_open(pg, '[');
 	for (i = 0; i < m->nr_runs; i++) {
 		n = run_curves(&m->runs[i], t->from[i], t->to[i], tc);
 		for (c = 0; c < n; c++) {
 			rd_pg_open(pg, '{');
-			rd_pg_key_uint(pg, "run", i);
-			rd_pg_key_str(pg, "mode", rd_point_mode(tc->c[c].first));
-			rd_pg_key_uint(pg, "repeat", tc->c[c].first->repeat);
-			curve_values(pg, "y", tc, &tc->c[c], rate_of);
-			curve_values(pg, "idle", tc, &tc->c[c], idle_of);
-			curve_values(pg, "eff", tc, &tc->c[c], efficiency_of);
-			curve_failures(pg, tc, &tc->c[c]);
+			rd_pg_key_uint(pg, RD_PF_curve_run, i);
+			rd_pg_key_str(pg, RD_PF_curve_mode,
+				      rd_point_mode(tc->c[c].first));
+			rd_pg_key_uint(pg, RD_PF_curve_repeat,
+				       tc->c[c].first->repeat);
+			curve_values(pg, RD_PF_curve_y, tc, &tc->c[c], rate_of);
+			curve_values(pg, RD_PF_curve_idle, tc, &tc->c[c], idle_of);
+			curve_values(pg, RD_PF_curve_eff, tc, &tc->c[c],
+				     efficiency_of);
+			rd_pg_aside(pg, RD_PF_curve_aside, tc->c[c].at, at,
+				    tc->nx);
 			rd_pg_close(pg, '}');
 		}
 	}
 	rd_pg_close(pg, ']');
+	free(at);
+}
+
+/*
+ * Each mode's median 1-task rate over the test's curves: the linear
+ * reference of a test with too many curves for one each.
+ */
+static void report_linear(struct rd_page *pg, const struct rd_model *m,
+			  const struct test_of_runs *t, struct test_curves *tc)
+{
+	double *v = calloc(t->points + 1, sizeof(*v));
+	double med[2];
+	size_t i, c, n, nv, one;
+	int threads;
+
+	if (!v) {
+		pg->oom = 1;
+		return;
+	}
+	for (one = 0; one < tc->nx && tc->x[one] != 1; one++)
+		;
+	for (threads = 0; threads < 2; threads++) {
+		nv = 0;
+		for (i = 0; one < tc->nx && i < m->nr_runs; i++) {
+			n = run_curves(&m->runs[i], t->from[i], t->to[i], tc);
+			for (c = 0; c < n; c++)
+				if (tc->c[c].first->threads == threads &&
+				    tc->c[c].at[one] && rd_point_ok(tc->c[c].at[one]))
+					v[nv++] = tc->c[c].at[one]->average;
+		}
+		med[threads] = nv ? wis_median(v, nv) : NAN;
+	}
+	free(v);
+	rd_pg_key(pg, RD_PF_test_linear);
+	rd_pg_open(pg, '{');
+	rd_pg_key(pg, RD_PF_linear_mode);
+	rd_pg_open(pg, '[');
+	for (threads = 0; threads < 2; threads++)
+		if (isfinite(med[threads]))
+			rd_pg_str(pg, threads ? "threads" : "processes");
+	rd_pg_close(pg, ']');
+	rd_pg_key(pg, RD_PF_linear_rate);
+	rd_pg_open(pg, '[');
+	for (threads = 0; threads < 2; threads++)
+		if (isfinite(med[threads]))
+			rd_pg_num(pg, med[threads]);
+	rd_pg_close(pg, ']');
+	rd_pg_close(pg, '}');
 }
 
 /* The knees and walls of each run's first repeat, as the text has them. */
 static void report_marks(struct rd_page *pg, const struct rd_model *m,
 			 const struct test_of_runs *t, struct test_curves *tc)
 {
-	struct marks_ctx mc = { pg, 0 };
-	size_t i, c, n;
+	static const enum rd_page_field columns[] = {
+		RD_PF_mark_curve, RD_PF_mark_wall, RD_PF_mark_from,
+		RD_PF_mark_to, RD_PF_mark_size, RD_PF_mark_growth,
+	};
+	struct marks_ctx mc = { .pg = pg };
+	size_t i, c, n, k;
 
-	rd_pg_key(pg, "marks");
-	rd_pg_open(pg, '[');
-	for (i = 0; i < m->nr_runs; i++) {
-		n = run_curves(&m->runs[i], t->from[i], t->to[i], tc);
-		for (c = 0; c < n; c++, mc.curve++)
-			if (!tc->c[c].first->repeat)
-				rd_curve_walk(m->runs[i].points, t->from[i],
-					      t->to[i], tc->c[c].first->threads,
-					      page_mark, &mc);
+	rd_pg_key(pg, RD_PF_test_marks);
+	rd_pg_open(pg, '{');
+	for (k = 0; k < sizeof(columns) / sizeof(columns[0]); k++) {
+		mc.column = columns[k];
+		mc.curve = 0;
+		rd_pg_key(pg, columns[k]);
+		rd_pg_open(pg, '[');
+		for (i = 0; i < m->nr_runs; i++) {
+			n = run_curves(&m->runs[i], t->from[i], t->to[i], tc);
+			for (c = 0; c < n; c++, mc.curve++)
+				if (!tc->c[c].first->repeat)
+					rd_curve_walk(m->runs[i].points, t->from[i],
+						      t->to[i], tc->c[c].first->threads,
+						      page_mark, &mc);
+		}
+		rd_pg_close(pg, ']');
 	}
-	rd_pg_close(pg, ']');
+	rd_pg_close(pg, '}');
 }
 
 static void report_test(struct rd_page *pg, const struct rd_model *m,
@@ -320,19 +391,36 @@ static void report_test(struct rd_page *pg, const struct rd_model *m,
 		goto out;
 	}
 	rd_pg_open(pg, '{');
-	rd_pg_key_str(pg, "test", t->test);
-	rd_pg_key(pg, "x");
+	rd_pg_key_str(pg, RD_PF_test_test, t->test);
+	rd_pg_key(pg, RD_PF_test_x);
 	rd_pg_open(pg, '[');
 	for (i = 0; i < tc.nx; i++)
 		rd_pg_uint(pg, tc.x[i]);
 	rd_pg_close(pg, ']');
 	report_curves(pg, m, t, &tc);
+	report_linear(pg, m, t, &tc);
 	report_marks(pg, m, t, &tc);
 	rd_pg_close(pg, '}');
 out:
 	free(tc.x);
 	free(tc.c);
 	free(tc.slots);
+}
+
+/* How many points of the runs are set aside, noisy and starved. */
+static void report_aside(struct rd_page *pg, const struct rd_model *m)
+{
+	size_t noisy = 0, starved = 0;
+
+	for (size_t i = 0; i < m->nr_runs; i++) {
+		noisy += m->runs[i].noisy;
+		starved += m->runs[i].starved;
+	}
+	rd_pg_key(pg, RD_PF_page_aside);
+	rd_pg_open(pg, '{');
+	rd_pg_key_uint(pg, RD_PF_aside_noisy, noisy);
+	rd_pg_key_uint(pg, RD_PF_aside_starved, starved);
+	rd_pg_close(pg, '}');
 }
 
 /* The page's data: the runs, then per test its axis, curves and marks. */
@@ -349,8 +437,9 @@ static void report_data(struct rd_page *pg, const void *model)
 	}
 	for (i = 0; i < m->nr_runs; i++)
 		runs[i] = &m->runs[i];
-	rd_pg_runs(pg, runs, m->nr_runs);
-	rd_pg_key(pg, "tests");
+	rd_pg_runs(pg, runs, NULL, m->nr_runs);
+	report_aside(pg, m);
+	rd_pg_key(pg, RD_PF_page_tests);
 	rd_pg_open(pg, '[');
 	for (i = 0; i < nt; i++)
 		report_test(pg, m, &t[i]);
