@@ -76,6 +76,7 @@ struct fit {
 struct cut {
 	size_t at;		/* in the values, gaps dropped */
 	double p;
+	int judged, kept;	/* judge()'s answer, kept until a neighbour goes */
 };
 
 struct work {
@@ -538,7 +539,7 @@ static void segment(struct work *w, size_t a, size_t b)
 	nr = test_segment(w, w->x + a, b - a, at, &p);
 	for (size_t i = 0; i < nr; i++) {
 		at[i] += a;
-		w->cuts[w->nr_cuts++] = (struct cut){ at[i], p };
+		w->cuts[w->nr_cuts++] = (struct cut){ .at = at[i], .p = p };
 		segment(w, from, at[i]);
 		from = at[i];
 	}
@@ -683,22 +684,37 @@ static int judge(struct work *w, size_t k, struct an_step *st)
 /*
  * Judge every cut into steps[]; drop the least significant that fails
  * and judge again, until all pass; then place each (place(), on w->seg,
- * the series pulled in as settle_cuts() had it).  Returns how many.
+ * the series pulled in as settle_cuts() had it).  A cut's judgement
+ * depends on its neighbours only: once one goes, only the two beside it
+ * are judged again.  Returns how many.
  */
 static size_t judge_all(struct work *w, struct an_step *steps)
 {
 	for (;;) {
 		size_t worst = w->nr_cuts;
 
-		for (size_t k = 0; k < w->nr_cuts; k++)
-			if (!judge(w, k, &steps[k]) &&
-			    (worst == w->nr_cuts || w->cuts[k].p > w->cuts[worst].p))
+		for (size_t k = 0; k < w->nr_cuts; k++) {
+			struct cut *c = &w->cuts[k];
+
+			if (!c->judged) {
+				c->kept = judge(w, k, &steps[k]);
+				c->judged = 1;
+			}
+			if (!c->kept &&
+			    (worst == w->nr_cuts || c->p > w->cuts[worst].p))
 				worst = k;
+		}
 		if (worst == w->nr_cuts)
 			break;
 		memmove(&w->cuts[worst], &w->cuts[worst + 1],
 			(w->nr_cuts - worst - 1) * sizeof(*w->cuts));
+		memmove(&steps[worst], &steps[worst + 1],
+			(w->nr_cuts - worst - 1) * sizeof(*steps));
 		w->nr_cuts--;
+		if (worst)
+			w->cuts[worst - 1].judged = 0;
+		if (worst < w->nr_cuts)
+			w->cuts[worst].judged = 0;
 	}
 	/* placed once the neighbours that stay are known */
 	for (size_t k = 0; k < w->nr_cuts; k++) {
