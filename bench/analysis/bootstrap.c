@@ -99,33 +99,61 @@ double an_share_rise_z(double ka, double na, double kb, double nb)
 }
 
 /*
- * A side ready for resampling: its values sorted once, and the
- * distribution of the place a resample's median takes among them.  A
+ * A side ready for resampling: the distribution of the place a
+ * resample's median takes among its sorted values, and those values.  A
  * resample of n draws has its median, the value a sort puts at n / 2,
  * at place k or below when at least h = n / 2 + 1 draws fall at places
  * 0..k: P = P(Binomial(n, (k + 1) / n) >= h).  Drawing that place from
  * its distribution gives the very bootstrap median of n draws, in
- * O(log n) instead of O(n) a resample.
+ * O(log n) instead of O(n) a resample.  Only the places [lo, hi] are
+ * kept: below lo, P is under half a uniform draw's step and no draw but
+ * 0 picks one; from hi on, it is within half a step of 1 and every draw
+ * picks hi.  They are some 9 sqrt(n) places about the middle: only
+ * those are sorted and weighed, in O(n) and not O(n log n).
  */
+#define PLACE_EDGE 0x1.0p-54
+
 struct side {
-	double *sorted;
-	double *at_most;	/* P(median's place <= k) */
-	size_t n;
+	double *sorted;		/* [lo, hi] hold the sorted values' places */
+	double *at_most;	/* P(median's place <= k), k in [lo, hi] */
+	size_t n, lo, hi;
 };
+
+static double place_at_most(size_t n, size_t k)
+{
+	return k + 1 >= n ? 1 : an_binomial_at_least(n, (double)(k + 1) / (double)n,
+						      n / 2 + 1);
+}
 
 static int side_init(struct side *s, const double *v, size_t n)
 {
+	size_t k;
+
 	s->n = n;
 	s->sorted = malloc(n * sizeof(*s->sorted));
 	s->at_most = malloc(n * sizeof(*s->at_most));
 	if (!s->sorted || !s->at_most)
 		return -1;
+	for (k = n / 2; k > 0; k--) {
+		s->at_most[k] = place_at_most(n, k);
+		if (s->at_most[k] < PLACE_EDGE)
+			break;
+	}
+	s->at_most[k] = place_at_most(n, k);
+	s->lo = k;
+	for (k = n / 2 + 1; k < n; k++) {
+		s->at_most[k] = place_at_most(n, k);
+		if (s->at_most[k] > 1 - PLACE_EDGE)
+			break;
+	}
+	s->hi = k < n ? k : n - 1;
+	s->at_most[s->hi] = 1;
 	memcpy(s->sorted, v, n * sizeof(*v));
-	qsort(s->sorted, n, sizeof(*s->sorted), wis_cmp_double);
-	for (size_t k = 0; k + 1 < n; k++)
-		s->at_most[k] = an_binomial_at_least(n, (double)(k + 1) / (double)n,
-						  n / 2 + 1);
-	s->at_most[n - 1] = 1;
+	wis_kth(s->sorted, n, s->lo);
+	if (s->hi > s->lo)
+		wis_kth(s->sorted + s->lo + 1, n - s->lo - 1, s->hi - s->lo - 1);
+	qsort(s->sorted + s->lo, s->hi - s->lo + 1, sizeof(*s->sorted),
+	      wis_cmp_double);
 	return 0;
 }
 
@@ -139,7 +167,7 @@ static void side_free(struct side *s)
 static double resampled_median(const struct side *s, uint64_t *state)
 {
 	double u = an_uniform(state);
-	size_t lo = 0, hi = s->n - 1, mid;
+	size_t lo = s->lo, hi = s->hi, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
@@ -151,15 +179,22 @@ static double resampled_median(const struct side *s, uint64_t *state)
 	return s->sorted[lo];
 }
 
-/* The q quantile of sorted v, interpolated between neighbours. */
-static double quantile(const double *v, size_t n, double q)
+/*
+ * The q quantile of v[0..n), interpolated between neighbours in sorted
+ * order; v's values are moved around.
+ */
+static double quantile(double *v, size_t n, double q)
 {
-	double pos = q * (double)(n - 1);
+	double pos = q * (double)(n - 1), at, next;
 	size_t i = (size_t)pos;
 
+	at = wis_kth(v, n, i);
 	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (pos - (double)i) * (v[i + 1] - v[i]);
+		return at;
+	next = v[i + 1];
+	for (size_t j = i + 2; j < n; j++)
+		next = v[j] < next ? v[j] : next;
+	return at + (pos - (double)i) * (next - at);
 }
 
 int an_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
@@ -182,7 +217,6 @@ int an_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
 		ratios[r] = resampled_median(&sb, &state);
 		ratios[r] = ma > 0 ? ratios[r] / ma : INFINITY;
 	}
-	qsort(ratios, rounds, sizeof(*ratios), wis_cmp_double);
 	*lo = quantile(ratios, rounds, (1 - level) / 2);
 	*hi = quantile(ratios, rounds, 1 - (1 - level) / 2);
 	ret = 0;

@@ -17,4 +17,11 @@ int wis_cmp_double(const void *a, const void *b);
  */
 double wis_median(double *v, size_t n);
 
+/*
+ * The k-th smallest of v[0..n), k < n, in O(n): v is left with every
+ * value before k at most it and every value after at least it.  The
+ * median of v unsorted, as wis_median() takes it: wis_kth(v, n, n / 2).
+ */
+double wis_kth(double *v, size_t n, size_t k);
+
 #endif
