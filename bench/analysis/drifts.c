@@ -8,6 +8,7 @@
 #include "drifts.h"
 
 #define DRIFT_T 1.0		/* the levels' shared slope, in standard errors */
+#define DRIFT_GRID 1024	/* a ramp's ends tried a side, about */
 
 /* Sums over the values [a, b) for least squares in O(1) per range. */
 struct sums {
@@ -104,30 +105,58 @@ static double bic(double sse, size_t n, size_t k)
 }
 
 /*
- * Steps [i, j], all the same way: a drift when a ramp over at least
- * AN_DRIFT_MIN_RUNS runs fits their values better than the staircase, and
- * the staircase's levels slope the same way (t at least DRIFT_T).
+ * The best ramp over [a, b) whose start is in [s0, s1] and end in
+ * [e0, e1], s and e moving by `by`: its residual sum of squares into
+ * *sse when lower, and the ramp into *dr.
  */
-static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
-		    size_t j, struct an_drift *dr)
+static void best_ramp(const struct sums *q, size_t a, size_t b, size_t s0,
+		      size_t s1, size_t e0, size_t e1, size_t by, double *sse,
+		      struct an_drift *dr)
 {
-	size_t a = st[i].before.from, b = st[j].after.to, n = b - a;
-	double t, stairs = bic(stairs_fit(q, st, i, j, &t), n, 2 * (j - i + 1) + 1);
-	double best = INFINITY, c, d, sse;
+	double c, d, here;
 
-	if (!((st[i].ratio > 1 ? t : -t) >= DRIFT_T))
-		return 0;
+	for (size_t s = s0; s <= s1 && s < b; s += by) {
+		size_t e = e0 > s + AN_DRIFT_MIN_RUNS ? e0 : s + AN_DRIFT_MIN_RUNS;
 
-	for (size_t s = a; s < b; s++) {
-		for (size_t e = s + AN_DRIFT_MIN_RUNS; e < b; e++) {
-			sse = ramp_fit(q, a, b, s, e, &c, &d);
-			if (sse < best && c > 0) {
-				best = sse;
+		for (; e <= e1 && e < b; e += by) {
+			here = ramp_fit(q, a, b, s, e, &c, &d);
+			if (here < *sse && c > 0) {
+				*sse = here;
 				*dr = (struct an_drift){ .start = s, .end = e,
 					.slope = d / c, .from = c,
 					.to = c + d * (double)(e - s) };
 			}
 		}
+	}
+}
+
+/*
+ * Steps [i, j], all the same way: a drift when a ramp over at least
+ * AN_DRIFT_MIN_RUNS runs fits their values better than the staircase, and
+ * the staircase's levels slope the same way (t at least DRIFT_T).  The
+ * ramp's start and end are tried at every run up to DRIFT_GRID runs;
+ * past that on a grid of DRIFT_GRID a side, then at every run within a
+ * grid step of the best, until the best stays: near linear in the runs,
+ * not quadratic.
+ */
+static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
+		    size_t j, struct an_drift *dr)
+{
+	size_t a = st[i].before.from, b = st[j].after.to, n = b - a;
+	size_t by = (n + DRIFT_GRID - 1) / DRIFT_GRID;
+	double t, stairs = bic(stairs_fit(q, st, i, j, &t), n, 2 * (j - i + 1) + 1);
+	double best = INFINITY;
+
+	if (!((st[i].ratio > 1 ? t : -t) >= DRIFT_T))
+		return 0;
+	best_ramp(q, a, b, a, b - 1, a, b - 1, by, &best, dr);
+	/* then about the best, until it stays: the fit is flat near it */
+	for (size_t s = b, e = b; by > 1 && best < INFINITY &&
+	     (s != dr->start || e != dr->end);) {
+		s = dr->start;
+		e = dr->end;
+		best_ramp(q, a, b, s > a + by ? s - by : a, s + by,
+			  e > by ? e - by : 0, e + by, 1, &best, dr);
 	}
 	if (!(bic(best, n, 4) < stairs))
 		return 0;
