@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 16
+plan 17
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -133,5 +133,12 @@ is "a 15 % drift over 50 runs: no step" "" "$(steps drift.db)"
 is "... one drift" 1 "$(echo "$out" | grep -c '"verdict":"drift"')"
 check "... from the first runs to the last, about -0.3 % a run" sh -c "
 	echo '$out' | grep -q '\"test\":\"pread1\",\"mode\":\"processes\",\"tasks\":1,\"run\":\"[^\"]*\",\"order\":[1-9],.*\"run_end\":{\"run\":\"[^\"]*\",\"order\":\(4[2-9]\|50\),.*},\"slope\":-0\.00[2-4]'"
+
+# Rates whose squares overflow a double are steps like any other: the
+# sums of squares are taken of the rates scaled by a power of two.
+# 1e155 for 6 runs, then half of it (unscaled, no step was found).
+big=1$(printf '%0155d' 0)
+store big 12 lseek1:1="$big" 0.02 7 7:0.5
+is "a 50 % step at rates of 1e155: found" "lseek1/1@7" "$(steps big.db)"
 
 done_testing

@@ -24,9 +24,13 @@
 #define AN_STEP_MIN_STEP_PCT 1
 #define AN_STEP_MIN_STEP (AN_STEP_MIN_STEP_PCT / 100.0)
 
+/* The CPU time a series' changes may take, in seconds (--budget). */
+#define AN_STEP_CPU_BUDGET 10.0
+
 struct an_step_rule {
 	double alpha;		/* a change is kept when its p is at most this */
 	double min_step;	/* ... and it moves the level by this share */
+	double cpu_budget;	/* seconds of the thread's CPU a series; 0: none */
 };
 
 struct an_changes {
@@ -34,13 +38,16 @@ struct an_changes {
 	size_t nr_steps;
 	struct an_drift *drifts;	/* in run order, none overlapping a step */
 	size_t nr_drifts;
+	int out_of_time;	/* its budget spent: undecided, nothing told */
 };
 
 /*
  * The changes of v[0..n) (NaN: a run that did not measure the series)
  * into *c, each held against control[0..n) (the same runs' rates of the
  * test's control) when that is not NULL.  Returns 0, or -1 out of
- * memory with *c empty.  an_changes_free() releases *c.
+ * memory with *c empty.  When the rule's CPU budget is spent first, *c
+ * holds no change and says it ran out of time.  an_changes_free()
+ * releases *c.
  */
 int an_changes_find(const struct an_step_rule *rule, const double *v,
 		    const double *control, size_t n, struct an_changes *c);
