@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 17
+plan 20
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -140,5 +140,24 @@ check "... from the first runs to the last, about -0.3 % a run" sh -c "
 big=1$(printf '%0155d' 0)
 store big 12 lseek1:1="$big" 0.02 7 7:0.5
 is "a 50 % step at rates of 1e155: found" "lseek1/1@7" "$(steps big.db)"
+
+# A CPU budget a series: past it the series is undecided (time) and the
+# others go on.  5000 runs: a noiseless rise of 50 % (cut into many
+# levels, some 0.15 s of CPU here) and a 30 % step in 1 % noise (some
+# 0.01 s), at a budget of 0.01 s; the rise is what passes it.
+mkdir budget.runs
+$SERIES template.wis budget.runs 5000 lseek1:1 0 7 ramp:1:5000:0.5 \
+	getppid1:1 0.01 9 2501:1.3
+# one file of 5000 runs: one transaction, not 5000
+cat budget.runs/r*.wis >budget.wis
+"$HOST" import budget.db budget.wis >/dev/null
+"$HOST" history --db budget.db --by date --budget 0.01 >budget.txt 2>&1 || true
+check "a series past --budget: undecided (time)" grep -q \
+	'^  undecided (time)  lseek1 processes/1: its changes passed --budget 0.01 s of CPU$' \
+	budget.txt
+is "... and the other's step is found" "getppid1/1@2501" \
+	"$(steps budget.db --budget 0.01)"
+check "... and said in the JSON" sh -c "\"$HOST\" history --db budget.db --by date \
+	--budget 0.01 --json | grep -q '\"test\":\"lseek1\",.*\"budget\":0.01,\"verdict\":\"undecided (time)\"'"
 
 done_testing

@@ -17,8 +17,6 @@
 
 #include "levels.h"
 
-/* Runs that measured the series on each side of a step, at least. */
-#define AN_STEP_MIN_SIDE 2
 #define AN_STEP_ALPHA 0.02
 /* The smallest step, in % of the level before it. */
 #define AN_STEP_MIN_STEP_PCT 1

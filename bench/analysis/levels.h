@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The shapes a series' changes are told in (changes.h): its levels, a
- * step from one level to the next, a drift.  Apart, so that drifts.h,
- * which changes.c uses, needs nothing of changes.h.
+ * step from one level to the next, a drift.  Apart, so that drifts.h
+ * and segment.h, which changes.c uses, need nothing of changes.h.
  */
 #ifndef WIS_LEVELS_H
 #define WIS_LEVELS_H
 
 #include <stddef.h>
+
+/* Runs that measured the series on each side of a step, at least. */
+#define AN_STEP_MIN_SIDE 2
 
 /* How sure a step's bisection ends are (struct an_step). */
 #define AN_STEP_PLACED 0.9

@@ -29,7 +29,7 @@
 
 #include "bootstrap.h"
 #include "clock.h"
-#include "changes.h"
+#include "levels.h"
 #include "median.h"
 #include "segment.h"
 

@@ -63,6 +63,10 @@ static const struct wis_opt_spec history_spec = {
 			"each cut's test level " WIS_OPT_DEFAULT(AN_STEP_ALPHA)),
 		WIS_OPT_VALUE("min-step", 'm', "PCT",
 			"the smallest step, % " WIS_OPT_DEFAULT(AN_STEP_MIN_STEP_PCT)),
+		WIS_OPT_VALUE("budget", OPT_BUDGET, "S",
+			"CPU seconds a series' changes may take; past them\n"
+			"it is 'undecided (time)' and the others go on\n"
+			WIS_OPT_DEFAULT(AN_STEP_CPU_BUDGET)),
 		WIS_OPT_TRUST_SHARED_STORE('t'),
 		{ 0 },
 	},

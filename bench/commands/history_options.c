@@ -70,6 +70,10 @@ static int take(struct wis_history_req *c, const struct wis_opts *o, int opt)
 			return 0;
 		}
 		break;
+	case OPT_BUDGET:
+		if (!number_in(optarg, 0, 1e6, &h->rule.cpu_budget))
+			return 0;
+		break;
 	case OPT_ACROSS:
 		h->across = 1;
 		return 0;

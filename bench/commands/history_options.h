@@ -9,7 +9,7 @@
 #include "options.h"
 
 /* The vals of the options without a short name. */
-enum { OPT_ACROSS = 256, OPT_RECENT, OPT_ALL };
+enum { OPT_ACROSS = 256, OPT_RECENT, OPT_ALL, OPT_BUDGET };
 
 /*
  * Parse the command line with spec's options into a history request

@@ -199,7 +199,8 @@ void wis_history_req_init(struct wis_history_req *c)
 	memset(c, 0, sizeof(*c));
 	c->h.by = WIS_FIELD(kernel);
 	c->h.rule = (struct an_step_rule){ .alpha = AN_STEP_ALPHA,
-					   .min_step = AN_STEP_MIN_STEP };
+					   .min_step = AN_STEP_MIN_STEP,
+					   .cpu_budget = AN_STEP_CPU_BUDGET };
 	c->h.recent = RD_HISTORY_RECENT;
 }
 

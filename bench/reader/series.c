@@ -532,7 +532,7 @@ int rd_find_steps(struct rd_history *h)
 	size_t cap = 0;
 
 	for (size_t i = 0; i < h->nr_series; i++) {
-		const struct rd_series *s = &h->series[i];
+		struct rd_series *s = &h->series[i];
 		const struct rd_series *c = control_of(h, s);
 		int bad;
 
@@ -541,6 +541,7 @@ int rd_find_steps(struct rd_history *h)
 		if (an_changes_find(&h->rule, s->v, c ? c->v : NULL, h->nr,
 				    &found))
 			return -1;
+		s->out_of_time = found.out_of_time;
 		bad = make_room(h, &found, &cap) ||
 		      take_changes(h, s, c, &found);
 		an_changes_free(&found);

@@ -62,6 +62,7 @@ struct rd_series {
 	double *v;		/* per ordered run; NaN: a gap */
 	size_t have;		/* runs that measured it */
 	size_t aside;		/* runs whose points the machine spoiled */
+	int out_of_time;	/* its changes passed the CPU budget: undecided */
 };
 
 /* A symbol whose share of the profile moved between the step's two runs. */

@@ -160,6 +160,22 @@ static void json_drift(FILE *out, const struct rd_history *h,
 	wis_json_free(&j);
 }
 
+/* A series whose changes passed the CPU budget: undecided, nothing told. */
+static void json_out_of_time(FILE *out, const struct rd_history *h,
+			     const struct rd_series *s)
+{
+	struct wis_json j;
+
+	wis_json_init(&j);
+	json_series(&j, s);
+	wis_json_f64(&j, "budget", h->rule.cpu_budget);
+	wis_json_str(&j, "verdict", "undecided (time)");
+	wis_json_raw(&j, "alarm", "false");
+	if (!j.oom)
+		fprintf(out, "{%s}\n", j.buf);
+	wis_json_free(&j);
+}
+
 /* A step's bisection: its ends, and how sure. */
 static void json_bisect(struct wis_json *j, const struct rd_history *h,
 			const struct an_step *st)
@@ -215,4 +231,7 @@ void rd_view_history_json(FILE *out, const struct rd_history *h)
 	}
 	for (size_t i = 0; i < h->nr_drifts; i++)
 		json_drift(out, h, &h->drifts[i]);
+	for (size_t i = 0; i < h->nr_series; i++)
+		if (h->series[i].out_of_time)
+			json_out_of_time(out, h, &h->series[i]);
 }

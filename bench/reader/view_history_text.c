@@ -235,11 +235,21 @@ static int print_summary(FILE *out, const struct rd_history *h)
 		if (series_len(h, v[i].s) > width)
 			width = series_len(h, v[i].s);
 	}
+	for (size_t i = 0; i < h->nr_series; i++)
+		undecided += h->series[i].out_of_time;
 	fprintf(out, "\nsummary: %zu step%s, %zu drift%s, %zu undecided",
 		h->nr_steps, h->nr_steps == 1 ? "" : "s", h->nr_drifts,
 		h->nr_drifts == 1 ? "" : "s", undecided);
 	fputs(n ? "; the alarms first, newest first, then the worst\n" :
 	      "\n", out);
+	for (size_t i = 0; i < h->nr_series; i++) {
+		if (!h->series[i].out_of_time)
+			continue;
+		fputs("  undecided (time)  ", out);
+		put_series(out, h, &h->series[i]);
+		fprintf(out, ": its changes passed --budget %g s of CPU\n",
+			h->rule.cpu_budget);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rd_change *c = &v[i];
 		const struct rd_hist_run *run = &h->runs[c->run];
