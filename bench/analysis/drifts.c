@@ -8,6 +8,13 @@
 #include "drifts.h"
 
 #define DRIFT_T 1.0		/* the levels' shared slope, in standard errors */
+/*
+ * ... or less, but the ramp's BIC lower by this much (very strong, on
+ * Kass and Raftery's scale): the steps a ramp is cut into are placed to
+ * fit its noise as well, which flattens their levels; a -10 % ramp over
+ * 100 runs in 1 % noise was told as 4 to 7 steps.
+ */
+#define DRIFT_CLEAR 10.0
 #define DRIFT_GRID 1024	/* a ramp's ends tried a side, about */
 
 /* Sums over the values [a, b) for least squares in O(1) per range. */
@@ -74,7 +81,7 @@ static void stair(const struct an_step *st, size_t j, size_t k, size_t *a,
 static double stairs_fit(const struct sums *q, const struct an_step *st,
 			 size_t i, size_t j, double *t)
 {
-	double sse = 0, sty = 0, stt = 0, df, beta;
+	double sse = 0, sty = 0, stt = 0, df, beta, rest;
 	size_t a, b;
 
 	for (size_t k = i; k <= j + 1; k++) {
@@ -91,7 +98,10 @@ static double stairs_fit(const struct sums *q, const struct an_step *st,
 	stair(st, j, i, &a, &b);
 	df = (double)(st[j].after.to - a) - (double)(j - i + 2) - 1;
 	beta = sty / stt;
-	*t = beta / sqrt((sse - beta * sty) / df / stt);
+	rest = sse - beta * sty;
+	/* levels that are straight lines, noiseless, slope beyond doubt */
+	*t = rest > 0 ? beta / sqrt(rest / df / stt) :
+	     beta > 0 ? INFINITY : beta < 0 ? -INFINITY : 0;
 	return sse;
 }
 
@@ -133,7 +143,8 @@ static void best_ramp(const struct sums *q, size_t a, size_t b, size_t s0,
 /*
  * Steps [i, j], all the same way: a drift when a ramp over at least
  * AN_DRIFT_MIN_RUNS runs fits their values better than the staircase, and
- * the staircase's levels slope the same way (t at least DRIFT_T).  The
+ * the staircase's levels slope the same way (t at least DRIFT_T, or at
+ * least 0 when the ramp fits clearly better, by DRIFT_CLEAR).  The
  * ramp's start and end are tried at every run up to DRIFT_GRID runs;
  * past that on a grid of DRIFT_GRID a side, then at every run within a
  * grid step of the best, until the best stays: near linear in the runs,
@@ -145,9 +156,10 @@ static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
 	size_t a = st[i].before.from, b = st[j].after.to, n = b - a;
 	size_t by = (n + DRIFT_GRID - 1) / DRIFT_GRID;
 	double t, stairs = bic(stairs_fit(q, st, i, j, &t), n, 2 * (j - i + 1) + 1);
-	double best = INFINITY;
+	double best = INFINITY, slope;
 
-	if (!((st[i].ratio > 1 ? t : -t) >= DRIFT_T))
+	t = st[i].ratio > 1 ? t : -t;
+	if (!(t >= 0))
 		return 0;
 	best_ramp(q, a, b, a, b - 1, a, b - 1, by, &best, dr);
 	/* then about the best, until it stays: the fit is flat near it */
@@ -158,7 +170,8 @@ static int drift_of(const struct sums *q, const struct an_step *st, size_t i,
 		best_ramp(q, a, b, s > a + by ? s - by : a, s + by,
 			  e > by ? e - by : 0, e + by, 1, &best, dr);
 	}
-	if (!(bic(best, n, 4) < stairs))
+	slope = bic(best, n, 4);
+	if (!(slope < stairs && (t >= DRIFT_T || slope <= stairs - DRIFT_CLEAR)))
 		return 0;
 	dr->p = 0;
 	for (size_t k = i; k <= j; k++)
