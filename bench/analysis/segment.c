@@ -19,8 +19,8 @@
  * most extreme orders pass), it ranks among those of Gaussian noise of
  * the same length instead.  Draws go on in batches until p is clearly
  * on one side of its alpha (a binomial test at SURE), or DRAWS_MAX.
- * They are seeded by the segment's values, so the same values always
- * give the same answer.
+ * The shuffles are seeded by the segment's values and the Gaussian
+ * draws by its length, so the same values always give the same answer.
  */
 #include <math.h>
 #include <stdint.h>
