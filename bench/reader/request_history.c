@@ -159,7 +159,7 @@ static int load(struct history_run *hr)
 	}
 	for (size_t i = 0; i < h->nr; i++)
 		h->runs[i] = (struct rd_hist_run){ .run = &h->m.runs[i], .order = i };
-	return rd_order_runs(h);
+	return rd_order_runs(h) || rd_name_history(h) ? -1 : 0;
 }
 
 /*

@@ -258,7 +258,7 @@ int rd_order_runs(struct rd_history *h)
 			h->nr - have, h->nr, h->by);
 	sort_h = h;
 	qsort(h->runs, h->nr, sizeof(*h->runs), cmp_by);
-	return find_machines(h) || rd_name_history(h) ? -1 : 0;
+	return find_machines(h);
 }
 
 const char *rd_order_text(enum rd_run_order order)

@@ -113,8 +113,9 @@ struct rd_history {
 
 /*
  * Order h->runs by h->by (a run record field or a label) and give each
- * its machine.  -1 when --by names what no run has (said on stderr,
- * with the names it may mean) or out of memory.
+ * its machine, which rd_name_history() then names.  -1 when --by names
+ * what no run has (said on stderr, with the names it may mean) or out
+ * of memory.
  */
 int rd_order_runs(struct rd_history *h);
 /* "kernel release order", ...: how the runs were ordered. */
