@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 31
+plan 32
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -151,11 +151,12 @@ check "a malformed stats.json in a root: exit 1, the file and the key named, the
 	"test $rc -eq 1 && grep -q '^wis import: $r: not a number at byte [0-9]* (key \"will-it-scale.workload\")' err &&
 	 grep -q '2 runs: 2 added' out"
 
-# A malformed stats file in a root: named with its key, nothing more written.
+# A malformed stats file in a root: named with its key, nothing written.
 sed 's/: 1300,/: 13-00,/' "$c/3/stats.json" >s && cat s >"$c/3/stats.json"
 rc=0
 "$HOST" report --lkp-root roots head.wis >out 2>err || rc=$?
 is "a malformed stats.json under the commit: exit 2" 2 "$rc"
+check "... nothing written: no RUN 5" test ! -e "$c/5"
 check "... the file, the byte and the key named" grep -q \
 	"^wis report: roots/will-it-scale/process-1-0.2s-poll2/rep/wis/defconfig/gcc/6.18.44-fc-v782/3/stats.json: not a number at byte [0-9]* (key \"will-it-scale.1.processes\")" err
 

@@ -123,7 +123,8 @@ void rd_lkp_path_params(const struct rd_lkp_params *p, char *buf, size_t len);
  * its real path): matrix.json of the stats.json of every RUN below, in
  * RUN order, with their paths as stats_source, a stat zero in every
  * run dropped; avg.json and stddev.json of it.  0, or -1 said on diag
- * (a RUN's stats.json that is not LKP's JSON named with the key).
+ * (a RUN's stats.json that is not LKP's JSON named with the key).  With
+ * real NULL, the RUNs' stats are only read: nothing is written.
  */
 int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag);
 

@@ -207,7 +207,7 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 			ret = -1;
 			break;
 		}
-		if (asprintf(&source, "%s/%d/stats.json", real, runs[i]) < 0)
+		if (asprintf(&source, "%s/%d/stats.json", real ? real : ".", runs[i]) < 0)
 			source = NULL;
 		ret = !source || add_stats(&m, &stats, source) ? -1 : 0;
 		if (ret)
@@ -224,7 +224,7 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 		m.v[kept++] = m.v[i];
 	}
 	m.nr = kept;
-	for (u.which = 0; !ret && u.which < 3; u.which++)
+	for (u.which = 0; !ret && real && u.which < 3; u.which++)
 		ret = rd_write_file(cfd, shown, files[u.which], put_unite, &u, diag);
 	matrix_free(&m);
 	return ret;

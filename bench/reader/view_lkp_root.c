@@ -253,6 +253,7 @@ static int open_path(struct roots *r, char *const *comp, size_t n,
 	return fd;
 }
 
+/* A commit directory's path kept: 1, 0 when it was already, -1 OOM. */
 static int remember_commit(struct roots *r, char *const *comp)
 {
 	char *path, **v;
@@ -273,7 +274,7 @@ static int remember_commit(struct roots *r, char *const *comp)
 	}
 	r->commits = v;
 	v[r->nr_commits++] = path;
-	return 0;
+	return 1;
 }
 
 /* The files of one RUN under the commit directory cfd. */
@@ -302,30 +303,78 @@ static int write_run_files(struct roots *r, int rfd, const char *shown,
 	return rd_write_file(rfd, shown, "matrix.json", put_stats, &sp, r->diag);
 }
 
-static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
-{
+/* An atom's directories: the components of its commit's path. */
+struct atom_path {
 	char axes[RD_LKP_AXES][COMPONENT_MAX], pp[COMPONENT_MAX];
-	char shown[PATH_MAX + 64], run[16];
-	char *comp[LKP_LEVELS] = { "will-it-scale", pp };
+	char *comp[LKP_LEVELS];
 	struct rd_lkp_params params;
-	struct atom_ctx a = { .at = at, .params = &params };
-	int cfd, rfd, ret;
-	size_t i;
+};
 
-	for (i = 0; i < RD_LKP_AXES; i++) {
-		a.axes[i] = rd_lkp_axis(at->run, (enum rd_lkp_axis)i, axes[i],
-					sizeof(axes[i]));
-		if (!a.axes[i]) {
-			rd_report_diag(r->diag, "run %s: its %s is not a directory name LKP can have (empty, '.', '..' or longer than %d); nothing of it written",
+/* 0, or -1 when an axis is no directory name (said). */
+static int atom_path(struct roots *r, const struct rd_lkp_atom *at,
+		     struct atom_path *p)
+{
+	p->comp[0] = "will-it-scale";
+	p->comp[1] = p->pp;
+	for (size_t i = 0; i < RD_LKP_AXES; i++) {
+		if (!rd_lkp_axis(at->run, (enum rd_lkp_axis)i, p->axes[i],
+				 sizeof(p->axes[i]))) {
+			rd_report_diag(r->diag, "run %s: its %s is not a directory name LKP can have (empty, '.', '..' or longer than %d); nothing written",
 				       at->run->id, rd_lkp_axis_names[i],
 				       COMPONENT_MAX - 1);
 			return -1;
 		}
-		comp[2 + i] = axes[i];
+		p->comp[2 + i] = p->axes[i];
 	}
-	rd_lkp_params(at, &params);
-	rd_lkp_path_params(&params, pp, sizeof(pp));
-	cfd = open_path(r, comp, LKP_LEVELS, shown, sizeof(shown));
+	rd_lkp_params(at, &p->params);
+	rd_lkp_path_params(&p->params, p->pp, sizeof(p->pp));
+	return 0;
+}
+
+/*
+ * Before anything is written: every atom's path, and the stats of the
+ * RUNs already under each commit it goes to, which the commit's files
+ * will unite.  0, or -1 said.
+ */
+static int check_atom(struct roots *r, const struct rd_lkp_atom *at)
+{
+	struct atom_path p;
+	char *rel, *shown, why[128];
+	int cfd, ret;
+
+	if (atom_path(r, at, &p))
+		return -1;
+	ret = remember_commit(r, p.comp);
+	if (ret <= 0) {
+		if (ret)
+			rd_report_diag(r->diag, "out of memory");
+		return ret;
+	}
+	ret = 0;
+	rel = r->commits[r->nr_commits - 1];
+	cfd = wis_open_owned(r->top, rel, O_RDONLY | O_DIRECTORY, 0, 0, why,
+			     sizeof(why));
+	if (cfd >= 0 && asprintf(&shown, "%s/%s", r->dir, rel) >= 0) {
+		ret = rd_lkp_unite(cfd, shown, NULL, r->diag);
+		free(shown);
+	}
+	if (cfd >= 0)
+		close(cfd);
+	return ret;
+}
+
+static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
+{
+	struct atom_path p;
+	char shown[PATH_MAX + 64], run[16];
+	struct atom_ctx a = { .at = at, .params = &p.params };
+	int cfd, rfd, ret;
+
+	if (atom_path(r, at, &p))
+		return -1;
+	for (size_t i = 0; i < RD_LKP_AXES; i++)
+		a.axes[i] = p.axes[i];
+	cfd = open_path(r, p.comp, LKP_LEVELS, shown, sizeof(shown));
 	if (cfd < 0)
 		return -1;
 	ret = pick_run(r, cfd, shown, at, run, sizeof(run));
@@ -341,12 +390,7 @@ static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
 	snprintf(shown + strlen(shown), sizeof(shown) - strlen(shown), "/%s", run);
 	ret = write_run_files(r, rfd, shown, &a);
 	close(rfd);
-	if (!ret) {
-		r->written++;
-		ret = remember_commit(r, comp);
-		if (ret)
-			rd_report_diag(r->diag, "out of memory");
-	}
+	r->written += !ret;
 	return ret;
 }
 
@@ -367,6 +411,8 @@ int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
 	if (ret || !r.real)
 		rd_report_diag(diag, "%s", ret ? "out of memory" :
 			       "cannot resolve the directory's path");
+	for (size_t i = 0; !ret && r.real && i < atoms.nr; i++)
+		ret = check_atom(&r, &atoms.v[i]);
 	for (size_t i = 0; !ret && r.real && i < atoms.nr; i++)
 		ret = write_atom(&r, &atoms.v[i]);
 	for (size_t i = 0; !ret && r.real && i < r.nr_commits; i++) {
