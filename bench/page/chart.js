@@ -325,7 +325,7 @@ function marker(u, x, y, scale, color, label, shape, below) {
  * its colour; a point that recorded no rate at the axis's foot.
  */
 function asideSeries(stroke, n, aside, info) {
-	if (!aside.at.length)
+	if (!aside)
 		return null;
 	const values = Array(n).fill(null), why = new Map();
 	items(aside).forEach(a => {

@@ -55,7 +55,7 @@ function compareChart(div, test, rows) {
 			const aside = { at: [], status: [], reason: [], y: [] };
 			x.forEach((t, i) => {
 				const r = at(m, t);
-				const a = r ? items(r.aside).filter(p => p.at === s) : [];
+				const a = r && r.aside ? items(r.aside).filter(p => p.at === s) : [];
 				if (!a.length)
 					return;
 				aside.at.push(i);
@@ -127,7 +127,7 @@ function comparePage() {
 		const link = el('a', null, r.test);
 		link.href = '#' + anchor(r.test);
 		const cells = [el('td', null, link), td(r.mode), td(r.tasks, 'num')];
-		const aside = r.aside.at.length ? ' (' + r.aside.at.length + ' set aside)' : '';
+		const aside = r.aside ? ' (' + r.aside.at.length + ' set aside)' : '';
 		if (repeats)
 			cells.push(td(rate(r.a.median) + ' \u00b1' + r.a.sd + ' %', 'num'),
 				td(rate(r.b.median) + ' \u00b1' + r.b.sd + ' %', 'num'),

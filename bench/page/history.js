@@ -101,7 +101,8 @@ function levelsPanel(panel, c) {
 		el('ul', 'edges', edge(c.kind === 'step' ? 'last run before it' : 'first run', c.from),
 			edge(c.kind === 'step' ? 'first run after it' : 'last run', c.to),
 			placedWider(c) ? el('li', null, bisectText(c)) : null),
-		c.command ? el('p', null, 'The same two levels with verdicts, from the store:') :
+		c.command ? el('p', null, 'The same two levels with verdicts, from the store (at most ' +
+			'the 30 runs of each nearest the change):') :
 			el('p', 'note', 'The runs were read from files: wis compare FILES... -- FILES... ' +
 			'compares the two levels.'),
 		c.command ? el('pre', 'command', c.command) : null,
@@ -152,7 +153,7 @@ function csvRows() {
 	data.series.forEach(s => {
 		if (!shown(s))
 			return;
-		const aside = new Map(items(s.aside).map(a => [a.at, a.status]));
+		const aside = new Map(s.aside ? items(s.aside).map(a => [a.at, a.status]) : []);
 		data.runs.forEach((r, i) => {
 			if (s.v[i] === null && !aside.has(i))
 				return;

@@ -235,7 +235,13 @@ void rd_pg_aside(struct rd_page *pg, enum rd_page_field key,
 		RD_PF_point_aside_reason, RD_PF_point_aside_y,
 	};
 	const struct aside_of a = { p, at };
+	size_t i;
 
+	/* Most have none: a fleet's 10,000 curves would carry empty lists. */
+	for (i = 0; i < n && (!p[i] || rd_point_ok(p[i])); i++)
+		;
+	if (i == n)
+		return;
 	rd_pg_columns(pg, key, columns, sizeof(columns) / sizeof(columns[0]),
 		      n, put_aside, &a);
 }

@@ -88,7 +88,7 @@ void rd_pg_columns(struct rd_page *pg, enum rd_page_field key,
 		   const void *ctx);
 /*
  * key: a point_aside of the n points p[i] at at[i] that are not
- * measured (rd_point_ok), NULL ones left out.
+ * measured (rd_point_ok), NULL ones left out; nothing when all are.
  */
 void rd_pg_aside(struct rd_page *pg, enum rd_page_field key,
 		 const struct rd_point *const *p, const size_t *at, size_t n);

@@ -206,22 +206,44 @@ static void put_word(FILE *out, const char *prefix, const char *w)
 	fputc('\'', out);
 }
 
-/* The wis compare of a change's two levels from the store, as one line. */
+/*
+ * Runs a side the command names at most: those nearest the change, so
+ * that a fleet's page stays small and the line readable.
+ */
+#define PAGE_COMMAND_RUNS 30
+
+/* Whether run r measured c's series. */
+static int measured(const struct rd_history *h, const struct page_change *c,
+		    size_t r)
+{
+	return on_series(h, c->s, r) && isfinite(c->s->v[r]);
+}
+
+/*
+ * The wis compare of a change's two levels from the store, as one line:
+ * each level's runs that measured the series, at most PAGE_COMMAND_RUNS
+ * of each, the nearest the change.
+ */
 static void put_command(FILE *out, const void *what, const void *history)
 {
 	const struct page_change *c = what;
 	const struct history_of *ho = history;
 	const struct rd_history *h = ho->h;
+	size_t r, n, first = c->a_to;
 
 	fputs("wis compare --db", out);
 	put_word(out, "", ho->db);
-	for (size_t r = c->a_from; r < c->b_to; r++) {
-		if (r == c->a_to)
-			fputs(" --", out);
-		if ((r < c->a_to || r >= c->b_from) && on_series(h, c->s, r) &&
-		    isfinite(c->s->v[r]))
+	for (n = 0; first > c->a_from && n < PAGE_COMMAND_RUNS; )
+		n += measured(h, c, --first);
+	for (r = first; r < c->a_to; r++)
+		if (measured(h, c, r))
 			put_word(out, "run=", h->runs[r].run->id);
-	}
+	fputs(" --", out);
+	for (r = c->b_from, n = 0; r < c->b_to && n < PAGE_COMMAND_RUNS; r++)
+		if (measured(h, c, r)) {
+			put_word(out, "run=", h->runs[r].run->id);
+			n++;
+		}
 }
 
 /* A change, and what its panel compares its two levels over. */
