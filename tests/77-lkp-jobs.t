@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 21
+plan 26
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -75,3 +75,36 @@ bad zero.yaml "nr_task: 10% of 1 CPUs is 0 tasks"
 bad no-params.txt "no-params.txt: a 0-day report without a parameters: block"
 printf 'suite: will-it-scale\nwill-it-scale:\n  test: nosuch1\n' >"$tmp/nosuch.yaml"
 FIX=$tmp bad nosuch.yaml "test: 'nosuch1' is not a test of this wis"
+
+# wis compare --report: the report's point on runs of two kernels,
+# planted in real records: brk1 20 % slower on B, the controls still.
+REFRAME="perl $root/tests/lib/reframe.pl"
+plant() {
+	# shellcheck disable=SC2016 # Perl's variables
+	$REFRAME 's/"run":"[^"]*"/"run":"'"$1"'"/;
+		if (/"type":"point","test":"(\w+)".*"repeat":(\d+)/) {
+			my $r = (100000 + 1000 * $2) * ($1 eq "brk1" ? '"$2"' : 1);
+			s/"average":[^,}]+/"average":$r/;
+		}' <"$root/tests/fixtures/repeats.wis" >"$1.wis"
+}
+plant a 1
+plant b 0.8
+plant c 1
+sed 's/nr_task: 100%/nr_task: 1/; s|process/100%/|process/1/|; s/getppid1/brk1/g' \
+	"$FIX/report.txt" >report.txt
+"$WIS" compare --report report.txt a.wis -- b.wis >out 2>err
+check "a report's regression measured: reproduced, each rate key" sh -c \
+	"grep -Eq '^will-it-scale.per_process_ops +-21.3% +-20.0% +\[.*\] +reproduced \(regressed\)$' out &&
+	 grep -Eq '^will-it-scale.104.processes +-21.3% .* reproduced' out &&
+	 grep -Eq '^will-it-scale.workload +-21.3% .* reproduced' out"
+check "... a key that is no rate of one point not compared" grep -q \
+	'^will-it-scale.104.processes_idle .*not compared' out
+check "... the point mapped and said" grep -qx \
+	"here: 1 task on the 2 CPUs of the runs" out
+"$WIS" compare --report report.txt a.wis -- c.wis >out 2>err
+check "the same kernel twice: not reproduced (the interval excludes -21.3 %)" \
+	grep -Eq '^will-it-scale.per_process_ops +-21.3% +\+0.0% .* not reproduced \(no change\)$' out
+rc=0
+"$WIS" compare --report "$FIX/atom.yaml" a.wis -- b.wis >out 2>err || rc=$?
+check "--report with a job: exit 2, said" sh -c \
+	"test $rc -eq 2 && grep -q 'an LKP job, not a 0-day report' err"

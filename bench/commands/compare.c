@@ -62,6 +62,10 @@ static const struct wis_opt_spec compare_spec = {
 			"of its will-it-scale.* and perf-profile.* keys, by\n"
 			"LKP's listing rule (docs/lkp.md); =all: every key,\n"
 			"as ncompare -a"),
+		WIS_OPT_VALUE("report", OPT_LKP_REPORT, "FILE",
+			"A... -- B...: a 0-day report's %change of each\n"
+			"will-it-scale.* key beside the one measured, and\n"
+			"whether it reproduced (docs/lkp.md)"),
 		WIS_OPT_VALUE("in", OPT_IN, "FILE", NULL),
 		WIS_OPT_VALUE("min-repeats", OPT_MIN_REPEATS, "N",
 			"repeats each side needs "
@@ -115,8 +119,10 @@ static int compare_args(struct wis_report_req *c, int argc, char **argv)
 		c->repeats |= !strcmp(argv[i], "--");
 	if (!wis_req_parse(c, argc, argv, &compare_spec, compare_label) &&
 	    (c->repeats ? c->nr_side[0] && c->nr_side[1] && !c->o.force &&
-			  !(c->o.lkp_table && (c->bisect || c->o.format)) :
-	     c->nr_news && !c->bisect && !c->o.lkp_table))
+			  !((c->o.lkp_table || c->o.lkp_report) &&
+			    (c->bisect || c->o.format)) &&
+			  !(c->o.lkp_table && c->o.lkp_report) :
+	     c->nr_news && !c->bisect && !c->o.lkp_table && !c->o.lkp_report))
 		return 0;
 	wis_opt_usage(&compare_spec, stderr);
 	return -1;

@@ -79,6 +79,7 @@ static const struct {
 	{ OPT_FOLDED, offsetof(struct wis_report_opts, folded_dir) },
 	{ OPT_DB, offsetof(struct wis_report_opts, db) },
 	{ OPT_LKP_ROOT, offsetof(struct wis_report_opts, lkp_root) },
+	{ OPT_LKP_REPORT, offsetof(struct wis_report_opts, lkp_report) },
 };
 
 /* One option of either command: 0 taken, -1 bad (said on stderr). */

@@ -326,7 +326,9 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 
 	ret = rd_repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
 			    c->nr_side[1], &c->rule, m->in.diag);
-	if (!ret && c->o.lkp_table)
+	if (!ret && c->o.lkp_report)
+		ret = rd_view_lkp_report(out, &t, c->o.lkp_report, m->in.diag);
+	else if (!ret && c->o.lkp_table)
 		ret = rd_view_lkp_table(out, t.side,
 					c->o.lkp_table == RD_LKP_TABLE_ALL, m->in.diag);
 	else if (!ret)

@@ -69,6 +69,7 @@ struct wis_report_opts {
 	const char *lkp_root;	/* LKP result roots into this directory */
 	/* wis compare: LKP's table, not verdicts; every key (ncompare -a) */
 	enum { RD_LKP_TABLE_OFF, RD_LKP_TABLE_LISTED, RD_LKP_TABLE_ALL } lkp_table;
+	const char *lkp_report;	/* wis compare: a 0-day report's point */
 	const char *db;		/* --db: operands select runs of this store */
 	rd_select_fn *select;
 };
@@ -93,6 +94,14 @@ struct rd_cmp_side;
  */
 int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, int all,
 		      FILE *diag);
+struct rd_rep_table;
+/*
+ * A 0-day report's %change beside the one measured on the rows of t, per
+ * will-it-scale.* key of its table, with a verdict (view_lkp_report.c).
+ * 0, or 2 for a file that is no such report (said on diag).
+ */
+int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
+		       const char *path, FILE *diag);
 /* A KCIDB I/O v5 document; a test's testcase: line is its comment. */
 void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wis compare --report FILE A... -- B...: a 0-day report's point judged
+ * on runs of its base (A) and head (B) kernels.  Per will-it-scale.* key
+ * of the report's table that is a rate of one point (per_process_ops,
+ * per_thread_ops, N.processes, N.threads, and workload in one mode), the
+ * report's %change beside the one measured at the point the report's
+ * parameters map to here (lkp_job.h), its interval and a verdict:
+ *
+ *	reproduced	compare's verdict on the point is the report's
+ *			direction (regressed for a negative %change,
+ *			improved for a positive one);
+ *	not reproduced	the verdict is the other direction, or no change
+ *			with the report's change outside the interval of
+ *			B/A (the runs rule it out);
+ *	undecided	anything else: the point is undecided (too few
+ *			repeats, a failed repeat, a control off), or no
+ *			change with the report's change still inside the
+ *			interval.
+ *
+ * The size is not judged: the report's machine is another machine.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuset.h"
+#include "input.h"
+#include "lkp_report.h"
+#include "repeats.h"
+#include "schema.h"
+#include "view.h"
+
+#define KEY_PREFIX "will-it-scale."
+
+/* The mode a key's rate is of: 0 processes, 1 threads, -1 not a rate. */
+static int key_mode(const char *key, const struct lkp_atom *a)
+{
+	const char *k = key + strlen(KEY_PREFIX), *dot;
+
+	if (!strcmp(k, "per_process_ops"))
+		return 0;
+	if (!strcmp(k, "per_thread_ops"))
+		return 1;
+	if (!strcmp(k, "workload"))
+		return !strcmp(a->mode, "process") ? 0 :
+		       !strcmp(a->mode, "thread") ? 1 : -1;
+	dot = strchr(k, '.');
+	if (!dot || strspn(k, "0123456789") != (size_t)(dot - k))
+		return -1;
+	return !strcmp(dot, ".processes") ? 0 : !strcmp(dot, ".threads") ?
+	       1 : -1;
+}
+
+/* The CPUs the base's first run used; 0 when it does not say. */
+static unsigned run_cpus(const struct rd_rep_table *t)
+{
+	struct wis_cpuset set;
+	char *list, err[128];
+	int n = 0;
+
+	if (!t->side[0].nr)
+		return 0;
+	list = rd_rec_strdup(t->side[0].runs[0]->head, WIS_FIELD(cpus_used));
+	if (list && !wis_cpulist_parse(&set, list, err, sizeof(err)))
+		n = wis_cpuset_count(&set);
+	free(list);
+	return n > 0 ? (unsigned)n : 0;
+}
+
+static const struct rd_rep_row *find_row(const struct rd_rep_table *t,
+					 const char *test, int threads,
+					 unsigned tasks)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (!strcmp(t->rows[i].test, test) &&
+		    t->rows[i].threads == threads && t->rows[i].tasks == tasks)
+			return &t->rows[i];
+	return NULL;
+}
+
+static const char *judge(const struct lkp_row *r, const struct rd_rep_row *row)
+{
+	double want = 1 + r->change_pct / 100;
+	enum an_verdict v = row->v.verdict;
+
+	if ((v == AN_VERDICT_REGRESSED && r->change_pct < 0) ||
+	    (v == AN_VERDICT_IMPROVED && r->change_pct > 0))
+		return "reproduced";
+	if (v == AN_VERDICT_REGRESSED || v == AN_VERDICT_IMPROVED ||
+	    (v == AN_VERDICT_NO_CHANGE && (want < row->v.lo || want > row->v.hi)))
+		return "not reproduced";
+	return "undecided";
+}
+
+static void header(FILE *out, const struct lkp_job *j, unsigned cpus,
+		   unsigned tasks, const char *note)
+{
+	const struct lkp_atom *a = &j->atoms[0];
+
+	if (j->headline[0])
+		fprintf(out, "report: %s\n", j->headline);
+	fprintf(out, "its point: %s, mode %s, nr_task %s, on %s (%u CPUs)\n",
+		a->test, a->mode[0] ? a->mode : "both",
+		a->nr_task[0] ? a->nr_task : "none",
+		j->their_box[0] ? j->their_box : "its machine", j->their_cpus);
+	fprintf(out, "here: %u task%s on the %u CPUs of the runs%s%s\n", tasks,
+		tasks == 1 ? "" : "s", cpus, note[0] ? "; " : "", note);
+	if (j->commit[0][0])
+		fprintf(out, "commits: A for %s, B for %s\n", j->commit[0],
+			j->commit[1][0] ? j->commit[1] : "?");
+}
+
+int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
+		       const char *path, FILE *diag)
+{
+	struct lkp_job j;
+	struct lkp_machine m;
+	unsigned tasks[WIS_MAX_TASKS], cpus = run_cpus(t);
+	char err[512], note[256];
+	int ret = 2, n;
+
+	if (lkp_load(&j, path, err, sizeof(err))) {
+		rd_report_diag(diag, "--report %s", err);
+		goto out;
+	}
+	if (!j.report || !j.nr_rows) {
+		rd_report_diag(diag, "--report %s: %s", path, !j.report ?
+			       "an LKP job, not a 0-day report" :
+			       "no will-it-scale.* row in its %stddev %change "
+			       "%stddev table");
+		goto out;
+	}
+	lkp_machine_uniform(&m, cpus);
+	n = cpus ? lkp_atom_tasks(&j, &j.atoms[0], &m, tasks, WIS_MAX_TASKS,
+				  note, sizeof(note), err, sizeof(err)) : -1;
+	if (n != 1) {
+		rd_report_diag(diag, "--report %s: %s", path, !cpus ?
+			       "the runs do not say their CPUs (cpus_used)" :
+			       n < 0 ? err : "nr_task: none: not one point");
+		goto out;
+	}
+	header(out, &j, cpus, tasks[0], note);
+	fprintf(out, "%-34s %9s %9s  %-18s %s\n", "key", "report", "measured",
+		"interval", "verdict");
+	for (int i = 0; i < j.nr_rows; i++) {
+		const struct lkp_row *r = &j.rows[i];
+		int mode = key_mode(r->key, &j.atoms[0]);
+		const struct rd_rep_row *row = mode < 0 ? NULL :
+			find_row(t, j.atoms[0].test, mode, tasks[0]);
+
+		fprintf(out, "%-34s %+8.1f%% ", r->key, r->change_pct);
+		if (mode < 0) {
+			fprintf(out, "%9s  %-18s %s\n", "-", "-",
+				"not compared: not the rate of one point");
+			continue;
+		}
+		if (!row || isnan(row->v.ratio)) {
+			fprintf(out, "%9s  %-18s %s %s/%u not in both sides' "
+				"runs\n", "-", "-", "undecided:", j.atoms[0].test,
+				tasks[0]);
+			continue;
+		}
+		snprintf(err, sizeof(err), "[%+.1f%%, %+.1f%%]",
+			 (row->v.lo - 1) * 100, (row->v.hi - 1) * 100);
+		fprintf(out, "%+8.1f%%  %-18s %s (%s)\n",
+			(row->v.ratio - 1) * 100, err, judge(r, row),
+			an_verdict_name(row->v.verdict));
+	}
+	fprintf(out, "rule: reproduced when compare's verdict on the point "
+		"(docs/comparing.md) is the\nreport's direction; not "
+		"reproduced when it is the other, or no change with the\n"
+		"report's change outside the interval; else undecided.  The "
+		"size is not judged:\nthe report's machine is another.\n");
+	ret = 0;
+out:
+	lkp_job_free(&j);
+	return ret;
+}
