@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lkp_stats.h"
+#include "median.h"
 
 /* LKP's margin: size >> 5 trimmed from each end, at most 3. */
 #define LKP_MARGIN_SHIFT 5
@@ -81,13 +82,6 @@ double an_lkp_change(double a, double b, int absolute)
 	return 100.0 * (b - a) / a;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* A side as LKP summarises it: min, middle and max of the kept values. */
 struct lkp_summary {
 	double min, mid, max;
@@ -104,7 +98,7 @@ static int summarise(const double *v, size_t n, size_t max_margin,
 	if (!sorted)
 		return -1;
 	memcpy(sorted, v, n * sizeof(*v));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	qsort(sorted, n, sizeof(*sorted), wis_cmp_double);
 	if (margin > max_margin)
 		margin = max_margin;
 	while (from < n && sorted[from] == -1)
