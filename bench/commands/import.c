@@ -227,20 +227,31 @@ static int import_lkp_run(void *ctx, const char *path, const char *const *axes,
 			  const char *records, size_t len)
 {
 	struct lkp_import *li = ctx;
-	struct wis_label l[64 + RD_LKP_AXES];
+	struct wis_label *l = calloc(li->nr_labels + RD_LKP_AXES, sizeof(*l));
 	size_t n = 0, i;
 	struct rd_model m;
 	const char *line, *end;
 	int ret = -1;
 
-	for (i = 0; i < li->nr_labels && n < 64; i++)
+	if (!l) {
+		fprintf(stderr, "wis import: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < li->nr_labels; i++)
 		l[n++] = li->labels[i];
 	for (i = 0; i < RD_LKP_AXES; i++)
 		if (!user_label(li, rd_lkp_axis_names[i]))
 			l[n++] = (struct wis_label){ rd_lkp_axis_names[i], axes[i],
 						     strlen(rd_lkp_axis_names[i]) };
-	if (rd_model_init(&m, stderr) || rd_inputs_begin(&m.in, path)) {
+	if (rd_model_init(&m, stderr)) {
 		fprintf(stderr, "wis import: out of memory\n");
+		free(l);
+		return -1;
+	}
+	if (rd_inputs_begin(&m.in, path)) {
+		fprintf(stderr, "wis import: out of memory\n");
+		rd_model_free(&m);
+		free(l);
 		return -1;
 	}
 	for (line = records; line < records + len; line = end + 1) {
@@ -255,6 +266,7 @@ static int import_lkp_run(void *ctx, const char *path, const char *const *axes,
 	else
 		wis_say_clean(stderr, "wis import: %s: nothing of it stored", path);
 	rd_model_free(&m);
+	free(l);
 	return ret;
 }
 
