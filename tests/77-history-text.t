@@ -53,11 +53,12 @@ check "--by a 40-digit label: the summary gives it whole, once" sh -c \
 	 ! grep -q 'commit=$(sha 18) commit=' text"
 
 "$HOST" history --db a.db --html page.html >/dev/null 2>&1 || true
-steps=$(sed -n 's/.*"steps":\[\(.*\)/\1/p' page.html | grep -o '"run":[0-9]*' | head -n 4 |
-	tr '\n' ' ')
-is "the page's data: the steps in the text's order, the newest alarm first" \
-	'"run":17 "run":17 "run":7 "run":7 ' "$steps"
-check "... and each run's number" grep -q '"number":\[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20\]' page.html
+changes=$(grep -o '"changes":\[.*' page.html | grep -o '"kind":"step","series":[0-9]*,"from":[0-9]*,"to":[0-9]*' |
+	head -n 4 | sed 's/.*"to":\([0-9]*\)/\1/' | tr '\n' ' ')
+is "the page's data: the changes in the text's order, the newest alarm first (runs from 0)" \
+	"17 17 7 7 " "$changes"
+check "... and each run's number" sh -c \
+	"grep -q '\"id\":\"a-20\",\"number\":20,' page.html"
 
 # Board B's 6 runs, another CPU, dated between A's: A's numbers stay.
 $SERIES --runs 6 --seed 22 --id b --hour 3 --set hostname=board-b \
