@@ -24,13 +24,6 @@ struct history_of {
 	const char *db;
 };
 
-/* Whether run r belongs in s's series: its machine's runs. */
-static int on_series(const struct rd_history *h, const struct rd_series *s,
-		     size_t r)
-{
-	return s->machine == RD_ANY_MACHINE || h->runs[r].machine == s->machine;
-}
-
 /*
  * Per series and run, the run's point of it (its ok repeat if any):
  * [series * nr + run], NULL where the run did not measure it.
@@ -88,7 +81,7 @@ static double level_median(const struct rd_history *h, const struct rd_series *s
 {
 	*n = 0;
 	for (size_t r = from; r < to && r < h->nr; r++)
-		if (on_series(h, s, r) && isfinite(s->v[r]))
+		if (rd_on_series(h, s, r) && isfinite(s->v[r]))
 			buf[(*n)++] = s->v[r];
 	return *n ? wis_median(buf, *n) : NAN;
 }
@@ -154,14 +147,14 @@ static void history_series(struct rd_page *pg, const struct rd_history *h,
 
 	rd_pg_open(pg, '{');
 	rd_pg_key_str(pg, RD_PF_series_test, s->test);
-	rd_pg_key_str(pg, RD_PF_series_mode, s->threads ? "threads" : "processes");
+	rd_pg_key_str(pg, RD_PF_series_mode, rd_series_mode(s));
 	rd_pg_key_uint(pg, RD_PF_series_tasks, s->tasks);
 	if (s->machine != RD_ANY_MACHINE && h->nr_machines > 1)
 		rd_pg_key_str(pg, RD_PF_series_machine, rd_machine_name(h, s->machine));
 	rd_pg_key(pg, RD_PF_series_v);
 	rd_pg_open(pg, '[');
 	for (r = 0; r < h->nr; r++)
-		rd_pg_num(pg, on_series(h, s, r) ? s->v[r] : NAN);
+		rd_pg_num(pg, rd_on_series(h, s, r) ? s->v[r] : NAN);
 	rd_pg_close(pg, ']');
 	rd_pg_key(pg, RD_PF_series_sd);
 	rd_pg_open(pg, '[');
@@ -169,7 +162,7 @@ static void history_series(struct rd_page *pg, const struct rd_history *h,
 		rd_pg_num(pg, at[r] && rd_point_ok(at[r]) ? sample_spread(at[r]) : NAN);
 	rd_pg_close(pg, ']');
 	for (r = 0; r < h->nr; r++) {
-		if (!at[r] || isfinite(s->v[r]) || !on_series(h, s, r))
+		if (!at[r] || isfinite(s->v[r]) || !rd_on_series(h, s, r))
 			continue;
 		*noisy += !strcmp(at[r]->status, "noisy");
 		*starved += !strcmp(at[r]->status, "starved");
@@ -216,7 +209,7 @@ static void put_word(FILE *out, const char *prefix, const char *w)
 static int measured(const struct rd_history *h, const struct page_change *c,
 		    size_t r)
 {
-	return on_series(h, c->s, r) && isfinite(c->s->v[r]);
+	return rd_on_series(h, c->s, r) && isfinite(c->s->v[r]);
 }
 
 /*
@@ -313,7 +306,7 @@ static void measured_ends(struct rd_page *pg, const struct rd_history *h,
 	size_t first = to, last = from, r;
 
 	for (r = from; r < to && r < h->nr; r++) {
-		if (!on_series(h, s, r) || !isfinite(s->v[r]))
+		if (!rd_on_series(h, s, r) || !isfinite(s->v[r]))
 			continue;
 		first = first < r ? first : r;
 		last = r;
