@@ -86,13 +86,28 @@ static double level_median(const struct rd_history *h, const struct rd_series *s
 	return *n ? wis_median(buf, *n) : NAN;
 }
 
+static int put_level(struct rd_page *pg, enum rd_page_field column, size_t i,
+		     const void *ctx)
+{
+	const struct an_level *l = ((const struct an_level *const *)ctx)[i];
+
+	if (column == RD_PF_level_median)
+		rd_pg_num(pg, l->median);
+	else
+		rd_pg_uint(pg, column == RD_PF_level_from ? l->from : l->to);
+	return 1;
+}
+
 /*
  * A series' levels: the detector's on each side of its steps, and the
- * whole series' when it has none; a column per field.
+ * whole series' when it has none.
  */
 static void series_levels(struct rd_page *pg, const struct rd_history *h,
 			  const struct rd_series *s, double *buf)
 {
+	static const enum rd_page_field columns[] = {
+		RD_PF_level_from, RD_PF_level_to, RD_PF_level_median,
+	};
 	struct an_level whole = { .from = 0, .to = h->nr };
 	const struct an_level **l = calloc(h->nr_steps + 2, sizeof(*l));
 	size_t n = 0, k;
@@ -112,24 +127,8 @@ static void series_levels(struct rd_page *pg, const struct rd_history *h,
 		whole.median = level_median(h, s, 0, h->nr, buf, &whole.n);
 		l[n++] = &whole;
 	}
-	rd_pg_key(pg, RD_PF_series_levels);
-	rd_pg_open(pg, '{');
-	rd_pg_key(pg, RD_PF_level_from);
-	rd_pg_open(pg, '[');
-	for (k = 0; k < n; k++)
-		rd_pg_uint(pg, l[k]->from);
-	rd_pg_close(pg, ']');
-	rd_pg_key(pg, RD_PF_level_to);
-	rd_pg_open(pg, '[');
-	for (k = 0; k < n; k++)
-		rd_pg_uint(pg, l[k]->to);
-	rd_pg_close(pg, ']');
-	rd_pg_key(pg, RD_PF_level_median);
-	rd_pg_open(pg, '[');
-	for (k = 0; k < n; k++)
-		rd_pg_num(pg, l[k]->median);
-	rd_pg_close(pg, ']');
-	rd_pg_close(pg, '}');
+	rd_pg_columns(pg, RD_PF_series_levels, columns,
+		      sizeof(columns) / sizeof(columns[0]), n, put_level, l);
 	free(l);
 }
 
