@@ -14,8 +14,10 @@
 # prose (comments, docs/, *.md), which explains and which nothing
 # reads; inputs (tests/ and bench/fuzz/: records and command lines that
 # must name a test to be inputs at all; a sweep's wis.tests= value in a
-# script, a workload as a preset is one); and Ruby's library Open3, a
-# homonym, in a require.
+# script, a workload as a preset is one; bench/scripts/lkp-roots-check,
+# whose planted rates are keyed by the tests of the fixture it rewrites,
+# tests/fixtures/repeats.wis); and Ruby's library Open3, a homonym, in a
+# require.
 set -eu
 . tests/tap.sh
 
@@ -64,6 +66,7 @@ code_files() {
 		[ -e "$top" ] && find "$top" -type f
 	done | grep -v -e '^bench/tests/' -e '^rootfs/etc/wis/presets/' \
 		-e '^bench/engine/harness_bench\.c$' -e '^bench/fuzz/' \
+		-e '^bench/scripts/lkp-roots-check$' \
 		-e '/node_modules/' -e '\.md$' | sort
 }
 # shellcheck disable=SC2046 # file names without blanks
