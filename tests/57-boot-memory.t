@@ -34,7 +34,7 @@ ok(!-e "$tmp/small", '... before anything is made');
 
 for my $mem (80, 128) {
 	$rc = run_logged("$tmp/m$mem", 'qemu/run', '--accel', 'tcg', '--mem',
-			 $mem, '--timeout', 120, '--out', "$tmp/m$mem", '--',
+			 $mem, '--timeout', 300, '--out', "$tmp/m$mem", '--',
 			 @quick);
 	my @r = records("$tmp/m$mem/virtio.wis");
 	is($rc, 0, "--mem $mem: the guest boots and its run succeeds")
