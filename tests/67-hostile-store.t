@@ -295,5 +295,58 @@ run "$HOST" import 'file:x.db?mode=memory' new.wis
 check "... and 'file:x.db?mode=memory' into the file of that name (exit $rc)" \
 	sh -c "[ $rc = 0 ] && test -s 'file:x.db?mode=memory' && '$HOST' report --db 'file:x.db?mode=memory' | grep -q '^run new'"
 
+# 11. wis import DB DIR: each entry opened under the directory's
+# descriptor and taken on what that descriptor shows.  Root's directory
+# holding a link and a hard link to a root-only record file, a FIFO, a
+# character device and another user's file: none read.
+mkdir -m 0700 secret
+$REFRAME 's/"run":"[^"]*"/"run":"secret"/' <"$FIX/clean.wis" >secret/s.wis
+mkdir -m 0755 entries
+cp "$FIX/base.wis" entries/a.wis
+ln -s "$tmp/secret/s.wis" entries/link.wis
+ln secret/s.wis entries/hard.wis
+mkfifo entries/fifo.wis
+mknod entries/zero.wis c 1 5
+$REFRAME 's/"run":"[^"]*"/"run":"theirs"/' <"$FIX/clean.wis" >entries/theirs.wis
+chown "$user" entries/theirs.wis
+run "$HOST" import entries.db entries
+check "import of a directory with a link, a hard link, a FIFO, a device and another user's file (exit $rc)" \
+	sh -c "[ $rc = 1 ] && grep -q '^entries: a directory: 1 file imported; skipped 0 without records and 3 not regular files' out"
+check "... the hard link and their file refused, each said" sh -c \
+	"grep -q 'entries/hard.wis: has 2 hard links' err &&
+	 grep -q 'entries/theirs.wis: owned by uid' err"
+"$HOST" report --db entries.db >out 2>&1 || true
+check "... only root's own file stored" sh -c \
+	"grep -q '^run vm-6b0d7174' out && ! grep -Eq '^run (secret|theirs)' out"
+
+# 12. ... while the owner of the directory it sits in swaps it, again
+# and again, for one of theirs holding a link to the root-only records
+# and a FIFO; a sparse file leaves time between the directory's entries.
+drop=$tmp/drop
+mkdir -m 0755 "$drop"
+chown "$user" "$drop"
+mkdir -m 0755 "$drop/logs"
+truncate -s 256M "$drop/logs/a.log"
+cp "$FIX/base.wis" "$drop/logs/b.wis"
+as_user mkdir "$drop/evil"
+as_user ln -s "$tmp/secret/s.wis" "$drop/evil/b.wis"
+as_user mkfifo "$drop/evil/c.wis"
+as_user "$tmp/swap_link" "$drop" logs evil &
+swapper=$!
+hung=0
+for _ in $(seq 20); do
+	rc=0
+	timeout -s KILL 10 "$HOST" import swap.db "$drop/logs" >/dev/null \
+		2>&1 || rc=$?
+	[ "$rc" != 137 ] || hung=$((hung + 1))
+done
+is "a directory swapped for another user's, 20 imports: none hangs" 0 "$hung"
+check "... the swap running through all 20" pkill -KILL -u "$user" -x swap_link
+wait "$swapper" 2>/dev/null || true
+swapper=
+"$HOST" report --db swap.db >out 2>&1 || true
+check "... root's own file stored, never the records their link names" sh -c \
+	"grep -q '^run vm-6b0d7174' out && ! grep -q '^run secret' out"
+
 plan "$tap_n"
 done_testing

@@ -608,25 +608,32 @@ static struct rd_src *src_of(struct rd_inputs *in, int fd, const char *name)
 
 int rd_inputs_read(struct rd_inputs *in, const char *name)
 {
-	int is_stdin = !strcmp(name, "-"), fd;
-	char *buf;
-	ssize_t n;
+	int fd, ret;
 
-	fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	if (!strcmp(name, "-"))
+		return rd_inputs_read_fd(in, STDIN_FILENO, name);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rd_report_diag(in->diag, "cannot open %s: %s", name,
 			    strerror(errno));
 		return -1;
 	}
-	buf = malloc(READ_CHUNK);
+	ret = rd_inputs_read_fd(in, fd, name);
+	close(fd);
+	return ret;
+}
+
+int rd_inputs_read_fd(struct rd_inputs *in, int fd, const char *name)
+{
+	char *buf = malloc(READ_CHUNK);
+	ssize_t n;
+
 	if (!buf || rd_inputs_begin(in, name)) {
 		rd_report_diag(in->diag, "%s: out of memory", name);
 		free(buf);
-		if (!is_stdin)
-			close(fd);
 		return -1;
 	}
-	in->src = is_stdin ? NULL : src_of(in, fd, name);
+	in->src = strcmp(name, "-") ? src_of(in, fd, name) : NULL;
 	while ((n = read(fd, buf, READ_CHUNK)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -642,8 +649,6 @@ int rd_inputs_read(struct rd_inputs *in, const char *name)
 		rd_report_diag(in->diag, "cannot read %s: %s", name,
 			    strerror(errno));
 	free(buf);
-	if (!is_stdin)
-		close(fd);
 	line_end(in);
 	return n < 0 ? -1 : 0;
 }

@@ -89,6 +89,11 @@ void rd_inputs_free(struct rd_inputs *in);
 
 /* Read a file ("-": stdin) to its end.  Returns 0, or -1 (named on diag). */
 int rd_inputs_read(struct rd_inputs *in, const char *name);
+/*
+ * The same through fd, opened and checked by the caller, called name
+ * (read again by that name, when a regular file: rd_rec_reread()).
+ */
+int rd_inputs_read_fd(struct rd_inputs *in, int fd, const char *name);
 /* The same for a buffer. */
 int rd_inputs_mem(struct rd_inputs *in, const char *name, const void *buf,
 	       size_t len);

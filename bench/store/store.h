@@ -65,6 +65,23 @@ int wis_store_import(struct wis_store *s, const struct rd_model *m,
 		     const char *source, const struct wis_label *labels,
 		     size_t nr_labels, struct wis_import_counts *c);
 
+/*
+ * wis import: the runs of each input into the store at db, opened for
+ * writing (a write waiting wait_ms for another writer's lock), with
+ * labels.  An input is a file ("-": stdin), read as wis report reads
+ * it, one transaction; a directory, whose regular files are each an
+ * input, opened under its descriptor and taken as wis_open_owned()
+ * takes a file (docs/security.md); or a directory of LKP result roots,
+ * each RUN a run (import_inputs.c).  What became of each input on out,
+ * with the sum of several; problems on diag.  0; 1 when an input was
+ * refused, could not be read or stored, or conflicted; 2 when the store
+ * could not be opened.
+ */
+int wis_store_import_inputs(const char *db, int wait_ms,
+			    const char *const *inputs, size_t n,
+			    const struct wis_label *labels, size_t nr_labels,
+			    FILE *out, FILE *diag);
+
 /* KEY=VALUE: a label's key and value as given; -1 when malformed. */
 int wis_label_parse(const char *word, struct wis_label *l);
 /* Whether key[0..len) is a selector's own (run, kernel, date): no label. */
