@@ -21,6 +21,7 @@ initrd_name=initramfs.cpio.zst
 opt_console=
 opt_barrier=
 opt_pin=
+opt_job=
 user_words=()
 # Set by a caller whose words go into a boot config (qemu/pxe), where
 # only those of qemu/words.sh may.
@@ -34,13 +35,16 @@ usage: $PROG [--arch x86_64|arm64] [--smp N] [--mem MB] [--numa NODES]
        [--accel kvm|tcg|auto] [--machine q35|microvm]
        [--out DIR] [--timeout S] [--instances K] [--barrier] [--pin CPUS]
        [--kernel F] [--initrd F] [--console] [--no-mem-check]
-       [--] [KEY=VALUE ...]
+       [--job FILE] [--] [KEY=VALUE ...]
 
 ${ABOUT:-}
 KEY=VALUE words go on the kernel command line: wis.* keys choose the sweep
 (wis.preset=smoke when neither wis.preset nor wis.tests is given), other
 words go to the kernel (loglevel=7 undoes the default quiet).  --console
 shows the guest's console, result records left out, on stderr as it runs.
+--job FILE boots the sweep of an LKP will-it-scale job or a 0-day report
+(its 'wis sweep --job FILE --keys --cpus N' words before the others,
+which win; docs/lkp.md); a job of several sweeps needs a boot each.
 --barrier gives every guest one shared memory region (ivshmem-plain over
 DIR/barrier.img) and the wis.instances, wis.instance and wis.barrier keys,
 so the guests release each point's tasks together (a wis.instances word
@@ -88,7 +92,7 @@ parse_options() {
 		--barrier) opt_barrier=1; shift ;;
 		--no-mem-check) opt_mem_check=; shift ;;
 		--arch | --smp | --mem | --numa | --accel | --out | --timeout | \
-			--instances | --pin | --kernel | --initrd | --machine)
+			--instances | --pin | --kernel | --initrd | --machine | --job)
 			[ $# -ge 2 ] || die "$opt needs a value"
 			set_option "$opt" "$2"
 			shift 2
@@ -99,7 +103,24 @@ parse_options() {
 	done
 	user_words=("$@")
 	set_arch
+	[ -z "$opt_job" ] || job_words
 	check_options
+}
+
+# --job FILE: its one sweep's wis.* words, for a guest of --smp CPUs,
+# before the user's (a key given twice is the user's, as wis sweep has it).
+job_words() {
+	local keys given=() word
+	[ -x "$WIS" ] || die "$WIS not built: it maps the job (./build.sh build)"
+	keys=$("$WIS" sweep --job "$opt_job" --keys --cpus "$opt_smp" "${user_words[@]}") ||
+		die "--job $opt_job: not a job wis can boot (said above)"
+	[ "$(printf '%s\n' "$keys" | wc -l)" -eq 1 ] ||
+		die "--job $opt_job makes $(printf '%s\n' "$keys" | wc -l) sweeps: boot each line of 'wis sweep --job $opt_job --keys --cpus $opt_smp' (-- WORDS)"
+	read -r -a given <<<"$keys"
+	user_words=()
+	for word in "${given[@]}"; do
+		user_words+=("$word")
+	done
 }
 
 # What differs between the guests' architectures, in one table.
@@ -132,6 +153,7 @@ set_option() {
 	--instances) need_count "$1" "$2"; opt_instances=$2 ;;
 	--out) opt_out=$2 ;;
 	--pin) opt_pin=$2 ;;
+	--job) opt_job=$2 ;;
 	--kernel) opt_kernel=$2 user_kernel=1 ;;
 	--initrd) opt_initrd=$2 ;;
 	--arch)
