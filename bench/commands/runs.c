@@ -36,7 +36,6 @@ int wis_runs_main(int argc, char **argv)
 	size_t nr_words = 0;
 	int opt, ret = 2;
 
-	rd_diag_name("wis runs");
 	if (!words) {
 		perror("wis runs");
 		return 2;
