@@ -214,9 +214,11 @@ static int product(struct expand *e, struct lkp_atom *a, int d)
 		return 0;
 	}
 	n = &e->y->nodes[e->dims[d].node];
-	if (n->kind == LKP_YAML_SCALAR)
-		return set_param(e, a, e->dims[d].param, e->dims[d].node,
-				 n->value) ?: product(e, a, d + 1);
+	if (n->kind == LKP_YAML_SCALAR) {
+		if (set_param(e, a, e->dims[d].param, e->dims[d].node, n->value))
+			return -1;
+		return product(e, a, d + 1);
+	}
 	for (int c = n->child; c >= 0; c = e->y->nodes[c].next) {
 		struct lkp_atom copy = *a;
 
@@ -360,8 +362,9 @@ int lkp_job_init(struct lkp_job *j, const char *path, char *err,
 int lkp_job_load(struct lkp_job *j, const char *path, char *err,
 		 size_t errlen)
 {
-	return lkp_job_init(j, path, err, errlen) ?: load_job(j, path, err,
-							       errlen);
+	if (lkp_job_init(j, path, err, errlen))
+		return -1;
+	return load_job(j, path, err, errlen);
 }
 
 void lkp_job_free(struct lkp_job *j)

@@ -89,6 +89,13 @@ static const char *param_get(const struct params *p, const char *key)
 	return NULL;
 }
 
+static const char *param_or_empty(const struct params *p, const char *key)
+{
+	const char *v = param_get(p, key);
+
+	return v ? v : "";
+}
+
 /* The "parameters:" block: indented KEY: VALUE lines after it. */
 static int read_parameters(const struct text *t, int at, struct params *p)
 {
@@ -236,7 +243,7 @@ static int atom_of(struct lkp_job *j, const struct params *p, char *err,
 			 !strcmp(param_get(p, "no_affinity"), "1");
 	a->smt = param_get(p, "smt") && !strcmp(param_get(p, "smt"), "1");
 	snprintf(a->governor, sizeof(a->governor), "%s",
-		 param_get(p, "cpufreq_governor") ?: "");
+		 param_or_empty(p, "cpufreq_governor"));
 	j->nr_atoms = 1;
 	return 0;
 }
@@ -249,8 +256,10 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	int params_at = -1, header_at = -1, ret = -1;
 	const char *v;
 
-	if (!t)
-		return missing(err, errlen, j, "memory");
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", j->name);
+		return -1;
+	}
 	t->nr = 0;
 	split_lines(t, text);
 	for (int i = 0; i < t->nr; i++) {
@@ -294,7 +303,7 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	}
 	if (header_at >= 0) {
 		snprintf(j->their_box, sizeof(j->their_box), "%s",
-			 param_get(&header, "tbox_group") ?: "");
+			 param_or_empty(&header, "tbox_group"));
 		for (int i = 0; i < params.n; i++) {
 			v = param_get(&header, params.key[i]);
 			if (v && strcmp(v, params.value[i])) {
@@ -344,8 +353,9 @@ int lkp_load(struct lkp_job *j, const char *path, char *err, size_t errlen)
 			 "report", path, LKP_YAML_MAX_BYTES);
 		ret = -1;
 	} else if (is_report(text)) {
-		ret = lkp_job_init(j, path, err, errlen) ?:
-		      report_parse(j, text, err, errlen);
+		ret = lkp_job_init(j, path, err, errlen);
+		if (!ret)
+			ret = report_parse(j, text, err, errlen);
 		j->report = 1;
 	} else {
 		ret = lkp_job_load(j, path, err, errlen);
