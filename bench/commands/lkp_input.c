@@ -90,9 +90,8 @@ static int check_tests(const struct lkp_job *j, char *err, size_t errlen)
 {
 	for (int i = 0; i < j->nr_atoms; i++)
 		if (!wis_test_find(j->atoms[i].test)) {
-			snprintf(err, errlen, "%s: test: '%s' is not a test of "
-				 "this wis (wis list)", j->name,
-				 j->atoms[i].test);
+			snprintf(err, errlen, "test: '%s' is not a test of "
+				 "this wis (wis list)", j->atoms[i].test);
 			return -1;
 		}
 	return 0;
