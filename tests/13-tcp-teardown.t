@@ -15,8 +15,10 @@ plan 3
 # Run as: sh -c "$IN_NETNS" sh WIS: the run's status, then the local
 # port (hex) of every TIME_WAIT socket (state 06 in /proc/net/tcp).
 # shellcheck disable=SC2016 # expanded by the inner shell
+# Exit 3 is a point others' work left noisy: its loop ran all the same.
 IN_NETNS='ip link set lo up &&
-	"$1" run tcp_conn1 -t 1 -s 1 --warmup 0 --interval 200 >/dev/null &&
+	{ "$1" run tcp_conn1 -t 1 -s 1 --warmup 0 --interval 200 --retry 0 >/dev/null ||
+	  [ $? -eq 3 ]; } &&
 	echo ran && awk "\$4 == \"06\" { sub(/.*:/, \"\", \$2); print \$2 }" \
 		/proc/net/tcp'
 out=$(unshare --net sh -c "$IN_NETNS" sh "$WIS" 2>&1) || true
