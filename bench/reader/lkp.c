@@ -236,9 +236,9 @@ static int atom_fill(struct rd_lkp_atom *at, const struct rd_run *run,
 	at->tasks = p->tasks;
 	at->repeat = p->repeat;
 	at->mode = modes == 3 ? "both" : modes == 2 ? "thread" : "process";
-	at->runtime_s = (rd_rec_num(p->rec, "warmup") +
-			 rd_rec_num(p->rec, "samples")) *
-			rd_rec_num(p->rec, "interval_ms") / 1000;
+	at->runtime_s = (rd_rec_num(p->rec, WIS_FIELD(warmup)) +
+			 rd_rec_num(p->rec, WIS_FIELD(samples))) *
+			rd_rec_num(p->rec, WIS_FIELD(interval_ms)) / 1000;
 	mem = open_memstream(&at->csv, &len);
 	if (!mem)
 		return -1;
@@ -403,9 +403,9 @@ const char *rd_lkp_axis(const struct rd_run *run, enum rd_lkp_axis axis,
 	if (!v) {
 		switch (axis) {
 		case RD_LKP_TBOX_GROUP:
-			field = rd_rec_strdup(run->head, "id");
+			field = rd_rec_strdup(run->head, WIS_FIELD(id));
 			if (!field)
-				field = rd_rec_strdup(run->head, "hostname");
+				field = rd_rec_strdup(run->head, WIS_FIELD(hostname));
 			tbox_group(field ? field : "localhost", host, sizeof(host));
 			v = host;
 			break;
@@ -419,7 +419,7 @@ const char *rd_lkp_axis(const struct rd_run *run, enum rd_lkp_axis axis,
 			v = "gcc";
 			break;
 		case RD_LKP_COMMIT:
-			field = rd_rec_strdup(run->head, "kernel");
+			field = rd_rec_strdup(run->head, WIS_FIELD(kernel));
 			v = field ? field : "unknown";
 			break;
 		default:
@@ -447,7 +447,7 @@ static void set_param(struct rd_lkp_params *p, const char *key,
 
 void rd_lkp_params(const struct rd_lkp_atom *at, struct rd_lkp_params *p)
 {
-	char *gov = rd_rec_strdup(at->run->head, "cpufreq_governor");
+	char *gov = rd_rec_strdup(at->run->head, WIS_FIELD(cpufreq_governor));
 
 	p->n = 0;
 	if (gov && *gov && strcmp(gov, "none"))
