@@ -6,8 +6,10 @@
 # record (its own run id, dated a minute after the one before) and point
 # records, framed with their CRC.  Each series named (a test and a task
 # count of TEMPLATE, processes mode) moves along the runs: its point's
-# rates (average, per_task) are the template's average (or RATE) times
-# a level times 1 + CV N(0, 1), N from a generator seeded with SEED.  The level starts
+# rates (average, per_task) are RATE (1e6 when not given) times a level
+# times 1 + CV N(0, 1), N from a generator seeded with SEED: never the
+# template's measured rate, since the p-values' permutations are seeded
+# from the values and a machine's rate would make a test's answer its own.  The level starts
 # at 1; a CHANGE RUN:FACTOR multiplies it by FACTOR from run RUN (1 is
 # the first) on; ramp:FROM:TO:TOTAL moves it straight from run FROM to
 # run TO by TOTAL (-0.15: 15 % lower at TO).  Points of other series keep
@@ -42,7 +44,7 @@ while (@spec) {
 	my ($arg, $cv, $seed) = splice(@spec, 0, 3);
 	die $usage unless defined $seed && $arg =~ $key_re;
 	my $key = $1;
-	$rate{$key} = $2;
+	$rate{$key} = $2 // 1e6;
 	my @level = (1) x $runs;
 	while (@spec && $spec[0] !~ $key_re) {
 		my $c = shift @spec;
@@ -82,8 +84,7 @@ for my $r (0 .. $runs - 1) {
 		    $factor{"$1:$2"}) {
 			my ($key, $tasks) = ("$1:$2", $2);
 			my $f = $factor{$key}[$r];
-			my ($avg) = $p =~ /"average":([-0-9.e+]+)/;
-			$avg = $rate{$key} if defined $rate{$key};
+			my $avg = $rate{$key};
 			$p =~ s/"average":[-0-9.e+]+/sprintf('"average":%.17g', $avg * $f)/e;
 			$p =~ s/"per_task":[-0-9.e+]+/sprintf('"per_task":%.17g', $avg * $f \/ $tasks)/e;
 		}
