@@ -327,8 +327,10 @@ rc0=0 rc1=0
 wait "$pid0" || rc0=$?
 # shellcheck disable=SC2154
 wait "$pid1" || rc1=$?
-check "barrier file with wis.tmpfs=private: both instances meet ($rc0 $rc1)" \
-	test "$rc0 $rc1" = "0 0"
+# A busy machine may leave the one point noisy (exit 3): the barrier
+# still met, which is what this checks.
+both_met() { sweep_ok "$rc0" "$tmp/inst0" && sweep_ok "$rc1" "$tmp/inst1"; }
+check "barrier file with wis.tmpfs=private: both instances meet ($rc0 $rc1)" both_met
 rm -f "$barrier"
 
 plan "$tap_n"
