@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,12 +224,44 @@ struct key {
 	size_t n;
 };
 
+/* Keys checked without a heap buffer: objects up to 1 kB (4 kB of stack). */
+#define KEYS_ON_STACK 256
+
 static int cmp_key(const void *a, const void *b)
 {
 	const struct key *x = a, *y = b;
 	int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
 
 	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+static int say_duplicate(struct jr *jr, const struct key *key)
+{
+	snprintf(jr->err, jr->errlen, "duplicate key %.*s", (int)key->n, key->s);
+	return -1;
+}
+
+/*
+ * The keys of an object that fits on the stack, in a hash table there:
+ * linear in the keys, where sorting them was a tenth of a store's read.
+ */
+static int duplicate_key_hashed(struct jr *jr, const struct key *keys, size_t n)
+{
+	uint16_t slot[2 * KEYS_ON_STACK] = { 0 };	/* key index + 1 */
+	const size_t mask = 2 * KEYS_ON_STACK - 1;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = 2166136261u;	/* FNV-1a */
+		size_t at;
+
+		for (size_t b = 0; b < keys[i].n; b++)
+			h = (h ^ (unsigned char)keys[i].s[b]) * 16777619u;
+		for (at = h & mask; slot[at]; at = (at + 1) & mask)
+			if (!cmp_key(&keys[slot[at] - 1], &keys[i]))
+				return say_duplicate(jr, &keys[i]);
+		slot[at] = (uint16_t)(i + 1);
+	}
+	return 0;
 }
 
 /*
@@ -239,14 +272,12 @@ static int duplicate_key(struct jr *jr, struct key *keys, size_t n)
 {
 	size_t i;
 
+	if (n <= KEYS_ON_STACK)
+		return duplicate_key_hashed(jr, keys, n);
 	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (i = 1; i < n; i++) {
-		if (!cmp_key(&keys[i - 1], &keys[i])) {
-			snprintf(jr->err, jr->errlen, "duplicate key %.*s",
-				 (int)keys[i].n, keys[i].s);
-			return -1;
-		}
-	}
+	for (i = 1; i < n; i++)
+		if (!cmp_key(&keys[i - 1], &keys[i]))
+			return say_duplicate(jr, &keys[i]);
 	return 0;
 }
 
@@ -278,7 +309,7 @@ static int check_members(struct jr *jr, struct key *keys, size_t *n)
 int wis_json_check(const char *s, size_t n, char *err, size_t errlen)
 {
 	struct jr jr = { s, s, s + n, err, errlen };
-	struct key *keys;
+	struct key stack_keys[KEYS_ON_STACK], *keys;
 	size_t nr_keys = 0;
 	int ret;
 
@@ -290,8 +321,13 @@ int wis_json_check(const char *s, size_t n, char *err, size_t errlen)
 		return jr.p == jr.end ? 0 :
 		       jr_fail(&jr, "bytes after the object");
 	}
-	/* A member takes at least four bytes: "":0 and a separator. */
-	keys = malloc((n / 4 + 1) * sizeof(*keys));
+	/*
+	 * A member takes at least four bytes: "":0 and a separator.  A point
+	 * record's keys fit on the stack: a store's read checks 100,000 of
+	 * them, and a heap buffer each time was most of that read's cost.
+	 */
+	keys = n / 4 + 1 <= KEYS_ON_STACK ? stack_keys :
+	       malloc((n / 4 + 1) * sizeof(*keys));
 	if (!keys)
 		return jr_fail(&jr, "out of memory");
 	ret = check_members(&jr, keys, &nr_keys);
@@ -299,7 +335,8 @@ int wis_json_check(const char *s, size_t n, char *err, size_t errlen)
 		ret = jr_fail(&jr, "bytes after the object");
 	if (!ret)
 		ret = duplicate_key(&jr, keys, nr_keys);
-	free(keys);
+	if (keys != stack_keys)
+		free(keys);
 	return ret;
 }
 
