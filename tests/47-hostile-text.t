@@ -121,6 +121,22 @@ report --csv neg.rec
 check "... nor in --csv" sh -c \
 	"grep -q '^n,host,good,' out && ! grep -Eq '^n,host,(bad|inf),' out"
 
+# A key twice is a malformed record: in a small object (checked on the
+# stack) and in one of over a kilobyte (on the heap).
+emit --out file:dup.rec --run d --seq 0 run id=host
+payload='{"run":"d","seq":1,"type":"point","test":"a","mode":"processes","tasks":1,"status":"ok","average":1,"per_task":1,"test":"b"}'
+printf 'WIS1 %s %s\n' "$(crc "$payload")" "$payload" >>dup.rec
+many=$(seq 0 299 | sed 's/.*/"k&":0/' | paste -sd, -)
+payload='{"run":"d","seq":2,"type":"point","test":"c","mode":"processes","tasks":1,"status":"ok","average":1,"per_task":1,'"$many"',"k7":1}'
+printf 'WIS1 %s %s\n' "$(crc "$payload")" "$payload" >>dup.rec
+emit --out file:dup.rec --run d --seq 3 end status=ok
+report dup.rec
+check "a key twice: malformed (exit $rc)" test "$rc" = 1
+check "... in a small record" grep -q \
+	'dup.rec:2: malformed record: duplicate key "test"' err
+check "... in a large one" grep -q \
+	'dup.rec:3: malformed record: duplicate key "k7"' err
+
 # Finding 7: C1 controls and bidi marks reach no terminal.
 csi=$(printf '\302\233') osc=$(printf '\302\235') rlo=$(printf '\342\200\256')
 lri=$(printf '\342\201\246') rlm=$(printf '\342\200\217')
