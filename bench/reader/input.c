@@ -189,19 +189,18 @@ void rd_inputs_free(struct rd_inputs *in)
 	free(in->text);
 }
 
-static int seq_value(const struct rd_rec *rec, uint64_t *seq)
+static int seq_value(const struct wis_jval *v, uint64_t *seq)
 {
-	struct wis_jval v;
 	uint64_t n = 0;
 	size_t i;
 
-	if (rd_rec_get(rec, WIS_FIELD(seq), &v) || v.kind != WIS_J_NUMBER)
+	if (v->kind != WIS_J_NUMBER)
 		return -1;
-	for (i = 0; i < v.len; i++) {
-		if (v.raw[i] < '0' || v.raw[i] > '9' ||
+	for (i = 0; i < v->len; i++) {
+		if (v->raw[i] < '0' || v->raw[i] > '9' ||
 		    n > (UINT64_MAX - 9) / 10)
 			return -1;
-		n = n * 10 + (uint64_t)(v.raw[i] - '0');
+		n = n * 10 + (uint64_t)(v->raw[i] - '0');
 	}
 	*seq = n;
 	return 0;
@@ -220,22 +219,58 @@ static int not_a_string(const char *key, char *err, size_t errlen)
 }
 
 /* Not "": empty unescaped (a \u0000) is found once it is unescaped. */
-static int string_field(const struct rd_rec *rec, const char *key,
-			struct wis_jval *v, char *err, size_t errlen)
+static int string_field(const struct wis_jval *v, const char *key,
+			char *err, size_t errlen)
 {
-	if (!rd_rec_get(rec, key, v) && v->kind == WIS_J_STRING && v->len > 2)
+	if (v->raw && v->kind == WIS_J_STRING && v->len > 2)
 		return 0;
 	return not_a_string(key, err, errlen);
+}
+
+/*
+ * The frame's run, type and seq in one pass that stops once it has all
+ * three (the writer puts them first): indexing every member of every
+ * record (rd_rec_get) for these three was a fifth of a store's read.
+ * The keys are unique (wis_json_check); one missing has no raw.
+ */
+static void head_members(const struct rd_rec *frame, struct wis_jval *run,
+			 struct wis_jval *type, struct wis_jval *seq)
+{
+	struct { const char *key; struct wis_jval *v; } want[] = {
+		{ WIS_FIELD(run), run }, { WIS_FIELD(type), type },
+		{ WIS_FIELD(seq), seq },
+	};
+	size_t pos = 0, left = sizeof(want) / sizeof(want[0]);
+	struct wis_jval k, v;
+
+	for (size_t i = 0; i < left; i++)
+		*want[i].v = (struct wis_jval){ 0 };
+	while (left && !wis_json_next(frame->payload, frame->len, &pos, &k, &v)) {
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			size_t klen = strlen(want[i].key);
+
+			if (k.len == klen + 2 && !want[i].v->raw &&
+			    !memcmp(k.raw + 1, want[i].key, klen)) {
+				*want[i].v = v;
+				left--;
+				break;
+			}
+		}
+	}
 }
 
 static int parse_head(const struct rd_rec *frame, struct rec_head *h,
 		      char *err, size_t errlen)
 {
-	if (wis_json_check(frame->payload, frame->len, err, errlen) ||
-	    string_field(frame, WIS_FIELD(run), &h->run, err, errlen) ||
-	    string_field(frame, WIS_FIELD(type), &h->type, err, errlen))
+	struct wis_jval seq;
+
+	if (wis_json_check(frame->payload, frame->len, err, errlen))
 		return -1;
-	if (seq_value(frame, &h->seq)) {
+	head_members(frame, &h->run, &h->type, &seq);
+	if (string_field(&h->run, WIS_FIELD(run), err, errlen) ||
+	    string_field(&h->type, WIS_FIELD(type), err, errlen))
+		return -1;
+	if (!seq.raw || seq_value(&seq, &h->seq)) {
 		snprintf(err, errlen, "seq: %s",
 			 "missing or not a non-negative integer");
 		return -1;
