@@ -148,7 +148,8 @@ void rd_rec_free(struct rd_rec *rec)
 	if (!rec)
 		return;
 	members_forget(rec->payload);
-	free(rec);
+	if (!rec->pooled)
+		free(rec);
 }
 
 int rd_inputs_init(struct rd_inputs *in, FILE *diag)
@@ -182,6 +183,7 @@ void rd_inputs_free(struct rd_inputs *in)
 	free(in->labels);
 	free(in->recs);
 	free(in->fulls);
+	rd_pool_free(&in->pool);
 	free(members.m);
 	memset(&members, 0, sizeof(members));
 	free(in->v);
@@ -280,17 +282,23 @@ static int parse_head(const struct rd_rec *frame, struct rec_head *h,
 
 /*
  * The record, its payload, run and type in one allocation: a fleet's
- * reader holds a million records.  NULL when out of memory.
+ * reader holds a million records.  From pool when given (a record that
+ * stays whole until the inputs are freed).  NULL when out of memory.
  */
 static struct rd_rec *record_new(const char *payload, size_t len,
-				 const struct rec_head *h)
+				 const struct rec_head *h,
+				 struct rd_rec_pool *pool)
 {
-	struct rd_rec *rec = malloc(sizeof(*rec) + len + 1 + h->run.len +
-				    h->type.len);
+	size_t size = sizeof(struct rd_rec) + len + 1 + h->run.len + h->type.len;
+	struct rd_rec *rec = pool ? rd_pool_alloc(pool, size) : NULL;
+	int pooled = !!rec;
 
+	if (!rec)
+		rec = malloc(size);
 	if (!rec)
 		return NULL;
 	memset(rec, 0, sizeof(*rec));
+	rec->pooled = pooled;
 	rec->payload = (char *)(rec + 1);
 	memcpy(rec->payload, payload, len);
 	rec->payload[len] = '\0';
@@ -378,7 +386,7 @@ static struct rd_rec *trimmed(struct rd_inputs *in, struct rd_rec *rec,
 		n += v.len;
 	}
 	text[n++] = '}';
-	t = record_new(text, n, h);
+	t = record_new(text, n, h, NULL);
 	free(text);
 	if (!t)
 		return rec;
@@ -400,7 +408,9 @@ static void add_record(struct rd_inputs *in, const char *payload, size_t len,
 	int ret;
 
 	ret = parse_head(&frame, &h, err, sizeof(err));
-	rec = ret ? NULL : record_new(payload, len, &h);
+	/* A record that may be trimmed is replaced, and freed: not pooled. */
+	rec = ret ? NULL : record_new(payload, len, &h,
+				      at && in->trimmable ? NULL : &in->pool);
 	if (rec && (!*rec->run || !*rec->type))
 		ret = not_a_string(*rec->run ? WIS_FIELD(type) : WIS_FIELD(run),
 				   err, sizeof(err));
@@ -740,7 +750,7 @@ struct rd_rec *rd_rec_reread(const struct rd_rec *rec, FILE *diag)
 		frame.payload = (char *)payload;
 		frame.len = plen;
 		if (!parse_head(&frame, &h, err, sizeof(err)))
-			whole = record_new(payload, plen, &h);
+			whole = record_new(payload, plen, &h, NULL);
 		members_forget(payload);
 	}
 	if (!whole)

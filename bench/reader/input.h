@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "json.h"
+#include "rec_pool.h"
 #include "schema.h"
 
 /*
@@ -43,6 +44,7 @@ struct rd_rec {
 	uint64_t frame_off;
 	size_t frame_len;
 	uint64_t frame_tag;
+	int pooled;		/* in its inputs' pool: freed with them */
 };
 
 /* A run's label from the store (wis import --label KEY=VALUE). */
@@ -66,6 +68,7 @@ struct rd_inputs {
 	struct rd_label *labels;	/* each run's together */
 	size_t nr_labels, cap_labels;
 	int oom;
+	struct rd_rec_pool pool;	/* the records not read again */
 	/*
 	 * Set before reading: a record for which trimmable() is true is kept
 	 * without the members for which dropped() is true, when it was read
