@@ -69,6 +69,8 @@ touch "/tmp/wis.$dead.1.open2.0/file" "/tmp/wis.$dead.2.open1.0"
 rc=0
 /tmp/wis run getppid1 -t 1 -s 1 --warmup 0 --interval 100 >/dev/null 2>&1 ||
 	rc=$?
+# 3: the busy machine left the point noisy; wis ran all the same.
+[ "$rc" != 3 ] || rc=0
 kill "$swap" 2>/dev/null || true
 wait "$swap" 2>/dev/null || true
 echo "$rc $(find "$victim" -type f | wc -l)" \

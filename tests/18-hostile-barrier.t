@@ -105,8 +105,9 @@ sleep 1
 	"wis.barrier=file:$tmp/half" wis.barrier_timeout=30 \
 	"wis.out=file:$tmp/half0.wis" >"$tmp/half0.out" 2>&1 || rc0=$?
 wait "$one" || rc1=$?
-check "a half-made campaign: replaced, both instances ran (exit $rc0 $rc1)" \
-	test "$rc0 $rc1" = "0 0"
+# Exit 3 is a point a busy machine left noisy, after both instances met.
+both_ran() { sweep_ok "$rc0" "$tmp/half0.wis" && sweep_ok "$rc1" "$tmp/half1.wis"; }
+check "a half-made campaign: replaced, both instances ran (exit $rc0 $rc1)" both_ran
 campaign() {
 	grep -o '"barrier_campaign":"[0-9a-f]*"' "$1" | head -n 1
 }
