@@ -16,6 +16,7 @@
 #include "file.h"
 #include "lkp_report.h"
 #include "plan.h"
+#include "sweep_plan.h"
 #include "sweep_run.h"
 
 #define MAX_GROUPS 64

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "sweep_plan.h"
 #include "sweep_run.h"
 
 enum { OPT_WARMUP = 256, OPT_REPEAT, OPT_RETRY, OPT_INTERVAL, OPT_MODE, OPT_AFFINITY,

@@ -13,6 +13,7 @@
 #include "file.h"
 #include "options.h"
 #include "plan.h"
+#include "sweep_plan.h"
 #include "sweep_run.h"
 
 enum { OPT_CMDLINE = 256, OPT_OUT, OPT_STATE, OPT_BOOT, OPT_DRY_RUN,

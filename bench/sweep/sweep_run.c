@@ -27,42 +27,9 @@
 #include "settle.h"
 #include "signals.h"
 #include "sweep_run.h"
+#include "sweep_state.h"
 #include "table.h"
 #include "topology.h"
-
-/* Fork, pinning, files and records of one point: 0.07 s on a host. */
-#define POINT_SETUP_S 0.1
-
-struct sweep {
-	const struct wis_sweep_cfg *cfg;
-	const struct wis_sweep_opts *opts;
-	struct wis_sinks *sinks;
-	char run[96];
-	uint64_t seq;
-	struct wis_cpuset mask;
-	struct wis_topology *topo;
-	/* The tests of cfg->tests[], by the same index. */
-	const struct wis_test *tests[WIS_MAX_SWEEP_TESTS];
-	struct wis_plan plan;
-	/* Each planned point's status, its last try's; its ok rate. */
-	enum wis_status *status;
-	double *rate;
-	int points, failed, unsupported, starved, noisy;
-	int tries;		/* re-measures made */
-	int sink_failed;	/* a sink lost records: the run failed */
-	uint64_t sweep_hash;		/* of the plan */
-	struct wis_barrier *barrier;
-	/* The run record's facts of the machine; sampler NULL until then. */
-	struct wis_json audit;
-	const char *sampler;	/* how a point's sampler runs */
-	double audited_at;	/* uptime, s: boot_sweep */
-	sigset_t stop;		/* signals that end the sweep, kept blocked */
-	int interrupted;	/* the one that did */
-	/* wis run --profile: the records again, for the analysis after. */
-	FILE *kept;
-	char *kept_buf;
-	size_t kept_len;
-};
 
 /* Every record, then the state file wis-init would continue the run from. */
 static void keep(struct sweep *s, const char *type, const struct wis_json *j)
@@ -102,54 +69,6 @@ static void emit_msg(struct sweep *s, const char *type, const char *msg)
 	wis_json_free(&j);
 }
 
-/* Every named test exists, or an error naming it and its near misses. */
-static int resolve_tests(struct sweep *s, char *err, size_t len)
-{
-	const struct wis_sweep_cfg *c = s->cfg;
-
-	for (int i = 0; i < c->nr_tests; i++) {
-		char near[160];
-
-		s->tests[i] = wis_test_find(c->tests[i]);
-		if (s->tests[i])
-			continue;
-		wis_test_suggest(c->tests[i], near, sizeof(near));
-		snprintf(err, len, "wis.tests: unknown test '%s'%s%s%s", c->tests[i],
-			 *near ? " (did you mean " : "", near, *near ? "?)" : "");
-		return -1;
-	}
-	if (!c->nr_tests) {
-		snprintf(err, len, "wis.tests: no test to run");
-		return -1;
-	}
-	return 0;
-}
-
-/* The CPUs to use: wis.cpus, which must lie inside the inherited mask. */
-static int resolve_cpus(struct sweep *s, char *err, size_t len)
-{
-	struct wis_cpuset inherited;
-
-	if (wis_cpuset_inherited(&inherited)) {
-		snprintf(err, len, "sched_getaffinity: %s", strerror(errno));
-		return -1;
-	}
-	s->mask = inherited;
-	if (!s->cfg->have_cpus)
-		return 0;
-	for (int cpu = 0; cpu < WIS_MAX_CPUS; cpu++) {
-		if (!wis_cpuset_test(&s->cfg->cpus, cpu))
-			continue;
-		if (!wis_cpuset_test(&inherited, cpu)) {
-			snprintf(err, len, "wis.cpus: CPU %d is not in the allowed "
-				 "mask of this process", cpu);
-			return -1;
-		}
-	}
-	s->mask = s->cfg->cpus;
-	return 0;
-}
-
 static int open_barrier(struct sweep *s, char *err, size_t len)
 {
 	const struct wis_sweep_cfg *c = s->cfg;
@@ -178,23 +97,6 @@ static int open_barrier(struct sweep *s, char *err, size_t len)
 	return s->barrier ? 0 : -1;
 }
 
-/* The tests and the plan; on a machine of places CPUs if not 0, not this. */
-static int plan(struct sweep *s, unsigned places, char *err, size_t len)
-{
-	if (resolve_tests(s, err, len))
-		return -1;
-	if (places)
-		return wis_plan_make(&s->plan, s->cfg, NULL, places, err, len);
-	if (resolve_cpus(s, err, len))
-		return -1;
-	s->topo = malloc(sizeof(*s->topo));
-	if (!s->topo || wis_topology_read(s->topo, &s->mask)) {
-		snprintf(err, len, "cannot read the CPU topology");
-		return -1;
-	}
-	return wis_plan_make(&s->plan, s->cfg, &s->mask, 0, err, len);
-}
-
 /*
  * The machine's facts and the sampler: what the run record says after
  * the plan.  Before the sinks open: started by wis-init, their devices
@@ -210,44 +112,11 @@ static void audit(struct sweep *s)
 
 static int prepare(struct sweep *s, char *err, size_t len)
 {
-	if (plan(s, 0, err, len))
+	if (sweep_plan(s, 0, err, len))
 		return -1;
 	s->sweep_hash = wis_plan_hash(&s->plan, s->cfg);
 	if (s->opts->records)
 		audit(s);
-	return 0;
-}
-
-static double point_seconds(const struct wis_sweep_cfg *c)
-{
-	return (c->m.warmup + c->m.samples) * c->m.interval_ms / 1000.0;
-}
-
-/* The plan's point k (from 0), as the engine runs it. */
-static struct wis_point point_of(const struct sweep *s, int k)
-{
-	const struct wis_plan_point *pp = &s->plan.points[k];
-	struct wis_point p = {
-		.test = s->tests[pp->test], .threads = pp->threads,
-		.nr_tasks = pp->nr_tasks, .repeat = pp->repeat,
-		.m = &s->cfg->m, .mask = &s->mask,
-		.barrier = s->barrier, .barrier_gen = (uint64_t)k + 1,
-	};
-
-	return p;
-}
-
-/* Calls fn for every point of the plan, in the order they run. */
-static int each_point(struct sweep *s,
-		      int (*fn)(struct sweep *s, struct wis_point *p, int k,
-				void *arg), void *arg)
-{
-	for (int k = 0; k < s->plan.nr_points; k++) {
-		struct wis_point p = point_of(s, k);
-
-		if (fn(s, &p, k + 1, arg))
-			return -1;
-	}
 	return 0;
 }
 
@@ -314,7 +183,7 @@ static void warn_environment(struct sweep *s)
 static void progress(struct sweep *s, int k, int n, const struct wis_point *p,
 		     const struct wis_result *r)
 {
-	double left = (n - k) * point_seconds(s->cfg);
+	double left = (n - k) * sweep_point_seconds(s->cfg);
 
 	fprintf(stderr, "[%d/%d] %-16s %-9s %4lu tasks  ", k, n, p->test->name,
 		p->threads ? "threads" : "processes", p->nr_tasks);
@@ -494,7 +363,7 @@ static int count_unmeasured(const struct sweep *s)
  */
 static int pause_before(struct sweep *s, unsigned round, double *spent)
 {
-	struct timespec ts = { (time_t)point_seconds(s->cfg) + 1, 0 };
+	struct timespec ts = { (time_t)sweep_point_seconds(s->cfg) + 1, 0 };
 	int sig;
 
 	if (s->opts->table || s->opts->progress)
@@ -530,11 +399,11 @@ static int remeasure(struct sweep *s, struct running *run)
 		if (pause_before(s, round, &spent))
 			return -1;
 		for (int k = 0; k < s->plan.nr_points; k++) {
-			struct wis_point p = point_of(s, k);
+			struct wis_point p = sweep_point_of(s, k);
 
 			if (!unmeasured(s->status[k]))
 				continue;
-			if (spent + point_seconds(s->cfg) > budget)
+			if (spent + sweep_point_seconds(s->cfg) > budget)
 				goto spent;
 			p.try = round;
 			run->base = base_of(s, k);
@@ -564,7 +433,7 @@ static int run_points(struct sweep *s, struct wis_result *r)
 		emit_msg(s, WIS_RECORD(ERROR), "out of memory");
 		return -1;
 	}
-	return each_point(s, next_point, &run) || remeasure(s, &run);
+	return sweep_each_point(s, next_point, &run) || remeasure(s, &run);
 }
 
 static void report_interrupt(struct sweep *s)
@@ -735,68 +604,4 @@ out:
 	free(s);
 	free(r);
 	return ret;
-}
-
-static int print_point(struct sweep *s, struct wis_point *p, int k, void *arg)
-{
-	(void)s;
-	(void)arg;
-	printf("%4d  %-16s %-9s %5lu\n", k, p->test->name,
-	       p->threads ? "threads" : "processes", p->nr_tasks);
-	return 0;
-}
-
-static void print_memory(const struct sweep *s, unsigned cpus)
-{
-	enum wis_maps maps[WIS_MAX_SWEEP_TESTS];
-	struct wis_env_tests tests = { 0 };
-	struct wis_memory_need need;
-
-	for (int t = 0; t < s->cfg->nr_tests; t++) {
-		maps[t] = s->tests[t]->maps;
-		wis_env_tests_add(&tests, s->tests[t]->name,
-				  s->tests[t]->family, maps[t]);
-	}
-	wis_plan_memory(&s->plan, maps, cpus, &need);
-	if (need.resident_mb)
-		printf("memory: %u MB or more: %u tasks of a test that touches "
-		       "128 MB each, plus 80 MB\n", need.resident_mb,
-		       s->plan.tasks[s->plan.nr_tasks - 1]);
-	if (need.batch_mb)
-		printf("memory: %u MB or more keeps the vm_committed_as batch "
-		       "of %u CPUs above a 128 MB mapping (%s serialise below "
-		       "it)\n", need.batch_mb, cpus, tests.mapping);
-}
-
-int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus)
-{
-	struct sweep *s = calloc(1, sizeof(*s));
-	char err[512];
-	int n;
-
-	if (!s) {
-		fprintf(stderr, "wis: out of memory\n");
-		return 2;
-	}
-	s->cfg = cfg;
-	if (plan(s, cpus, err, sizeof(err))) {
-		fprintf(stderr, "wis: %s\n", err);
-		wis_plan_free(&s->plan);
-		free(s->topo);
-		free(s);
-		return 2;
-	}
-	each_point(s, print_point, NULL);
-	n = s->plan.nr_points;
-	if (!cpus)
-		cpus = (unsigned)wis_cpuset_count(&s->mask);
-	printf("%d point%s on %u CPUs%s: %.0f s of samples, about %.0f s with "
-	       "each point's set-up\n", n, n == 1 ? "" : "s", cpus,
-	       s->topo ? " of this machine" : "", n * point_seconds(cfg),
-	       n * (point_seconds(cfg) + POINT_SETUP_S));
-	print_memory(s, cpus);
-	wis_plan_free(&s->plan);
-	free(s->topo);
-	free(s);
-	return 0;
 }

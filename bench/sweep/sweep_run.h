@@ -17,13 +17,6 @@ struct wis_sweep_opts {
 int wis_sweep_execute(const struct wis_sweep_cfg *cfg,
 		      const struct wis_sweep_opts *opts);
 
-/*
- * Print the points the sweep would run, in order, their count, how long
- * they take and the memory they need; on this machine (wis.cpus
- * included), or with cpus set on a machine of that many CPUs.
- */
-int wis_sweep_dry_run(const struct wis_sweep_cfg *cfg, unsigned cpus);
-
 /* A sweep that could not be parsed: error + end records, exit 2. */
 int wis_sweep_fail(const struct wis_sweep_cfg *cfg,
 		   const struct wis_sweep_opts *opts, const char *err);
