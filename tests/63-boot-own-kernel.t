@@ -65,15 +65,24 @@ is($rc, 0, 'qemu/run boots it with the smoke preset')
 	or diag(slurp("$tmp/run.err"), slurp("$dir/console.log"));
 
 my @virtio = records("$dir/virtio.wis");
-my @points = grep { $_->{type} eq 'point' } @virtio;
+# A point measured again (a noisy or starved try) has a record a try:
+# its last one counts.
+my (%last, @points);
+for my $p (grep { $_->{type} eq 'point' } @virtio) {
+	my $key = "$p->{test}/$p->{mode}/$p->{tasks}";
+	push(@points, $key) unless $last{$key};
+	$last{$key} = $p;
+}
+@points = map { $last{$_} } @points;
 my @tests = split(/,/, (grep { /^wis\.tests=/ }
 	split(/\n/, slurp('rootfs/etc/wis/presets/all')))[0] =~ s/^wis\.tests=//r);
 is(scalar(@points), 2 * @tests, 'one point per test at 1 and 2 tasks');
-# tmpfs takes no O_DIRECT, on Debian's kernel as on this one.
+# tmpfs takes no O_DIRECT, on Debian's kernel as on this one.  A point
+# the busy TCG host left noisy or starved ran all the same.
 is(join(' ', map { "$_->{test}/$_->{tasks}:$_->{status}" }
-	grep { $_->{status} ne 'ok' } @points),
+	grep { $_->{status} !~ /^(ok|noisy|starved)$/ } @points),
    'read3/1:unsupported read3/2:unsupported read4/1:unsupported read4/2:unsupported',
-   'every point is ok but O_DIRECT reads of tmpfs');
+   'every point ran but O_DIRECT reads of tmpfs');
 is(($virtio[-1]{type} // '') . ' ' . ($virtio[-1]{status} // ''), 'end ok',
    'the run ends ok');
 my ($release) = $manifest =~ /^kernel-release (\S+)$/m;
