@@ -268,6 +268,16 @@ static const char *scalar(char *s)
 
 static const char *const refused[] = { "&", "*", "!", "|", ">", "{", "%", "@", "`" };
 
+/* Node c after *prev among parent n's children (the first when *prev < 0). */
+static void append(struct lkp_yaml *y, int n, int *prev, int c)
+{
+	if (*prev < 0)
+		y->nodes[n].child = c;
+	else
+		y->nodes[*prev].next = c;
+	*prev = c;
+}
+
 /* A value on its key's line: a scalar or a flow sequence of scalars. */
 static int inline_value(struct parser *p, const struct line *l, char *v,
 			const char *key)
@@ -313,11 +323,7 @@ static int inline_value(struct parser *p, const struct line *l, char *v,
 		p->y->nodes[c].value = scalar(item);
 		if (!p->y->nodes[c].value)
 			return fail(p, l, "%s: unterminated quote", key);
-		if (prev < 0)
-			p->y->nodes[n].child = c;
-		else
-			p->y->nodes[prev].next = c;
-		prev = c;
+		append(p->y, n, &prev, c);
 	}
 	return n;
 }
@@ -373,11 +379,7 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 		}
 		if (c < 0)
 			return -1;
-		if (prev < 0)
-			p->y->nodes[n].child = c;
-		else
-			p->y->nodes[prev].next = c;
-		prev = c;
+		append(p->y, n, &prev, c);
 	}
 	return n;
 }
@@ -416,11 +418,7 @@ static int map(struct parser *p, int indent, int depth)
 			return -1;
 		p->y->nodes[c].key = k;
 		p->y->nodes[c].line = l->no;
-		if (prev < 0)
-			p->y->nodes[n].child = c;
-		else
-			p->y->nodes[prev].next = c;
-		prev = c;
+		append(p->y, n, &prev, c);
 	}
 	if (n >= 0 && p->at < p->nr && p->lines[p->at].indent > indent)
 		return fail(p, &p->lines[p->at], "indented deeper than the "
