@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "init.h"
+#include "record.h"
 
 #define CLEANUP_MAX_MS 2000
 #define CLEANUP_STEP_MS 10
@@ -211,7 +212,11 @@ int outcome_exit_code(const struct sweep_outcome *o)
 
 const char *outcome_status(const struct sweep_outcome *o)
 {
-	return o->how == SWEEP_EXITED && o->code == 0 ? "ok" : "error";
+	if (o->how != SWEEP_EXITED)
+		return "error";
+	if (o->code == WIS_EXIT_UNMEASURED)
+		return "unmeasured";
+	return o->code ? "error" : "ok";
 }
 
 int outcome_message(const struct sweep_outcome *o, const char *bin,

@@ -89,7 +89,8 @@ EOF
 chmod +x "$root/test/hang" "$root/test/crash"
 
 QUICK="wis.tests=getppid1 wis.samples=1 wis.warmup=0"
-QUICK="$QUICK wis.tasks=1 wis.interval=100"
+# One try a point (wis.retry=0): the checks read each record by its seq.
+QUICK="$QUICK wis.tasks=1 wis.interval=100 wis.retry=0"
 # The same, for lines that set wis.tasks or wis.interval themselves.
 BRIEF="wis.tests=getppid1 wis.samples=1 wis.warmup=0"
 
@@ -307,8 +308,15 @@ check "... /results/ID.wis has run, point, end ok" has "$root/results/k1.wis" \
 	"\"run\":\"[^\"]*\",\"seq\":2,\"type\":\"end\",\"status\":\"ok\""
 check "... so has the console, the other default sink under kerf" \
 	grep -q '"type":"end","status":"ok"' "$tmp/kerf.out"
-check "... the completion marker says ok" \
-	test "$(cat "$root/results/k1.done")" = ok
+# unmeasured: exit 3, the point the busy machine left noisy.
+marker_ok() {
+	case $(cat "$root/results/k1.done") in
+	ok) [ "$rc" = 0 ] ;;
+	unmeasured) [ "$rc" = 3 ] ;;
+	*) false ;;
+	esac
+}
+check "... the completion marker says ok (or unmeasured, with exit 3)" marker_ok
 check "... /tmp was made a tmpfs" grep -q '"tmp_fs":"tmpfs"' \
 	"$root/results/k1.wis"
 

@@ -89,13 +89,17 @@ unlike($console, qr/^kerf-stand-in: root $TMPFS_MAGIC\r?$/m,
        '... which is not tmpfs');
 unlike($console, qr/^kerf-stand-in: console as controlling tty/m,
        'wis-init ran with the console as its controlling tty');
-like($console, qr/^kerf-stand-in: exit 0\r?$/m, 'wis-init exits 0')
+# Exit 3 and the marker unmeasured: points the busy TCG host left noisy
+# or starved after their tries; the records are whole all the same.
+my ($exit) = $console =~ /^kerf-stand-in: exit (\d+)\r?$/m;
+ok(defined($exit) && ($exit == 0 || $exit == 3), 'wis-init exits 0 (or 3)')
 	or diag($console);
 
 my %files = copied_files($console);
 ok(exists($files{'spawn.wis'}), 'wis-init wrote /results/spawn.wis')
 	or diag(join(' ', sort keys %files));
-is($files{'spawn.done'} // '', "ok\n", '... and the /results/spawn.done marker: ok');
+is($files{'spawn.done'} // '', ($exit // 0) == 3 ? "unmeasured\n" : "ok\n",
+   '... and the /results/spawn.done marker: ok (unmeasured with exit 3)');
 spew("$tmp/spawn.wis", $files{'spawn.wis'} // '');
 my @r = records("$tmp/spawn.wis");
 my @points = grep { $_->{type} eq 'point' } @r;
