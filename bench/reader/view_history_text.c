@@ -132,6 +132,23 @@ static void put_no_control(FILE *out, const struct rd_history *h,
 	      "none measured", out);
 }
 
+/* A change's control line: the control's ratio over the same runs. */
+static void put_control(FILE *out, const struct rd_history *h,
+			const struct rd_series *s, const char *control_test,
+			double control, int control_off)
+{
+	fputs("\n  control ", out);
+	if (!control_test) {
+		put_no_control(out, h, s);
+		return;
+	}
+	puts_clean(out, control_test);
+	fputc(' ', out);
+	put_pct(out, control);
+	if (control_off)
+		fputs(": it moved with the test, the machine moved", out);
+}
+
 /* A step in full, a line per fact. */
 static void print_step(FILE *out, const struct rd_history *h,
 		       const struct rd_step *st)
@@ -160,16 +177,8 @@ static void print_step(FILE *out, const struct rd_history *h,
 	put_level(out, st->s, &st->at.before);
 	fputs("\n  after:  ", out);
 	put_level(out, st->s, &st->at.after);
-	fputs("\n  control ", out);
-	if (st->control_test) {
-		puts_clean(out, st->control_test);
-		fputc(' ', out);
-		put_pct(out, st->at.control);
-		if (st->at.control_off)
-			fputs(": it moved with the test, the machine moved", out);
-	} else {
-		put_no_control(out, h, st->s);
-	}
+	put_control(out, h, st->s, st->control_test, st->at.control,
+		    st->at.control_off);
 	fputs("\n  symbols:", out);
 	for (size_t i = 0; i < st->nr_symbols; i++) {
 		const struct rd_hist_symbol *sym = &st->symbols[i];
@@ -205,16 +214,8 @@ static void print_drift(FILE *out, const struct rd_history *h,
 	put_run(out, h, dr->at.start);
 	fputs("\n  to   ", out);
 	put_run(out, h, dr->at.end);
-	fputs("\n  control ", out);
-	if (dr->control_test) {
-		puts_clean(out, dr->control_test);
-		fputc(' ', out);
-		put_pct(out, dr->at.control);
-		if (dr->at.control_off)
-			fputs(": it moved with the test, the machine moved", out);
-	} else {
-		put_no_control(out, h, dr->s);
-	}
+	put_control(out, h, dr->s, dr->control_test, dr->at.control,
+		    dr->at.control_off);
 	fputc('\n', out);
 }
 
