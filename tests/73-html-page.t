@@ -152,7 +152,15 @@ def load(d, path, what, in_view=True, width=1200):
               '%s: the page\'s script ran' % what):
         return
     if in_view:
-        shown = d.execute_script("return document.querySelectorAll('.chart.drawn').length")
+        # Drawn in the frames after load: on a busy machine that is a
+        # moment later, so wait for the first (up to 10 s) rather than
+        # read once.
+        shown = 0
+        for _ in range(100):
+            shown = d.execute_script("return document.querySelectorAll('.chart.drawn').length")
+            if shown:
+                break
+            time.sleep(0.1)
         ok(shown >= 1, '%s: the charts in view are drawn as the page opens (%d)' % (what, shown))
     d.execute_script("window.dispatchEvent(new Event('beforeprint'))")
     errors = [e['message'] for e in d.get_log('browser') if e['level'] == 'SEVERE']
