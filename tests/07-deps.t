@@ -18,8 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 plan 8
 
 # The layers, lowest first: a folder may use only folders of a lower rank.
-layers="base:1 grammar:2 records:3 engine:4 init:4 analysis:4 reader:5 tests:5
-	store:6 sweep:6 commands:7"
+layers="base:1 grammar:2 records:3 profiler:4 statistics:4 init:4 harness:5 input:5
+	model:6 tests:6 views:7 lkp:8 request:9 store:10 sweep:10 commands:11"
 
 sources() {
 	for f in bench/*/*.[ch] init/*.[ch]; do
@@ -28,7 +28,7 @@ sources() {
 }
 
 # "NAME FOLDER" for every file: names are unique across the folders.
-sources | awk -F/ '{ sub(/\.[ch]$/, "", $NF); print $NF, $(NF - 1) }' |
+sources | awk -F/ '{ sub(/\.[ch]$/, "", $NF); print $NF, ($2 == "tests" ? "tests" : $(NF - 1)) }' |
 	sort -u >"$tmp/where"
 is "file names are unique across the folders" "" \
 	"$(cut -d' ' -f1 "$tmp/where" | uniq -d)"
@@ -45,7 +45,7 @@ awk 'FNR == 1 { from = FILENAME; sub(/.*\//, "", from); sub(/\.[ch]$/, "", from)
 sources | sed -n 's|.*/||; s|\.c$||p' >"$tmp/names"
 # shellcheck disable=SC2012 # plain object names
 objects=$(ls -t "$obj"/glibc/*/*.o "$obj"/bench/commands/*.o \
-	"$obj"/bench/store/*.o "$obj"/bench/tests/*.o "$obj"/init/*.o 2>/dev/null |
+	"$obj"/bench/store/*.o "$obj"/bench/tests/*/*.o "$obj"/init/*.o 2>/dev/null |
 	awk 'NR == FNR { want[$1]; next }
 		{ f = $0; sub(/.*\//, "", f); sub(/\.o$/, "", f) }
 		(f in want) && !(f in seen) { seen[f]; print }' "$tmp/names" -)
@@ -105,6 +105,6 @@ check "uses across folders are found ($cross)" test "$cross" -gt 50
 is "no folder uses a folder of its own layer or above" "" \
 	"$(upward "$tmp/edges")"
 echo "file model" >"$tmp/planted-up"
-is "... and a planted upward include (base -> reader) is found" \
-	"file (base) -> model (reader)" "$(upward "$tmp/planted-up")"
+is "... and a planted upward include (base -> model) is found" \
+	"file (base) -> model (model)" "$(upward "$tmp/planted-up")"
 done_testing

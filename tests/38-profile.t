@@ -13,9 +13,9 @@ plan 29
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CHECK=$tmp/profile_check
-gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base -Ibench/engine \
-	-Ibench/grammar -o "$CHECK" tests/profile_check.c bench/engine/perf_ring.c \
-	bench/engine/kallsyms.c bench/engine/lock_stat.c
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -Ibench/base -Ibench/profiler \
+	-Ibench/grammar -o "$CHECK" tests/profile_check.c bench/profiler/perf_ring.c \
+	bench/profiler/kallsyms.c bench/profiler/lock_stat.c
 
 is "a sample that wraps the ring's end comes whole, and a lost record counts" \
 "sample ip ffffffff81000010 chain ffffffff81000110

@@ -119,7 +119,7 @@ for my $c (slurp('docs/writing-tests.md') =~ /^```c\n(.*?)^```/msg) {
 	open(my $fh, '>', $src) or die "$src: $!";
 	print $fh $c;
 	close($fh);
-	my $err = `cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsyntax-only -Ibench/engine -Ibench/base $src 2>&1`;
+	my $err = `cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fsyntax-only -Ibench/harness -Ibench/base $src 2>&1`;
 	unlink $src;
 	is($err, '', "writing-tests.md: C block $n compiles");
 }

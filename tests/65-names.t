@@ -1,5 +1,5 @@
 #!/bin/sh
-# Test names come from one place, the registry (each bench/tests/NAME.c
+# Test names come from one place, the registry (each bench/tests/KIND/NAME.c
 # is the test NAME): the all preset, docs/tests.md and the README hold no
 # list that could drift from it.
 #
@@ -7,7 +7,7 @@
 # its WIS_TEST() row: C asks the registry, scripts ask `wis list`.  So a
 # test's name stands in the tree's code only in the rows (bench/tests/),
 # the presets (rootfs/etc/wis/presets/, which name what they run) and
-# the self-benchmark (bench/engine/harness_bench.c, which times one
+# the self-benchmark (bench/harness/harness_bench.c, which times one
 # test).  What counts as code is tests/lib/test-names.pl's: C's string
 # literals, the code of JavaScript, the lines of scripts, make and
 # Kconfig files that are not comments.  Left out, each for its reason:
@@ -29,14 +29,14 @@ trap 'rm -rf "$tmp"' EXIT
 "$WIS" list --names >"$tmp/names"
 sort "$tmp/names" >"$tmp/sorted"
 
-for f in bench/tests/*.c; do
+for f in bench/tests/*/*.c; do
 	basename "$f" .c
 done | sort >"$tmp/files"
-is "every file of bench/tests/ is the test of its name, and no other" \
+is "every file of bench/tests/ (a folder a kind) is the test of its name, and no other" \
 	"$(cat "$tmp/files")" "$(cat "$tmp/sorted")"
 
 is "no test states its name: it is the file's" "" \
-	"$(grep -l -E '^[[:space:]]*\.name[[:space:]]*=' bench/tests/*.c || true)"
+	"$(grep -l -E '^[[:space:]]*\.name[[:space:]]*=' bench/tests/*/*.c || true)"
 
 # The all preset keeps its own run order, the one the records have
 # always had; it names every registered test exactly once.
@@ -65,7 +65,7 @@ code_files() {
 	for top in .ci bench build build.sh init kconfig qemu rootfs; do
 		[ -e "$top" ] && find "$top" -type f
 	done | grep -v -e '^bench/tests/' -e '^rootfs/etc/wis/presets/' \
-		-e '^bench/engine/harness_bench\.c$' -e '^bench/fuzz/' \
+		-e '^bench/harness/harness_bench\.c$' -e '^bench/fuzz/' \
 		-e '^bench/scripts/lkp-roots-check$' \
 		-e '/node_modules/' -e '\.md$' | sort
 }

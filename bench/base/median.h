@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one median of the tree, for the statistics (analysis/) and the
- * harness's own benchmark (engine/) alike.
+ * The one median of the tree, for the statistics (statistics/) and the
+ * harness's own benchmark (harness/) alike.
  */
 #ifndef WIS_MEDIAN_H
 #define WIS_MEDIAN_H

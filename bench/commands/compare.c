@@ -2,7 +2,7 @@
 /*
  * `wis compare A... -- B...` (per point: medians, spreads, verdict) and
  * `wis compare BASE NEW...` (the split experiment: B/A), on the request
- * of wis report (bench/reader/request.h).
+ * of wis report (bench/request/request.h).
  */
 #include <stddef.h>
 #include <string.h>

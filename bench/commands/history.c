@@ -3,7 +3,7 @@
  * wis history (--db DB [SELECTORS] | FILE...) [TEST...]: the runs in
  * order, per machine, test, mode and task count the rate along them, and
  * where a rate stepped or drifted: the request of the reader
- * (reader/request.h), read from the options (history_options.c).  Exit 0:
+ * (request/request.h), read from the options (history_options.c).  Exit 0:
  * no alarm; 1: a change within the last --recent runs; 125: too few runs;
  * 2: bad usage.
  */

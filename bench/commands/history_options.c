@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wis history's options, into one request (bench/reader/request.h). */
+/* wis history's options, into one request (bench/request/request.h). */
 #include <stdlib.h>
 #include <string.h>
 

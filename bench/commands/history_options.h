@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * wis history's options, read into one request for the reader
- * (bench/reader/request.h), and the running of it.
+ * (bench/request/request.h), and the running of it.
  */
 #ifndef WIS_HISTORY_OPTIONS_H
 #define WIS_HISTORY_OPTIONS_H

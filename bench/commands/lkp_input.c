@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An LKP job or 0-day report as the sweeps of `wis sweep --job` and
- * `wis run --job` (grammar/lkp_job.h): read, mapped on the CPUs the
+ * `wis run --job` (lkp/lkp_job.h): read, mapped on the CPUs the
  * sweep is given, each sweep's wis.* words put before the user's (a
  * key the user gives wins, and wis.lkp says so), then run, listed
  * (--dry-run) or printed as keys (--keys).  Every check runs before

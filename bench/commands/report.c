@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `wis report FILE...`: tables, CSV, LKP keys, KCIDB, plots from result
- * records (bench/reader/request.h).
+ * records (bench/request/request.h).
  */
 #include <stddef.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What wis report and wis compare share: their options, read into one
- * request for the reader (bench/reader/request.h), and the running of it.
+ * request for the reader (bench/request/request.h), and the running of it.
  */
 #ifndef WIS_REPORT_OPTIONS_H
 #define WIS_REPORT_OPTIONS_H

@@ -2,7 +2,7 @@
 /*
  * wis runs --db DB [SELECTOR...]: the store's runs, a line each (id,
  * date, kernel, points by status, labels) under the machine they ran on, in the
- * order they were imported (reader/view_runs.c); what to put in
+ * order they were imported (views/view_runs.c); what to put in
  * selectors of wis report --db, wis compare --db and wis history.
  */
 #include <stdlib.h>

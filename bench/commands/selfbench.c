@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `wis bench`: what the harness costs, and how far each sample's length
- * strays from the interval (engine/harness_bench.c).
+ * strays from the interval (harness/harness_bench.c).
  */
 #include <stdio.h>
 

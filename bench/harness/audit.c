@@ -17,13 +17,11 @@
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
 #endif
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 #include "audit.h"
 #include "clock.h"
 #include "file.h"
+#include "hypervisor.h"
 #include "midr.h"
 #include "schema.h"
 #include "topology.h"
@@ -220,29 +218,6 @@ static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
 }
-
-#if defined(__x86_64__) || defined(__i386__)
-unsigned wis_cpuid_hypervisor(char sig[13])
-{
-	unsigned a, b, c, d;
-
-	sig[0] = '\0';
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
-		return 0;
-	__cpuid(0x40000000, a, b, c, d);
-	memcpy(sig, &b, 4);
-	memcpy(sig + 4, &c, 4);
-	memcpy(sig + 8, &d, 4);
-	sig[12] = '\0';
-	return a;
-}
-#else
-unsigned wis_cpuid_hypervisor(char sig[13])
-{
-	sig[0] = '\0';
-	return 0;
-}
-#endif
 
 /* What a hypervisor calls itself, and the name the record gives it. */
 static const struct {

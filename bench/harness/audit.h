@@ -21,12 +21,6 @@ void wis_audit_start_json(struct wis_json *j, const char *boot,
 /* The facts of this machine the environment warnings read. */
 void wis_audit_env(struct wis_env *e);
 
-/*
- * x86's CPUID hypervisor signature (leaf 0x40000000, "KVMKVMKVM") into
- * sig and its highest leaf; 0 when the CPU has no hypervisor bit, or is
- * no x86.
- */
-unsigned wis_cpuid_hypervisor(char sig[13]);
 
 /* The kernel's vm_committed_as batch in pages, -1 if unknown. */
 long wis_committed_as_batch(void);

@@ -20,7 +20,7 @@
 #include "lava_log.h"
 #include "record.h"
 #include "siphash.h"
-#include "table.h"
+#include "safename.h"
 
 #define READ_CHUNK (1 << 20)
 /* The first 16 bytes of every SQLite database file: a store. */

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "model.h"
-#include "view.h"
+#include "view_opts.h"
 
 /* A control is off when B/A leaves 1.00 +/- this. */
 #define CMP_CONTROL_TOLERANCE 0.03

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "table.h"
+#include "safename.h"
 
 #define MAX_TASKS 1000000
 #define MAX_REPEAT 1000000

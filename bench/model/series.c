@@ -2,7 +2,7 @@
 /*
  * A history's runs in order along --by (kernel releases as the kernel
  * numbers them) and the machine each ran on, its series per machine,
- * and the steps and drifts in each (analysis/changes.c) against the
+ * and the steps and drifts in each (statistics/changes.c) against the
  * test's control, with the two runs, the levels, the symbols and the
  * alarm.
  */
@@ -418,7 +418,7 @@ static size_t control_measured(size_t k, void *arg)
 
 /*
  * The test's control on the same machine, at the same mode and tasks,
- * as the history's policy chooses it (analysis/alarm.h).
+ * as the history's policy chooses it (statistics/alarm.h).
  */
 static const struct rd_series *control_of(const struct rd_history *h,
 					  const struct rd_series *s)

@@ -2,7 +2,7 @@
 /*
  * A history of runs: the runs of a model in order and the machine each
  * ran on (machine.h), a series per machine, test, mode and task count
- * along them, and the steps and drifts found in each (analysis/changes.h)
+ * along them, and the steps and drifts found in each (statistics/changes.h)
  * with all that is said of them.  wis history's views (text, CSV, JSON,
  * plots, the page) only read it, so they say the same facts.
  */
@@ -16,7 +16,8 @@
 #include "json.h"
 #include "machine.h"
 #include "model.h"
-#include "view.h"
+#include "symbols.h"
+#include "view_opts.h"
 
 /*
  * Runs a history needs before a step is looked for: two on each side of
@@ -152,24 +153,6 @@ void rd_level_range(const struct rd_series *s, const struct an_level *l,
 		    double *min, double *max);
 /* The level's spread (1.4826 x MAD) as a % of its median. */
 double rd_level_spread_pct(const struct an_level *l);
-
-/*
- * wis history's views, one file each: the text (view_history_text.c):
- * from names what the runs were read from; all prints every table, not
- * only those of the series that moved; 0, or -1 out of memory.
- */
-int rd_view_history_text(FILE *out, const struct rd_history *h,
-			 const char *from, int all);
-/*
- * How h's steps are found, with its rule's figures: a sentence, brk
- * between its lines ("\n  " in the text, " " on a page).
- */
-void rd_put_step_method(FILE *out, const struct rd_history *h,
-			const char *brk);
-/* A row per run and shown series (view_history_csv.c). */
-void rd_view_history_csv(FILE *out, const struct rd_history *h);
-/* A line per step, then per drift (view_history_json.c). */
-void rd_view_history_json(FILE *out, const struct rd_history *h);
 
 /*
  * Each run's number, its place among its machine's runs in the order

@@ -1,7 +1,7 @@
 /*
  * The pages of wis report, compare and history --html, their shared
  * part: it reads the JSON of the page's wis-data block, whose fields
- * bench/reader/page_fields.def names (docs/records.md, "The page's
+ * bench/views/page_fields.def names (docs/records.md, "The page's
  * data"), and gives the other files elements, numbers, the runs'
  * tables and the words for points set aside.  The Makefile joins
  * common.js, chart.js, the page kinds' files and main.js, in that

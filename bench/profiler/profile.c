@@ -21,8 +21,8 @@
 #include <cpuid.h>
 #endif
 
-#include "audit.h"
 #include "file.h"
+#include "hypervisor.h"
 #include "perf_ring.h"
 #include "profile.h"
 #include "profile_syms.h"

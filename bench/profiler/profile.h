@@ -20,7 +20,6 @@
 #include "json.h"
 #include "lock_stat.h"
 #include "profile_syms.h"
-#include "wis.h"
 
 #define WIS_PROF_FREQ 1000	/* samples per second and CPU */
 #define WIS_PROF_STATS 8

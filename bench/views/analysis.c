@@ -22,7 +22,7 @@
 
 /*
  * How far sym's share rose from a to b, in standard errors (the z-test
- * of analysis/bootstrap.h): with a few hundred samples a point, a big
+ * of statistics/bootstrap.h): with a few hundred samples a point, a big
  * symbol's share wanders by several points on its own.  A symbol below
  * a's table is taken at the table's last count, at most.
  */

@@ -14,65 +14,8 @@
 
 #include "json.h"
 #include "model.h"
-
-/*
- * --db: the runs that words[0..n) select in the store at db, read into
- * in as one input called name; 0, or -1 said on in->diag.  The host's
- * wis has one (bench/store/); NULL in the image's, which has no store.
- */
-typedef int rd_select_fn(struct rd_inputs *in, const char *db,
-			 const char *const *words, size_t n, const char *name);
-
-/*
- * What a --html page inlines besides its data: the charting library
- * (name, version, licence and its text, minified script, style sheet)
- * and the page's own script and style (bench/page/).  The host's wis
- * has them (commands/page_assets.c); the image's has none.
- */
-struct rd_page_assets {
-	const char *lib_name, *lib_version, *lib_licence, *lib_licence_text;
-	const char *lib_js, *lib_css;
-	const char *page_js, *page_css;
-};
-
-/*
- * The most characters of a test's name a comparison's text table shows
- * (put_clean_cut()); its column is narrower, so a long name pushes the
- * row rather than lose what tells it apart.
- */
-#define RD_TEST_SHOWN_MAX 31
-
-/* What goes to stdout. */
-enum wis_report_format {
-	WIS_REPORT_TEXT, WIS_REPORT_CSV, WIS_REPORT_JSON, WIS_REPORT_LKP,
-	WIS_REPORT_KCIDB,
-};
-
-struct wis_report_opts {
-	enum wis_report_format format;
-	int runtest;		/* runtest.py's files into out_dir */
-	const char *out_dir;
-	const char *plot_dir;	/* gnuplot's SVG and PNG, index.html */
-	const char *html;	/* one page, its data and scripts inside */
-	const struct rd_page_assets *page;	/* NULL: this wis has none */
-	const char *folded_dir;	/* folded stacks of profiled points */
-	int sum;		/* a side holding several runs adds them up */
-	int force;		/* sum points whose windows did not overlap */
-	const char *origin;	/* KCIDB's origin: [a-z0-9_]+ */
-	/*
-	 * The suite's tests, for the model (rd_test_info): their testcase:
-	 * lines, families, mappings and controls.  None in a reader that
-	 * links no tests.
-	 */
-	const struct rd_test_info *tests;
-	size_t nr_tests;
-	const char *lkp_root;	/* LKP result roots into this directory */
-	/* wis compare: LKP's table, not verdicts; every key (ncompare -a) */
-	enum { RD_LKP_TABLE_OFF, RD_LKP_TABLE_LISTED, RD_LKP_TABLE_ALL } lkp_table;
-	const char *lkp_report;	/* wis compare: a 0-day report's point */
-	const char *db;		/* --db: operands select runs of this store */
-	rd_select_fn *select;
-};
+#include "symbols.h"
+#include "view_opts.h"
 
 void rd_view_text(FILE *out, const struct rd_model *m);
 void rd_view_csv(FILE *out, const struct rd_model *m);
@@ -229,28 +172,30 @@ int rd_view_html_repeats(const struct rd_rep_table *t,
 int rd_view_plot_repeats(const struct rd_rep_table *t, int dirfd,
 			 const char *dir, FILE *diag);
 
-/* The point of test, mode and tasks in run that was profiled, or NULL. */
-const struct rd_point *rd_run_profiled(const struct rd_run *run,
-				       const char *test, int threads,
-				       unsigned long tasks);
-
-/* Of two points profiled, the kernel symbols whose share moved most. */
-#define RD_SYMBOL_CHANGES 3
-
-struct rd_sym_change {
-	const char *name;	/* into a profile the model holds (model.h) */
-	double share[2];	/* % of a's, b's kernel samples */
-	int below[2];		/* not in that side's table: below share[] */
-};
-
-/* Into v, the most moved first; how many (at most RD_SYMBOL_CHANGES). */
-size_t rd_symbol_changes(const struct rd_point *a, const struct rd_point *b,
-			 struct rd_sym_change *v);
 /* " SYM A% -> B%, ..." (wis compare's symbols: lines). */
 void rd_put_symbol_changes(FILE *out, const struct rd_point *a,
 			   const struct rd_point *b);
 
 struct rd_history;
+
+/*
+ * wis history's views, one file each: the text (view_history_text.c):
+ * from names what the runs were read from; all prints every table, not
+ * only those of the series that moved; 0, or -1 out of memory.
+ */
+int rd_view_history_text(FILE *out, const struct rd_history *h,
+			 const char *from, int all);
+/*
+ * How h's steps are found, with its rule's figures: a sentence, brk
+ * between its lines ("\n  " in the text, " " on a page).
+ */
+void rd_put_step_method(FILE *out, const struct rd_history *h,
+			const char *brk);
+/* A row per run and shown series (view_history_csv.c). */
+void rd_view_history_csv(FILE *out, const struct rd_history *h);
+/* A line per step, then per drift (view_history_json.c). */
+void rd_view_history_json(FILE *out, const struct rd_history *h);
+
 
 /*
  * The same for a history (series.h), into the directory dir, made when

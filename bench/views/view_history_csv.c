@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "series.h"
+#include "view.h"
 
 void rd_view_history_csv(FILE *out, const struct rd_history *h)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "series.h"
+#include "view.h"
 
 /* A run's identity: id, place in the order, --by value, labels. */
 static void json_run(struct wis_json *j, const struct rd_history *h, size_t r)

@@ -11,6 +11,7 @@
 
 #include "safename.h"
 #include "series.h"
+#include "view.h"
 
 /*
  * Columns of the text, and of its tables' rates.  Names are never cut:
