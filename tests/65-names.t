@@ -21,7 +21,7 @@
 set -eu
 . tests/tap.sh
 
-plan 7
+plan 8
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -34,6 +34,17 @@ for f in bench/tests/*/*.c; do
 done | sort >"$tmp/files"
 is "every file of bench/tests/ (a folder a kind) is the test of its name, and no other" \
 	"$(cat "$tmp/files")" "$(cat "$tmp/sorted")"
+
+# A test's folder is its family (the file family's reads and writes in io/).
+"$WIS" list | awk '{ print $1, $2 }' | sort >"$tmp/families"
+for f in bench/tests/*/*.c; do
+	dir=${f%/*}
+	family=${dir##*/}
+	[ "$family" = io ] && family=file
+	echo "$(basename "$f" .c) $family"
+done | sort >"$tmp/folders"
+is "every test's folder is its family, as wis list says it" \
+	"$(cat "$tmp/families")" "$(cat "$tmp/folders")"
 
 is "no test states its name: it is the file's" "" \
 	"$(grep -l -E '^[[:space:]]*\.name[[:space:]]*=' bench/tests/*/*.c || true)"
