@@ -230,6 +230,9 @@ unsigned wis_cpuid_hypervisor(char sig[13])
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
 		return 0;
 	__cpuid(0x40000000, a, b, c, d);
+	/* A hypervisor that sets the bit but offers no leaf of its own. */
+	if (a < 0x40000000)
+		return 0x40000000;
 	memcpy(sig, &b, 4);
 	memcpy(sig + 4, &c, 4);
 	memcpy(sig + 8, &d, 4);
@@ -286,7 +289,7 @@ static void audit_hypervisor(struct wis_json *j)
 	char buf[256];
 	const char *name;
 
-	if (wis_cpuid_hypervisor(buf)) {
+	if (wis_cpuid_hypervisor(buf) && *buf) {
 		name = hypervisor_named(buf);
 		for (char *p = buf; !name && *p; p++)
 			if (*p < ' ' || *p > '~')
