@@ -56,8 +56,7 @@ is_deeply([records("$dir/pmem.img")], \@virtio,
 # total; it says so rather than record a count of mutexes alone.
 my $qemu = "$tmp/qemu-no-leaf";
 open(my $fh, '>', $qemu) or die "$qemu: $!";
-print $fh <<'SH';
-#!/bin/sh
+print $fh "#!/bin/sh\n", <<'SH';
 for arg; do
 	shift
 	[ "$arg" != max,hypervisor=off ] || arg=max,tcg-cpuid=off
