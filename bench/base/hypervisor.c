@@ -17,6 +17,9 @@ unsigned wis_cpuid_hypervisor(char sig[13])
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
 		return 0;
 	__cpuid(0x40000000, a, b, c, d);
+	/* A hypervisor that sets the bit but offers no leaf of its own. */
+	if (a < 0x40000000)
+		return 0x40000000;
 	memcpy(sig, &b, 4);
 	memcpy(sig + 4, &c, 4);
 	memcpy(sig + 8, &d, 4);

@@ -6,7 +6,8 @@
 /*
  * x86's CPUID hypervisor signature (leaf 0x40000000, "KVMKVMKVM") into
  * sig and its highest leaf; 0 when the CPU has no hypervisor bit, or is
- * no x86.
+ * no x86.  A CPU with the bit and no hypervisor leaf (QEMU's TCG with
+ * tcg-cpuid=off) gives 0x40000000 and an empty sig.
  */
 unsigned wis_cpuid_hypervisor(char sig[13]);
 

@@ -261,7 +261,7 @@ static void audit_hypervisor(struct wis_json *j)
 	char buf[256];
 	const char *name;
 
-	if (wis_cpuid_hypervisor(buf)) {
+	if (wis_cpuid_hypervisor(buf) && *buf) {
 		name = hypervisor_named(buf);
 		for (char *p = buf; !name && *p; p++)
 			if (*p < ' ' || *p > '~')
