@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 32
+plan 36
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -150,6 +150,29 @@ rc=0
 check "a malformed stats.json in a root: exit 1, the file and the key named, the other RUNs stored" sh -c \
 	"test $rc -eq 1 && grep -q '^wis import: $r: not a number at byte [0-9]* (key \"will-it-scale.workload\")' err &&
 	 grep -q '2 runs: 2 added' out"
+
+# A job.yaml value too long for wis's buffer, or not one will-it-scale
+# takes: the file, the line and the key named, the RUN not stored.
+j=$(find "$FIX/lkp-result" -name job.yaml | sort | sed -n 2p)
+for bad in 'mode: thread012345678901234567890123456789|mode: empty or longer than 15' \
+	'nr_task: 1234567890123456789012345678901|nr_task: empty or longer than 23' \
+	"mode: bogus|mode: bad value 'bogus': process, thread or both" \
+	"test: Unlink2;|test: bad value 'Unlink2;': a will-it-scale test name"; do
+	rm -rf bad-result bad.db
+	cp -R "$FIX/lkp-result" bad-result
+	r=bad-result/${j#"$FIX"/lkp-result/}
+	key=${bad%%:*}
+	awk -v key="$key" -v to="${bad%%|*}" \
+		'{ l = $0; sub(/^ */, "", l); if (index(l, key ": ") == 1)
+		   { sub(/[^ ].*/, ""); $0 = $0 to } print }' "$j" >"$r"
+	line=$(grep -n "^ *$key: " "$r" | cut -d: -f1)
+	rc=0
+	"$HOST" import bad.db bad-result >out 2>err || rc=$?
+	# shellcheck disable=SC2016
+	check "job.yaml with ${bad%%|*}: exit 1, the file, line and key named, the other RUNs stored" sh -c \
+		'test "$0" -eq 1 && grep -qF -- "$1" err && grep -q "2 runs: 2 added" out' \
+		"$rc" "wis import: $r: line $line: ${bad#*|}"
+done
 
 # A malformed stats file in a root: named with its key, nothing written.
 sed 's/: 1300,/: 13-00,/' "$c/3/stats.json" >s && cat s >"$c/3/stats.json"
