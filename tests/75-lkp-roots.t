@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 36
+plan 38
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -103,6 +103,24 @@ rc=0
 check "an axis that is no directory name (commit=..): exit 2, named, nothing written" sh -c \
 	"test $rc -eq 2 && test -z \"\$(ls dots-roots)\" &&
 	 grep -q \"^wis report: run base-1: its commit is not a directory name LKP can have\" err"
+
+# A commit directory wis may not write into, or one whose 100 RUNs are
+# all taken: refused before the first RUN of any atom is written.
+cc=${c#roots/}
+mkdir -p "link-roots/${cc%/*}" elsewhere
+ln -s "$PWD/elsewhere" "link-roots/$cc"
+rc=0
+"$HOST" report --lkp-root link-roots base.wis >out 2>err || rc=$?
+check "a commit directory that is a link: exit 2, named, no RUN of any atom written" sh -c \
+	"test $rc -eq 2 && grep -q '^wis report: cannot open link-roots/$cc: ' err &&
+	 test -z \"\$(find link-roots elsewhere -name job.yaml)\""
+mkdir -p "full-roots/$cc"
+(cd "full-roots/$cc" && for i in $(seq 0 99); do mkdir "$i"; done)
+rc=0
+"$HOST" report --lkp-root full-roots base.wis >out 2>err || rc=$?
+check "a commit's 100 RUNs taken: exit 2, named, no RUN of any atom written" sh -c \
+	"test $rc -eq 2 && grep -q \"^wis report: full-roots/$cc: all of LKP's 100 runs taken; nothing written\" err &&
+	 test -z \"\$(find full-roots -name job.yaml)\""
 
 # LKP's table: A the base; listed when LKP lists (docs/lkp.md).
 rc=0
