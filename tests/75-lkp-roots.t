@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 38
+plan 39
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -191,6 +191,17 @@ for bad in 'mode: thread012345678901234567890123456789|mode: empty or longer tha
 		'test "$0" -eq 1 && grep -qF -- "$1" err && grep -q "2 runs: 2 added" out' \
 		"$rc" "wis import: $r: line $line: ${bad#*|}"
 done
+
+# A key twice in stats.json: the last value, as Ruby's JSON.parse keeps.
+rm -rf bad-result bad.db
+cp -R "$FIX/lkp-result" bad-result
+r=$(find bad-result -name stats.json | sort | sed -n 1p)
+sed 's/^{$/{\n  "will-it-scale.16.threads": 999000,/; s/"will-it-scale.16.threads": 1230000/"will-it-scale.16.threads": 4560000/' \
+	"$r" >s && cat s >"$r"
+"$HOST" import bad.db bad-result >out 2>&1 || true
+"$HOST" report --db bad.db >rep 2>&1 || true
+check "a key twice in stats.json: the last value stored" sh -c \
+	"grep -q '^unlink2 *threads *16 *4560000 ' rep && ! grep -q ' 999000 ' rep"
 
 # A malformed stats file in a root: named with its key, nothing written.
 sed 's/: 1300,/: 13-00,/' "$c/3/stats.json" >s && cat s >"$c/3/stats.json"
