@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 39
+plan 40
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -191,6 +191,18 @@ for bad in 'mode: thread012345678901234567890123456789|mode: empty or longer tha
 		'test "$0" -eq 1 && grep -qF -- "$1" err && grep -q "2 runs: 2 added" out' \
 		"$rc" "wis import: $r: line $line: ${bad#*|}"
 done
+
+# A RUN that is a link: named and counted, not followed.
+rm -rf bad-result bad.db
+cp -R "$FIX/lkp-result" bad-result
+r=$(find bad-result -name stats.json | sort | sed -n 1p)
+r=${r%/0/stats.json}
+ln -s 0 "$r/7"
+rc=0
+"$HOST" import bad.db bad-result >out 2>err || rc=$?
+check "a RUN that is a link: exit 1, named, the other RUNs stored" sh -c \
+	"test $rc -eq 1 && grep -qx 'wis import: $r/7: a symbolic link, not followed' err &&
+	 grep -q '3 runs: 3 added' out"
 
 # A key twice in stats.json: the last value, as Ruby's JSON.parse keeps.
 rm -rf bad-result bad.db

@@ -317,9 +317,14 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The subdirectory names of fd, sorted; NULL out of memory (said). */
-static char **subdirs(int fd, size_t *n, FILE *diag)
+/*
+ * The subdirectory names of fd (w->shown's first shown_len characters),
+ * sorted; a link among them named and counted bad, not followed.  NULL
+ * out of memory (said).
+ */
+static char **subdirs(struct walk *w, int fd, size_t shown_len, size_t *n)
 {
+	FILE *diag = w->diag;
 	int dfd = dup(fd);
 	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
 	char **v = NULL, **grown;
@@ -334,6 +339,11 @@ static char **subdirs(int fd, size_t *n, FILE *diag)
 	}
 	rewinddir(d);
 	while ((e = readdir(d))) {
+		if (e->d_name[0] != '.' && e->d_type == DT_LNK) {
+			rd_report_diag(diag, "%.*s/%s: a symbolic link, not followed",
+				       (int)shown_len, w->shown, e->d_name);
+			w->bad++;
+		}
 		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
 			continue;
 		grown = realloc(v, (*n + 1) * sizeof(*v));
@@ -393,7 +403,7 @@ static void walk_entry(struct walk *w, int fd, int level, const char *name,
 static void walk_level(struct walk *w, int fd, int level, size_t shown_len)
 {
 	size_t n;
-	char **names = subdirs(fd, &n, w->diag);
+	char **names = subdirs(w, fd, shown_len, &n);
 
 	if (!names) {
 		w->bad++;
