@@ -61,8 +61,8 @@ static const char *bad_test(const char *v)
 
 static const char *bad_mode(const char *v)
 {
-	return strcmp(v, "process") && strcmp(v, "thread") && strcmp(v, "both") ?
-	       "process, thread or both" : NULL;
+	return strcmp(v, "process") && strcmp(v, "thread") &&
+	       strcmp(v, "both") ? "process, thread or both" : NULL;
 }
 
 static const char *bad_nr_task(const char *v)

@@ -39,7 +39,8 @@
 /* A commit directory written to, and its RUNs as the check found them. */
 struct commit {
 	char *rel;		/* its path under DIR */
-	unsigned char planned[LKP_MAX_RUNS];	/* a RUN an atom will take */
+	/* the RUNs atoms will take */
+	unsigned char planned[LKP_MAX_RUNS];
 };
 
 struct roots {
@@ -238,27 +239,6 @@ static int pick_run(struct roots *r, int cfd, const char *shown,
 	return -1;
 }
 
-/* Open the directories of path's components under r->top. */
-static int open_path(struct roots *r, char *const *comp, size_t n,
-		     char *shown, size_t len)
-{
-	int fd = r->top, next;
-	size_t used = (size_t)snprintf(shown, len, "%s", r->dir);
-
-	for (size_t i = 0; i < n; i++) {
-		if (used < len)
-			used += (size_t)snprintf(shown + used, len - used, "/%s",
-						 comp[i]);
-		next = rd_out_subdir(fd, comp[i], shown, r->diag);
-		if (fd != r->top)
-			close(fd);
-		if (next < 0)
-			return -1;
-		fd = next;
-	}
-	return fd;
-}
-
 /* The index of a commit directory's entry, added if new; -1 OOM. */
 static long remember_commit(struct roots *r, char *const *comp, int *added)
 {
@@ -341,12 +321,13 @@ static int atom_path(struct roots *r, const struct rd_lkp_atom *at,
 }
 
 /*
- * The directories of an atom's commit path that are there already, each
- * opened as it will be written into (no link, ours): the commit's
- * descriptor, -2 when a level is not there yet, -1 refused (said).
+ * The directories of an atom's commit path under r->top, each opened as
+ * it is written into (no link, ours): made when make is set, else those
+ * there already.  The commit's descriptor, -2 (make unset) when a level
+ * is not there yet, -1 refused (said).
  */
-static int open_existing(struct roots *r, char *const *comp, char *shown,
-			 size_t len)
+static int open_path(struct roots *r, char *const *comp, int make,
+		     char *shown, size_t len)
 {
 	int fd = r->top, next;
 	size_t used = (size_t)snprintf(shown, len, "%s", r->dir);
@@ -356,9 +337,13 @@ static int open_existing(struct roots *r, char *const *comp, char *shown,
 		if (used < len)
 			used += (size_t)snprintf(shown + used, len - used, "/%s",
 						 comp[i]);
-		next = fstatat(fd, comp[i], &st, AT_SYMLINK_NOFOLLOW) &&
-		       errno == ENOENT ? -2 :
-		       rd_open_out_dir(fd, comp[i], shown, r->diag);
+		if (make)
+			next = rd_out_subdir(fd, comp[i], shown, r->diag);
+		else if (fstatat(fd, comp[i], &st, AT_SYMLINK_NOFOLLOW) &&
+			 errno == ENOENT)
+			next = -2;
+		else
+			next = rd_open_out_dir(fd, comp[i], shown, r->diag);
 		if (fd != r->top)
 			close(fd);
 		if (next < 0)
@@ -417,7 +402,7 @@ static int check_atom(struct roots *r, const struct rd_lkp_atom *at)
 		return -1;
 	}
 	c = &r->commits[i];
-	cfd = open_existing(r, p.comp, shown, sizeof(shown));
+	cfd = open_path(r, p.comp, 0, shown, sizeof(shown));
 	if (cfd == -1)
 		return -1;
 	if (added && cfd >= 0)
@@ -440,7 +425,7 @@ static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
 		return -1;
 	for (size_t i = 0; i < RD_LKP_AXES; i++)
 		a.axes[i] = p.axes[i];
-	cfd = open_path(r, p.comp, LKP_LEVELS, shown, sizeof(shown));
+	cfd = open_path(r, p.comp, 1, shown, sizeof(shown));
 	if (cfd < 0)
 		return -1;
 	ret = pick_run(r, cfd, shown, at, run, sizeof(run));
