@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 32
+plan 40
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -104,6 +104,24 @@ check "an axis that is no directory name (commit=..): exit 2, named, nothing wri
 	"test $rc -eq 2 && test -z \"\$(ls dots-roots)\" &&
 	 grep -q \"^wis report: run base-1: its commit is not a directory name LKP can have\" err"
 
+# A commit directory wis may not write into, or one whose 100 RUNs are
+# all taken: refused before the first RUN of any atom is written.
+cc=${c#roots/}
+mkdir -p "link-roots/${cc%/*}" elsewhere
+ln -s "$PWD/elsewhere" "link-roots/$cc"
+rc=0
+"$HOST" report --lkp-root link-roots base.wis >out 2>err || rc=$?
+check "a commit directory that is a link: exit 2, named, no RUN of any atom written" sh -c \
+	"test $rc -eq 2 && grep -q '^wis report: cannot open link-roots/$cc: ' err &&
+	 test -z \"\$(find link-roots elsewhere -name job.yaml)\""
+mkdir -p "full-roots/$cc"
+(cd "full-roots/$cc" && for i in $(seq 0 99); do mkdir "$i"; done)
+rc=0
+"$HOST" report --lkp-root full-roots base.wis >out 2>err || rc=$?
+check "a commit's 100 RUNs taken: exit 2, named, no RUN of any atom written" sh -c \
+	"test $rc -eq 2 && grep -q \"^wis report: full-roots/$cc: all of LKP's 100 runs taken; nothing written\" err &&
+	 test -z \"\$(find full-roots -name job.yaml)\""
+
 # LKP's table: A the base; listed when LKP lists (docs/lkp.md).
 rc=0
 "$HOST" compare --lkp-table base.wis -- head.wis >table 2>err || rc=$?
@@ -150,6 +168,52 @@ rc=0
 check "a malformed stats.json in a root: exit 1, the file and the key named, the other RUNs stored" sh -c \
 	"test $rc -eq 1 && grep -q '^wis import: $r: not a number at byte [0-9]* (key \"will-it-scale.workload\")' err &&
 	 grep -q '2 runs: 2 added' out"
+
+# A job.yaml value too long for wis's buffer, or not one will-it-scale
+# takes: the file, the line and the key named, the RUN not stored.
+j=$(find "$FIX/lkp-result" -name job.yaml | sort | sed -n 2p)
+for bad in 'mode: thread012345678901234567890123456789|mode: empty or longer than 15' \
+	'nr_task: 1234567890123456789012345678901|nr_task: empty or longer than 23' \
+	"mode: bogus|mode: bad value 'bogus': process, thread or both" \
+	"test: Unlink2;|test: bad value 'Unlink2;': a will-it-scale test name"; do
+	rm -rf bad-result bad.db
+	cp -R "$FIX/lkp-result" bad-result
+	r=bad-result/${j#"$FIX"/lkp-result/}
+	key=${bad%%:*}
+	awk -v key="$key" -v to="${bad%%|*}" \
+		'{ l = $0; sub(/^ */, "", l); if (index(l, key ": ") == 1)
+		   { sub(/[^ ].*/, ""); $0 = $0 to } print }' "$j" >"$r"
+	line=$(grep -n "^ *$key: " "$r" | cut -d: -f1)
+	rc=0
+	"$HOST" import bad.db bad-result >out 2>err || rc=$?
+	# shellcheck disable=SC2016
+	check "job.yaml with ${bad%%|*}: exit 1, the file, line and key named, the other RUNs stored" sh -c \
+		'test "$0" -eq 1 && grep -qF -- "$1" err && grep -q "2 runs: 2 added" out' \
+		"$rc" "wis import: $r: line $line: ${bad#*|}"
+done
+
+# A RUN that is a link: named and counted, not followed.
+rm -rf bad-result bad.db
+cp -R "$FIX/lkp-result" bad-result
+r=$(find bad-result -name stats.json | sort | sed -n 1p)
+r=${r%/0/stats.json}
+ln -s 0 "$r/7"
+rc=0
+"$HOST" import bad.db bad-result >out 2>err || rc=$?
+check "a RUN that is a link: exit 1, named, the other RUNs stored" sh -c \
+	"test $rc -eq 1 && grep -qx 'wis import: $r/7: a symbolic link, not followed' err &&
+	 grep -q '3 runs: 3 added' out"
+
+# A key twice in stats.json: the last value, as Ruby's JSON.parse keeps.
+rm -rf bad-result bad.db
+cp -R "$FIX/lkp-result" bad-result
+r=$(find bad-result -name stats.json | sort | sed -n 1p)
+sed 's/^{$/{\n  "will-it-scale.16.threads": 999000,/; s/"will-it-scale.16.threads": 1230000/"will-it-scale.16.threads": 4560000/' \
+	"$r" >s && cat s >"$r"
+"$HOST" import bad.db bad-result >out 2>&1 || true
+"$HOST" report --db bad.db >rep 2>&1 || true
+check "a key twice in stats.json: the last value stored" sh -c \
+	"grep -q '^unlink2 *threads *16 *4560000 ' rep && ! grep -q ' 999000 ' rep"
 
 # A malformed stats file in a root: named with its key, nothing written.
 sed 's/: 1300,/: 13-00,/' "$c/3/stats.json" >s && cat s >"$c/3/stats.json"

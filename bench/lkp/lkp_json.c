@@ -10,6 +10,7 @@
 #include "file.h"
 #include "lkp.h"
 #include "lkp_json.h"
+#include "siphash.h"
 
 struct parser {
 	const char *s;
@@ -152,6 +153,16 @@ static int parse_num(struct parser *p, struct rd_lkp_num *n)
 	return 0;
 }
 
+/* A member's value freed: the member as rd_lkp_obj_add() makes it. */
+static void member_clear(struct rd_lkp_member *m)
+{
+	free(m->nums);
+	for (size_t k = 0; k < m->nr_strs; k++)
+		free(m->strs[k]);
+	free(m->strs);
+	*m = (struct rd_lkp_member){ .key = m->key };
+}
+
 int rd_lkp_member_push(struct rd_lkp_member *m, const struct rd_lkp_num *n)
 {
 	struct rd_lkp_num *v = realloc(m->nums, (m->nr + 1) * sizeof(*v));
@@ -232,7 +243,9 @@ int rd_lkp_json_parse(const char *text, size_t len, struct rd_lkp_obj *o,
 		      char *why, size_t whylen)
 {
 	struct parser p = { text, len, 0, NULL, why, whylen };
-	struct rd_lkp_member *v, *m;
+	struct rd_lkp_member *m;
+	char *key;
+	int added;
 
 	memset(o, 0, sizeof(*o));
 	if (peek(&p) != '{')
@@ -245,17 +258,17 @@ int rd_lkp_json_parse(const char *text, size_t len, struct rd_lkp_obj *o,
 	for (;;) {
 		if (peek(&p) != '"')
 			goto bad;
-		v = realloc(o->v, (o->nr + 1) * sizeof(*v));
-		if (!v) {
+		key = parse_str(&p);
+		if (!key)
+			goto bad_said;
+		m = rd_lkp_obj_add(o, key, &added);
+		free(key);
+		if (!m) {
 			fail(&p, "out of memory");
 			goto bad_said;
 		}
-		o->v = v;
-		m = memset(&v[o->nr], 0, sizeof(*m));
-		m->key = parse_str(&p);
-		if (!m->key)
-			goto bad_said;
-		o->nr++;
+		if (!added)
+			member_clear(m);
 		p.key = m->key;
 		if (peek(&p) != ':') {
 			fail(&p, "expected ':'");
@@ -336,23 +349,95 @@ int rd_lkp_json_read(int dirfd, const char *name, struct rd_lkp_obj *o,
 void rd_lkp_obj_free(struct rd_lkp_obj *o)
 {
 	for (size_t i = 0; i < o->nr; i++) {
+		member_clear(&o->v[i]);
 		free(o->v[i].key);
-		free(o->v[i].nums);
-		for (size_t k = 0; k < o->v[i].nr_strs; k++)
-			free(o->v[i].strs[k]);
-		free(o->v[i].strs);
 	}
 	free(o->v);
+	free(o->slots);
 	memset(o, 0, sizeof(*o));
+}
+
+/* The slot of key in o's index: the member's, or the empty one it takes. */
+static size_t slot_of(const struct rd_lkp_obj *o, const char *key)
+{
+	static const uint8_t hash_key[WIS_SIPHASH_KEY_LEN] = "wis lkp stats";
+	size_t mask = o->nr_slots - 1;
+	size_t i = (size_t)wis_siphash(hash_key, key, strlen(key)) & mask;
+
+	while (o->slots[i] && strcmp(o->v[o->slots[i] - 1].key, key))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* o's index made anew over nr_slots slots: 0, or -1 out of memory. */
+static int reindex(struct rd_lkp_obj *o, size_t nr_slots)
+{
+	size_t *slots = calloc(nr_slots, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	free(o->slots);
+	o->slots = slots;
+	o->nr_slots = nr_slots;
+	for (size_t i = 0; i < o->nr; i++)
+		o->slots[slot_of(o, o->v[i].key)] = i + 1;
+	return 0;
 }
 
 const struct rd_lkp_member *rd_lkp_obj_get(const struct rd_lkp_obj *o,
 					   const char *key)
 {
-	for (size_t i = 0; i < o->nr; i++)
-		if (!strcmp(o->v[i].key, key))
-			return &o->v[i];
-	return NULL;
+	size_t i;
+
+	if (!o->nr_slots)
+		return NULL;
+	i = slot_of(o, key);
+	return o->slots[i] ? &o->v[o->slots[i] - 1] : NULL;
+}
+
+struct rd_lkp_member *rd_lkp_obj_add(struct rd_lkp_obj *o, const char *key,
+				     int *added)
+{
+	struct rd_lkp_member *v;
+	size_t i;
+
+	*added = 0;
+	if (2 * (o->nr + 1) > o->nr_slots &&
+	    reindex(o, o->nr_slots ? 2 * o->nr_slots : 64))
+		return NULL;
+	i = slot_of(o, key);
+	if (o->slots[i])
+		return &o->v[o->slots[i] - 1];
+	if (o->nr == o->cap) {
+		v = realloc(o->v, (o->cap ? 2 * o->cap : 16) * sizeof(*v));
+		if (!v)
+			return NULL;
+		o->v = v;
+		o->cap = o->cap ? 2 * o->cap : 16;
+	}
+	o->v[o->nr] = (struct rd_lkp_member){ .key = strdup(key) };
+	if (!o->v[o->nr].key)
+		return NULL;
+	o->slots[i] = ++o->nr;
+	*added = 1;
+	return &o->v[o->nr - 1];
+}
+
+int rd_lkp_obj_filter(struct rd_lkp_obj *o,
+		      int (*drop)(const struct rd_lkp_member *m))
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < o->nr; i++) {
+		if (drop(&o->v[i])) {
+			member_clear(&o->v[i]);
+			free(o->v[i].key);
+			continue;
+		}
+		o->v[kept++] = o->v[i];
+	}
+	o->nr = kept;
+	return reindex(o, o->nr_slots);
 }
 
 void rd_lkp_json_begin(struct rd_lkp_writer *w, FILE *out)

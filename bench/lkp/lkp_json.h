@@ -34,14 +34,19 @@ struct rd_lkp_member {
 	size_t nr_strs;
 };
 
+/* Members in the order of their first key; a key's index by hash. */
 struct rd_lkp_obj {
 	struct rd_lkp_member *v;
-	size_t nr;
+	size_t nr, cap;
+	size_t *slots;		/* 1 + a member's index, 0 empty */
+	size_t nr_slots;	/* a power of 2, at least twice nr */
 };
 
 /*
  * Parse the object of text[0, len): 0, or -1 with why (len bytes)
- * naming the byte offset and the key where it went wrong.
+ * naming the byte offset and the key where it went wrong.  A key given
+ * twice keeps the place of the first and the value of the last, as
+ * Ruby's JSON.parse makes its Hash.
  */
 int rd_lkp_json_parse(const char *text, size_t len, struct rd_lkp_obj *o,
 		      char *why, size_t whylen);
@@ -56,6 +61,15 @@ void rd_lkp_obj_free(struct rd_lkp_obj *o);
 int rd_lkp_member_push(struct rd_lkp_member *m, const struct rd_lkp_num *n);
 const struct rd_lkp_member *rd_lkp_obj_get(const struct rd_lkp_obj *o,
 					   const char *key);
+/*
+ * The member of key, appended empty (*added set) when o has
+ * none; NULL out of memory.  The pointer lasts until the next add.
+ */
+struct rd_lkp_member *rd_lkp_obj_add(struct rd_lkp_obj *o, const char *key,
+				     int *added);
+/* Drop the members drop() says, keeping the others' order. */
+int rd_lkp_obj_filter(struct rd_lkp_obj *o,
+		      int (*drop)(const struct rd_lkp_member *m));
 
 /*
  * The writer: "{", members each on a line of its own, arrays one value

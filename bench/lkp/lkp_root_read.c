@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,14 +47,51 @@ int rd_lkp_roots_present(int dirfd)
 	       S_ISDIR(st.st_mode);
 }
 
-/* The value of "key: value" on a line of job.yaml, unquoted, into buf. */
+/* The keys of a job.yaml read, each into its own bounded buffer. */
+struct job {
+	char test[64], mode[16], nr_task[24];
+};
+
+/* Why a value is not one wis reads, or NULL. */
+static const char *bad_test(const char *v)
+{
+	return strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(v) ?
+	       NULL : "a will-it-scale test name";
+}
+
+static const char *bad_mode(const char *v)
+{
+	return strcmp(v, "process") && strcmp(v, "thread") &&
+	       strcmp(v, "both") ? "process, thread or both" : NULL;
+}
+
+static const char *bad_nr_task(const char *v)
+{
+	return strspn(v, "0123456789") == strlen(v) && strtoul(v, NULL, 10) ?
+	       NULL : "a task count";
+}
+
+#define JOB_KEY(name) { #name, offsetof(struct job, name), \
+			sizeof(((struct job *)0)->name), bad_##name }
+
+static const struct job_key {
+	const char *key;
+	size_t off, size;
+	const char *(*bad)(const char *v);
+} job_keys[] = { JOB_KEY(test), JOB_KEY(mode), JOB_KEY(nr_task) };
+
+/*
+ * The value of "key: value" on a line of job.yaml, unquoted, into buf of
+ * len bytes: 0, 1 if the line holds another key, -1 if the value is empty
+ * or does not fit.
+ */
 static int yaml_value(const char *line, const char *key, char *buf, size_t len)
 {
 	size_t n = strlen(key), v;
 
 	line += strspn(line, " ");
 	if (strncmp(line, key, n) || line[n] != ':' || line[n + 1] != ' ')
-		return -1;
+		return 1;
 	line += n + 2;
 	v = strcspn(line, "\n");
 	if (v >= 2 && (*line == '\'' || *line == '"') && line[v - 1] == *line) {
@@ -67,16 +105,43 @@ static int yaml_value(const char *line, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+/* The keys of one line of job.yaml into job: 0, or -1 with why. */
+static int job_line(const char *line, int lineno, struct job *job, char *why,
+		    size_t whylen)
+{
+	for (size_t i = 0; i < sizeof(job_keys) / sizeof(*job_keys); i++) {
+		const struct job_key *k = &job_keys[i];
+		char *buf = (char *)job + k->off;
+		const char *want;
+		int got = yaml_value(line, k->key, buf, k->size);
+
+		if (got > 0)
+			continue;
+		if (got < 0) {
+			snprintf(why, whylen, "line %d: %s: empty or longer than %zu characters",
+				 lineno, k->key, k->size - 1);
+			return -1;
+		}
+		want = k->bad(buf);
+		if (want) {
+			snprintf(why, whylen, "line %d: %s: bad value '%s': %s",
+				 lineno, k->key, buf, want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* test, mode and nr_task of a job.yaml: 0, or -1 with why. */
-static int read_job(int rfd, char *test, char *mode, char *nr_task, size_t len,
-		    char *why, size_t whylen)
+static int read_job(int rfd, struct job *job, char *why, size_t whylen)
 {
 	char *buf = malloc(JOB_YAML_MAX + 1), *line;
 	int fd = wis_open_owned(rfd, "job.yaml", O_RDONLY, 0, 0, why, whylen);
+	int lineno = 1, ret = 0;
 	size_t got = 0;
 	ssize_t n = 0;
 
-	*test = *mode = *nr_task = '\0';
+	*job = (struct job){ .test = "" };
 	if (!buf || fd < 0) {
 		if (!buf)
 			snprintf(why, whylen, "out of memory");
@@ -98,17 +163,20 @@ static int read_job(int rfd, char *test, char *mode, char *nr_task, size_t len,
 		free(buf);
 		return -1;
 	}
-	for (line = buf; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		yaml_value(line, "test", test, len);
-		yaml_value(line, "mode", mode, len);
-		yaml_value(line, "nr_task", nr_task, len);
+	for (line = buf; line && !ret; lineno++) {
+		ret = job_line(line, lineno, job, why, whylen);
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
 	}
 	free(buf);
-	if (!*test) {
+	if (!ret && !*job->test) {
 		snprintf(why, whylen, "no will-it-scale test (key \"test\")");
-		return -1;
+		ret = -1;
+	} else if (!ret && !*job->nr_task) {
+		snprintf(why, whylen, "no task count (key \"nr_task\")");
+		ret = -1;
 	}
-	return 0;
+	return ret;
 }
 
 /* A stat of stats.json: its one number, or NaN. */
@@ -174,7 +242,8 @@ static int put_point(struct recs *r, const struct rd_lkp_obj *stats,
 /* The records of the RUN open at rfd, or NULL (why said). */
 static char *run_records(struct walk *w, int rfd, size_t *len)
 {
-	char test[64], mode[16], nr_task[24], why[256], date[32], rel[4096];
+	char why[256], date[32], rel[4096];
+	struct job job;
 	struct recs r = { NULL, NULL, 0, 0, "" };
 	struct rd_lkp_obj stats;
 	unsigned long tasks;
@@ -184,7 +253,7 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 	int points = 0, got;
 	static const uint8_t key[WIS_SIPHASH_KEY_LEN] = "wis lkp run ids";
 
-	if (read_job(rfd, test, mode, nr_task, sizeof(test), why, sizeof(why))) {
+	if (read_job(rfd, &job, why, sizeof(why))) {
 		rd_report_diag(w->diag, "%s/job.yaml: %s", w->shown, why);
 		return NULL;
 	}
@@ -194,13 +263,7 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 			       got > 0 ? "missing (an incomplete run)" : why);
 		return NULL;
 	}
-	tasks = strtoul(nr_task, NULL, 10);
-	if (!tasks) {
-		rd_report_diag(w->diag, "%s/job.yaml: nr_task \"%s\" is not a task count",
-			       w->shown, nr_task);
-		rd_lkp_obj_free(&stats);
-		return NULL;
-	}
+	tasks = strtoul(job.nr_task, NULL, 10);
 	/* a RUN's id: its place in the tree, the same wherever the tree is */
 	snprintf(rel, sizeof(rel), "%s/%s/%s/%s/%s/%s/%s", w->comp[0], w->comp[1],
 		 w->comp[2], w->comp[3], w->comp[4], w->comp[5], w->comp[6]);
@@ -224,10 +287,13 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 	wis_json_str(&j, "date", date);
 	wis_json_str(&j, "kernel", w->comp[5]);
 	rec_end(&j, &r);
-	if (strcmp(mode, "thread"))
-		points += put_point(&r, &stats, test, tasks, "processes", "processes");
-	if (strcmp(mode, "process"))
-		points += put_point(&r, &stats, test, tasks, "threads", "threads");
+	/* no mode in job.yaml is will-it-scale's default, both */
+	if (strcmp(job.mode, "thread"))
+		points += put_point(&r, &stats, job.test, tasks, "processes",
+				    "processes");
+	if (strcmp(job.mode, "process"))
+		points += put_point(&r, &stats, job.test, tasks, "threads",
+				    "threads");
 	rec_begin(&j, &r, "end");
 	wis_json_str(&j, "status", "ok");
 	wis_json_u64(&j, "points", (uint64_t)points);
@@ -251,9 +317,14 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The subdirectory names of fd, sorted; NULL out of memory (said). */
-static char **subdirs(int fd, size_t *n, FILE *diag)
+/*
+ * The subdirectory names of fd (w->shown's first shown_len characters),
+ * sorted; a link among them named and counted bad, not followed.  NULL
+ * out of memory (said).
+ */
+static char **subdirs(struct walk *w, int fd, size_t shown_len, size_t *n)
 {
+	FILE *diag = w->diag;
 	int dfd = dup(fd);
 	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
 	char **v = NULL, **grown;
@@ -268,6 +339,11 @@ static char **subdirs(int fd, size_t *n, FILE *diag)
 	}
 	rewinddir(d);
 	while ((e = readdir(d))) {
+		if (e->d_name[0] != '.' && e->d_type == DT_LNK) {
+			rd_report_diag(diag, "%.*s/%s: a symbolic link, not followed",
+				       (int)shown_len, w->shown, e->d_name);
+			w->bad++;
+		}
 		if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
 			continue;
 		grown = realloc(v, (*n + 1) * sizeof(*v));
@@ -327,7 +403,7 @@ static void walk_entry(struct walk *w, int fd, int level, const char *name,
 static void walk_level(struct walk *w, int fd, int level, size_t shown_len)
 {
 	size_t n;
-	char **names = subdirs(fd, &n, w->diag);
+	char **names = subdirs(w, fd, shown_len, &n);
 
 	if (!names) {
 		w->bad++;

@@ -23,26 +23,15 @@
 #define LKP_MAX_RUNS 100
 #define STATS_SOURCE "stats_source"
 
-struct matrix {
-	struct rd_lkp_member *v;	/* stats_source among them */
-	size_t nr;
-};
-
-static struct rd_lkp_member *matrix_key(struct matrix *m, const char *key)
+/* The matrix: a stat's values one a run, stats_source among them. */
+static struct rd_lkp_member *matrix_key(struct rd_lkp_obj *m, const char *key)
 {
-	struct rd_lkp_member *v;
+	int added;
+	struct rd_lkp_member *k = rd_lkp_obj_add(m, key, &added);
 
-	for (size_t i = 0; i < m->nr; i++)
-		if (!strcmp(m->v[i].key, key))
-			return &m->v[i];
-	v = realloc(m->v, (m->nr + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	m->v = v;
-	memset(&v[m->nr], 0, sizeof(*v));
-	v[m->nr].key = strdup(key);
-	v[m->nr].is_array = 1;
-	return v[m->nr].key ? &v[m->nr++] : NULL;
+	if (k)
+		k->is_array = 1;
+	return k;
 }
 
 static size_t member_size(const struct rd_lkp_member *m)
@@ -51,7 +40,7 @@ static size_t member_size(const struct rd_lkp_member *m)
 }
 
 /* add_stats_to_matrix(): each stat after the 0s of the runs it missed. */
-static int add_stats(struct matrix *m, const struct rd_lkp_obj *stats,
+static int add_stats(struct rd_lkp_obj *m, const struct rd_lkp_obj *stats,
 		     const char *source)
 {
 	static const struct rd_lkp_num zero = { 0, 0 };
@@ -98,13 +87,6 @@ static int empty_stat(const struct rd_lkp_member *k)
 	return 1;
 }
 
-static void matrix_free(struct matrix *m)
-{
-	struct rd_lkp_obj o = { m->v, m->nr };
-
-	rd_lkp_obj_free(&o);
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -139,7 +121,7 @@ static int run_numbers(int cfd, int *runs)
 }
 
 struct unite_put {
-	const struct matrix *m;
+	const struct rd_lkp_obj *m;
 	int which;	/* 0 matrix, 1 avg, 2 stddev */
 };
 
@@ -187,11 +169,10 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 {
 	static const char *const files[] = { "matrix.json", "avg.json", "stddev.json" };
 	int runs[LKP_MAX_RUNS], n = run_numbers(cfd, runs), got, ret = 0;
-	struct matrix m = { NULL, 0 };
+	struct rd_lkp_obj m = { 0 };
 	struct rd_lkp_obj stats;
 	char name[32], why[256], *source;
 	struct unite_put u = { &m, 0 };
-	size_t kept = 0;
 
 	if (n < 0) {
 		rd_report_diag(diag, "cannot list %s: %s", shown, strerror(errno));
@@ -215,17 +196,12 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 		free(source);
 		rd_lkp_obj_free(&stats);
 	}
-	for (size_t i = 0; i < m.nr; i++) {
-		if (empty_stat(&m.v[i])) {
-			free(m.v[i].key);
-			free(m.v[i].nums);
-			continue;
-		}
-		m.v[kept++] = m.v[i];
+	if (!ret && rd_lkp_obj_filter(&m, empty_stat)) {
+		rd_report_diag(diag, "out of memory");
+		ret = -1;
 	}
-	m.nr = kept;
 	for (u.which = 0; !ret && real && u.which < 3; u.which++)
 		ret = rd_write_file(cfd, shown, files[u.which], put_unite, &u, diag);
-	matrix_free(&m);
+	rd_lkp_obj_free(&m);
 	return ret;
 }

@@ -36,12 +36,19 @@
 #define COMPONENT_MAX 256
 #define JOB_YAML_MAX 65536
 
+/* A commit directory written to, and its RUNs as the check found them. */
+struct commit {
+	char *rel;		/* its path under DIR */
+	/* the RUNs atoms will take */
+	unsigned char planned[LKP_MAX_RUNS];
+};
+
 struct roots {
 	const char *dir;	/* as the user gave it, for messages */
 	char *real;		/* its real path, for stats_source */
 	int top;
 	FILE *diag;
-	char **commits;		/* the commit directories written, relative */
+	struct commit *commits;	/* the commit directories written */
 	size_t nr_commits;
 	size_t written, skipped;
 };
@@ -232,39 +239,20 @@ static int pick_run(struct roots *r, int cfd, const char *shown,
 	return -1;
 }
 
-/* Open the directories of path's components under r->top. */
-static int open_path(struct roots *r, char *const *comp, size_t n,
-		     char *shown, size_t len)
+/* The index of a commit directory's entry, added if new; -1 OOM. */
+static long remember_commit(struct roots *r, char *const *comp, int *added)
 {
-	int fd = r->top, next;
-	size_t used = (size_t)snprintf(shown, len, "%s", r->dir);
+	struct commit *v;
+	char *path;
 
-	for (size_t i = 0; i < n; i++) {
-		if (used < len)
-			used += (size_t)snprintf(shown + used, len - used, "/%s",
-						 comp[i]);
-		next = rd_out_subdir(fd, comp[i], shown, r->diag);
-		if (fd != r->top)
-			close(fd);
-		if (next < 0)
-			return -1;
-		fd = next;
-	}
-	return fd;
-}
-
-/* A commit directory's path kept: 1, 0 when it was already, -1 OOM. */
-static int remember_commit(struct roots *r, char *const *comp)
-{
-	char *path, **v;
-
+	*added = 0;
 	if (asprintf(&path, "%s/%s/%s/%s/%s/%s/%s", comp[0], comp[1], comp[2],
 		     comp[3], comp[4], comp[5], comp[6]) < 0)
 		return -1;
 	for (size_t i = 0; i < r->nr_commits; i++) {
-		if (!strcmp(r->commits[i], path)) {
+		if (!strcmp(r->commits[i].rel, path)) {
 			free(path);
-			return 0;
+			return (long)i;
 		}
 	}
 	v = realloc(r->commits, (r->nr_commits + 1) * sizeof(*v));
@@ -273,8 +261,9 @@ static int remember_commit(struct roots *r, char *const *comp)
 		return -1;
 	}
 	r->commits = v;
-	v[r->nr_commits++] = path;
-	return 1;
+	v[r->nr_commits] = (struct commit){ .rel = path };
+	*added = 1;
+	return (long)r->nr_commits++;
 }
 
 /* The files of one RUN under the commit directory cfd. */
@@ -332,32 +321,94 @@ static int atom_path(struct roots *r, const struct rd_lkp_atom *at,
 }
 
 /*
- * Before anything is written: every atom's path, and the stats of the
- * RUNs already under each commit it goes to, which the commit's files
- * will unite.  0, or -1 said.
+ * The directories of an atom's commit path under r->top, each opened as
+ * it is written into (no link, ours): made when make is set, else those
+ * there already.  The commit's descriptor, -2 (make unset) when a level
+ * is not there yet, -1 refused (said).
+ */
+static int open_path(struct roots *r, char *const *comp, int make,
+		     char *shown, size_t len)
+{
+	int fd = r->top, next;
+	size_t used = (size_t)snprintf(shown, len, "%s", r->dir);
+	struct stat st;
+
+	for (size_t i = 0; i < LKP_LEVELS; i++) {
+		if (used < len)
+			used += (size_t)snprintf(shown + used, len - used, "/%s",
+						 comp[i]);
+		if (make)
+			next = rd_out_subdir(fd, comp[i], shown, r->diag);
+		else if (fstatat(fd, comp[i], &st, AT_SYMLINK_NOFOLLOW) &&
+			 errno == ENOENT)
+			next = -2;
+		else
+			next = rd_open_out_dir(fd, comp[i], shown, r->diag);
+		if (fd != r->top)
+			close(fd);
+		if (next < 0)
+			return next;
+		fd = next;
+	}
+	return fd;
+}
+
+/*
+ * The RUN pick_run() will give an atom, taken in c->planned: 0, 1 when
+ * it is written already, -1 when every RUN is taken (said).
+ */
+static int plan_run(struct roots *r, struct commit *c, int cfd,
+		    const char *shown, const struct rd_lkp_atom *at)
+{
+	char name[16];
+	struct stat st;
+
+	for (int i = 0; i < LKP_MAX_RUNS; i++) {
+		if (c->planned[i])
+			continue;
+		snprintf(name, sizeof(name), "%d", i);
+		if (cfd < 0 || (fstatat(cfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+				errno == ENOENT)) {
+			c->planned[i] = 1;
+			return 0;
+		}
+		if (already_written(cfd, name, at))
+			return 1;
+	}
+	rd_report_diag(r->diag, "%s: all of LKP's %d runs taken; nothing written",
+		       shown, LKP_MAX_RUNS);
+	return -1;
+}
+
+/*
+ * Before anything is written: every atom's path, each directory of it
+ * that is there, a free RUN for it, and the stats of the RUNs already
+ * under each commit it goes to, which the commit's files will unite.
+ * 0, or -1 said.
  */
 static int check_atom(struct roots *r, const struct rd_lkp_atom *at)
 {
 	struct atom_path p;
-	char *rel, *shown, why[128];
-	int cfd, ret;
+	char shown[PATH_MAX + 64];
+	struct commit *c;
+	int cfd, added, ret = 0;
+	long i;
 
 	if (atom_path(r, at, &p))
 		return -1;
-	ret = remember_commit(r, p.comp);
-	if (ret <= 0) {
-		if (ret)
-			rd_report_diag(r->diag, "out of memory");
-		return ret;
+	i = remember_commit(r, p.comp, &added);
+	if (i < 0) {
+		rd_report_diag(r->diag, "out of memory");
+		return -1;
 	}
-	ret = 0;
-	rel = r->commits[r->nr_commits - 1];
-	cfd = wis_open_owned(r->top, rel, O_RDONLY | O_DIRECTORY, 0, 0, why,
-			     sizeof(why));
-	if (cfd >= 0 && asprintf(&shown, "%s/%s", r->dir, rel) >= 0) {
+	c = &r->commits[i];
+	cfd = open_path(r, p.comp, 0, shown, sizeof(shown));
+	if (cfd == -1)
+		return -1;
+	if (added && cfd >= 0)
 		ret = rd_lkp_unite(cfd, shown, NULL, r->diag);
-		free(shown);
-	}
+	if (!ret)
+		ret = plan_run(r, c, cfd, shown, at) < 0 ? -1 : 0;
 	if (cfd >= 0)
 		close(cfd);
 	return ret;
@@ -374,7 +425,7 @@ static int write_atom(struct roots *r, const struct rd_lkp_atom *at)
 		return -1;
 	for (size_t i = 0; i < RD_LKP_AXES; i++)
 		a.axes[i] = p.axes[i];
-	cfd = open_path(r, p.comp, LKP_LEVELS, shown, sizeof(shown));
+	cfd = open_path(r, p.comp, 1, shown, sizeof(shown));
 	if (cfd < 0)
 		return -1;
 	ret = pick_run(r, cfd, shown, at, run, sizeof(run));
@@ -416,11 +467,11 @@ int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
 	for (size_t i = 0; !ret && r.real && i < atoms.nr; i++)
 		ret = write_atom(&r, &atoms.v[i]);
 	for (size_t i = 0; !ret && r.real && i < r.nr_commits; i++) {
-		snprintf(shown, sizeof(shown), "%s/%s", dir, r.commits[i]);
-		cfd = wis_open_owned(r.top, r.commits[i],
+		snprintf(shown, sizeof(shown), "%s/%s", dir, r.commits[i].rel);
+		cfd = wis_open_owned(r.top, r.commits[i].rel,
 				     O_RDONLY | O_DIRECTORY, 0, 0, why,
 				     sizeof(why));
-		if (asprintf(&real, "%s/%s", r.real, r.commits[i]) < 0)
+		if (asprintf(&real, "%s/%s", r.real, r.commits[i].rel) < 0)
 			real = NULL;
 		ret = cfd < 0 || !real ? -1 : rd_lkp_unite(cfd, shown, real, diag);
 		if (cfd < 0)
@@ -434,7 +485,7 @@ int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
 			dir, r.written, r.written == 1 ? "" : "s", r.skipped,
 			atoms.empty, atoms.empty == 1 ? "" : "s");
 	for (size_t i = 0; i < r.nr_commits; i++)
-		free(r.commits[i]);
+		free(r.commits[i].rel);
 	free(r.commits);
 	free(r.real);
 	rd_lkp_atoms_free(&atoms);
