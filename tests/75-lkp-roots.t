@@ -9,7 +9,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 40
+plan 42
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -191,6 +191,26 @@ for bad in 'mode: thread012345678901234567890123456789|mode: empty or longer tha
 		'test "$0" -eq 1 && grep -qF -- "$1" err && grep -q "2 runs: 2 added" out' \
 		"$rc" "wis import: $r: line $line: ${bad#*|}"
 done
+
+# nr_task as LKP's jobs write it, a percentage of the job's nr_cpu: 50%
+# of 8 CPUs is a 4-task point; a percentage with no nr_cpu is refused.
+rm -rf pct-result pct.db
+cp -R "$FIX/lkp-result" pct-result
+r=pct-result/${j#"$FIX"/lkp-result/}
+sed 's/^nr_task: .*/nr_task: 50%/' "$j" >"$r"
+echo "nr_cpu: 8" >>"$r"
+s=${r%job.yaml}stats.json
+sed 's/will-it-scale\.16\./will-it-scale.4./' "$s" >s && cat s >"$s"
+rc=0
+"$HOST" import pct.db pct-result >out 2>err || rc=$?
+"$HOST" report --db pct.db >rep 2>&1 || true
+check "nr_task: 50% of nr_cpu: 8 imports a 4-task point" sh -c \
+	"test $rc -eq 0 && grep -q '^unlink2 *threads *4 ' rep"
+sed 's/^nr_task: .*/nr_task: 50%/' "$j" >"$r"
+rc=0
+"$HOST" import pct2.db pct-result >out 2>err || rc=$?
+check "... and with no nr_cpu: exit 1, the file and why named" sh -c \
+	"test $rc -eq 1 && grep -qF 'job.yaml: nr_task: 50% needs nr_cpu, which it lacks' err"
 
 # A RUN that is a link: named and counted, not followed.
 rm -rf bad-result bad.db

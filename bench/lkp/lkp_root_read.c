@@ -49,7 +49,7 @@ int rd_lkp_roots_present(int dirfd)
 
 /* The keys of a job.yaml read, each into its own bounded buffer. */
 struct job {
-	char test[64], mode[16], nr_task[24];
+	char test[64], mode[16], nr_task[24], nr_cpu[16];
 };
 
 /* Why a value is not one wis reads, or NULL. */
@@ -65,10 +65,24 @@ static const char *bad_mode(const char *v)
 	       strcmp(v, "both") ? "process, thread or both" : NULL;
 }
 
+/* The digits of v, 1 to 9 of them and not 0, then only end. */
+static int is_count(const char *v, const char *end)
+{
+	size_t n = strspn(v, "0123456789");
+
+	return n && n <= 9 && !strcmp(v + n, end) && strtoul(v, NULL, 10);
+}
+
+/* A count, or a percentage of the job's nr_cpu, as LKP's jobs write it. */
 static const char *bad_nr_task(const char *v)
 {
-	return strspn(v, "0123456789") == strlen(v) && strtoul(v, NULL, 10) ?
-	       NULL : "a task count";
+	return is_count(v, "") || is_count(v, "%") ? NULL :
+	       "a task count or a percentage of nr_cpu";
+}
+
+static const char *bad_nr_cpu(const char *v)
+{
+	return is_count(v, "") ? NULL : "a CPU count";
 }
 
 #define JOB_KEY(name) { #name, offsetof(struct job, name), \
@@ -78,7 +92,8 @@ static const struct job_key {
 	const char *key;
 	size_t off, size;
 	const char *(*bad)(const char *v);
-} job_keys[] = { JOB_KEY(test), JOB_KEY(mode), JOB_KEY(nr_task) };
+} job_keys[] = { JOB_KEY(test), JOB_KEY(mode), JOB_KEY(nr_task),
+		 JOB_KEY(nr_cpu) };
 
 /*
  * The value of "key: value" on a line of job.yaml, unquoted, into buf of
@@ -179,6 +194,28 @@ static int read_job(int rfd, struct job *job, char *why, size_t whylen)
 	return ret;
 }
 
+/*
+ * The tasks of job: its count, or its percentage of nr_cpu rounded down
+ * as LKP's params/nr_task does; 0 with why when that leaves none.
+ */
+static unsigned long job_tasks(const struct job *job, char *why, size_t whylen)
+{
+	unsigned long long n = strtoul(job->nr_task, NULL, 10);
+
+	if (!strchr(job->nr_task, '%'))
+		return n;
+	if (!*job->nr_cpu) {
+		snprintf(why, whylen, "nr_task: %s needs nr_cpu, which it lacks",
+			 job->nr_task);
+		return 0;
+	}
+	n = n * strtoul(job->nr_cpu, NULL, 10) / 100;
+	if (!n)
+		snprintf(why, whylen, "nr_task: %s of nr_cpu %s is no task",
+			 job->nr_task, job->nr_cpu);
+	return n;
+}
+
 /* A stat of stats.json: its one number, or NaN. */
 static double stat_of(const struct rd_lkp_obj *o, const char *key)
 {
@@ -263,7 +300,12 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 			       got > 0 ? "missing (an incomplete run)" : why);
 		return NULL;
 	}
-	tasks = strtoul(job.nr_task, NULL, 10);
+	tasks = job_tasks(&job, why, sizeof(why));
+	if (!tasks) {
+		rd_report_diag(w->diag, "%s/job.yaml: %s", w->shown, why);
+		rd_lkp_obj_free(&stats);
+		return NULL;
+	}
 	/* a RUN's id: its place in the tree, the same wherever the tree is */
 	snprintf(rel, sizeof(rel), "%s/%s/%s/%s/%s/%s/%s", w->comp[0], w->comp[1],
 		 w->comp[2], w->comp[3], w->comp[4], w->comp[5], w->comp[6]);
