@@ -3,7 +3,7 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer, the record reader
 # seeded with bench/fuzz/corpus, the store (report, history's selections
 # and import on a store's mutated pages and columns) with
-# bench/fuzz/store_corpus.
+# bench/fuzz/store_corpus, LKP's job reader with bench/fuzz/lkp_corpus.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${WIS_FUZZ_SECONDS:-20}
@@ -24,7 +24,8 @@ fi
 
 # Each target: its name, what it reads, its corpus and its options.
 targets="reader|the reader|corpus|-dict=bench/fuzz/reader.dict
-store_fuzz|the store|store_corpus|"
+store_fuzz|the store|store_corpus|
+lkp_yaml_fuzz|LKP's job reader|lkp_corpus|"
 
 # The targets of the build under test (./build.sh asan makes them), made
 # or brought up to date here, one make at a time (tests/10 makes them too).
@@ -32,7 +33,7 @@ out=${WIS:-out/rootfs/bin/wis}
 out=${out%/rootfs/bin/wis}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 mkdir -p "$out"
-echo 1..3
+echo 1..4
 if flock "$out/.fuzz.lock" make -s -C bench/fuzz OUT="$out" \
 	>"$tmp/build.log" 2>&1; then
 	echo "ok 1 - the fuzz targets build"
@@ -41,6 +42,7 @@ else
 	sed 's/^/# /' "$tmp/build.log" >&2
 	echo "not ok 2 - the reader was fuzzed (no target to run)"
 	echo "not ok 3 - the store was fuzzed (no target to run)"
+	echo "not ok 4 - LKP's job reader was fuzzed (no target to run)"
 	exit 1
 fi
 
