@@ -502,6 +502,14 @@ static int value_of(struct parser *p, const struct line *l, char *rest,
 	if (*rest)
 		return fold_plain(p, l, rest, indent, key) ? -1 :
 		       inline_value(p, l, rest, key);
+	/* A value starting on the line below, deeper: no key, no item. */
+	if (next && next->indent > indent && key_colon(next->s) == NULL &&
+	    !(next->s[0] == '-' && (next->s[1] == ' ' || !next->s[1]))) {
+		p->at++;
+		strip_comment(next->s);
+		return fold_plain(p, next, next->s, indent, key) ? -1 :
+		       inline_value(p, next, next->s, key);
+	}
 	if (next && (next->indent > indent ||
 		     (next->indent == indent && next->s[0] == '-' &&
 		      (next->s[1] == ' ' || !next->s[1]))))
