@@ -419,11 +419,13 @@ static int inline_value(struct parser *p, const struct line *l, char *v,
 		n = new_node(p, l, LKP_YAML_SCALAR);
 		if (n < 0)
 			return -1;
+		/* YAML 1.1's null, written plain: quoted, it is text. */
+		if (!strcmp(v, "~") || !strcmp(v, "null") ||
+		    !strcmp(v, "Null") || !strcmp(v, "NULL"))
+			p->y->nodes[n].kind = LKP_YAML_NULL;
 		p->y->nodes[n].value = scalar(v, &why);
 		if (!p->y->nodes[n].value)
 			return fail(p, l, "%s: %s", key, why);
-		if (!strcmp(v, "~") || !strcmp(v, "null"))
-			p->y->nodes[n].kind = LKP_YAML_NULL;
 		return n;
 	}
 	if (v[strlen(v) - 1] != ']')
@@ -527,6 +529,8 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 
 		if (l->s[1] && l->s[1] != ' ')
 			return fail(p, l, "%s: '-' needs a blank after it", key);
+		/* A comment's text is no key: "- a # b: c" is the item a. */
+		strip_comment(l->s + 1);
 		if (!l->s[1] || empty_line(l->s + 1)) {
 			p->at++;
 			if (p->at < p->nr && p->lines[p->at].indent > indent)
