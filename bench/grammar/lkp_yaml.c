@@ -460,6 +460,55 @@ static int block(struct parser *p, int indent, int depth, const char *key);
 static char *key_colon(char *s);
 static int is_separator(const char *s);
 
+/* The quote that closes the quoted scalar v, or NULL. */
+static const char *closing_quote(const char *v)
+{
+	for (const char *c = v + 1; *c; c++)
+		if (*v == '"' && *c == '\\' && c[1])
+			c++;
+		else if (*c == *v && !(*v == '\'' && c[1] == '\''))
+			return c;
+		else if (*c == *v)
+			c++;
+	return NULL;
+}
+
+/* Line c's text after v's, a space between: in place, as fold_plain(). */
+static char *join_line(char *w, const struct line *c)
+{
+	size_t n = strlen(c->s);
+
+	*w++ = ' ';
+	memmove(w, c->s, n);
+	w[n] = '\0';
+	return w + n;
+}
+
+/*
+ * A quoted scalar v of line l not closed on it: the lines below, deeper
+ * than min_indent, joined until its closing quote, each line break a
+ * space and the blanks around it dropped, as YAML folds a quoted value
+ * (Psych writes a long one so).
+ */
+static int fold_quoted(struct parser *p, const struct line *l, char *v,
+		       int min_indent, const char *key)
+{
+	char *w = v + strlen(v);
+
+	while (!closing_quote(v)) {
+		struct line *c = p->at < p->nr ? &p->lines[p->at] : NULL;
+
+		if (!c || c->indent <= min_indent || c->file != l->file)
+			return fail(p, l, "%s: unterminated quote", key);
+		while (w > v + 1 && w[-1] == ' ')
+			*--w = '\0';
+		w = join_line(w, c);
+		p->at++;
+	}
+	strip_comment(v);
+	return 0;
+}
+
 /*
  * A plain scalar v of line l continued on the lines below indented
  * deeper than min_indent: folded into v, a space for each line break,
@@ -472,22 +521,19 @@ static int fold_plain(struct parser *p, const struct line *l, char *v,
 {
 	char *w = v + strlen(v);
 
-	if (strchr("\"'[{&*!|>%@`", *v))
+	if (*v == '"' || *v == '\'')
+		return fold_quoted(p, l, v, min_indent, key);
+	if (strchr("[{&*!|>%@`", *v))
 		return 0;
 	while (p->at < p->nr && p->lines[p->at].indent > min_indent) {
 		struct line *c = &p->lines[p->at];
-		size_t n;
 
 		if (c->file != l->file || key_colon(c->s))
 			return fail(p, c, "%s: a KEY: VALUE line under a "
 				    "value: indented deeper than the key "
 				    "above it", key);
 		strip_comment(c->s);
-		n = strlen(c->s);
-		*w++ = ' ';
-		memmove(w, c->s, n);
-		w += n;
-		*w = '\0';
+		w = join_line(w, c);
 		p->at++;
 	}
 	return 0;
