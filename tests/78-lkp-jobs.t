@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 42
+plan 47
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -109,11 +109,15 @@ rc=0
 check "--report with a job: exit 2, said" sh -c \
 	"test $rc -eq 2 && grep -q 'an LKP job, not a 0-day report' err"
 
-# What lkp-tests' split-job writes (tests/fixtures/lkp/README.md): the
-# host's kernel_cmdline_hw folded by Psych onto an indented line.
-is "split-job's atom for vm-snb, a plain value on two lines: read" \
-	"wis.tests=brk1 wis.mode=both wis.tasks=1,2 wis.samples=32" \
-	"$(keys split-vm-snb-brk1.yaml 2 | cut -d' ' -f1-4)"
+# What lkp-tests' split-job writes for each of its hosts
+# (tests/fixtures/lkp/README.md): values Psych folded onto indented
+# lines, plain (vm-snb's kernel_cmdline_hw) and quoted (lkp-ivb-d02's
+# hdd_partitions); the host's keys no warning.
+for host in lkp-hsw-d01 lkp-ivb-d02 lkp-ivb-d04 lkp-skl-d01 vm-snb vm-snb-i386; do
+	is "split-job's brk1 atom for $host" \
+		"wis.tests=brk1 wis.mode=both wis.tasks=1,2 wis.samples=32 partitions:0" \
+		"$(keys "split-$host-brk1.yaml" 2 | cut -d' ' -f1-4) partitions:$(grep -c partitions err)"
+done
 
 # YAML's quotes: '' anywhere in single quotes, escapes in double ones.
 printf '%s\n' "suite: will-it-scale" "tbox_group: 'a''b''c'" "nr_cpu: 4" \
