@@ -110,8 +110,8 @@ static void check_governor(const struct lkp_job *j)
 			  "scaling_governor", here, sizeof(here)))
 		snprintf(here, sizeof(here), "none");
 	if (strcmp(here, j->atoms[0].governor))
-		wis_say_clean(stderr, "wis: warning: %s: cpufreq_governor: %s, but "
-			"this machine's is %s (the run record's "
+		wis_say_clean(stderr, "wis: warning: %s: cpufreq_governor: "
+			"%s, but this machine's is %s (the run record's "
 			"cpufreq_governor says which it ran with)", j->name,
 			j->atoms[0].governor, here);
 }
@@ -119,22 +119,22 @@ static void check_governor(const struct lkp_job *j)
 static void say_job(const struct lkp_job *j, int nr_groups)
 {
 	if (j->unmapped[0])
-		wis_say_clean(stderr, "wis: warning: %s: keys wis does not map (it "
-			"runs no LKP monitor, setup or other program): %s",
-			j->name, j->unmapped);
+		wis_say_clean(stderr, "wis: warning: %s: keys wis does not "
+			"map (it runs no LKP monitor, setup or other "
+			"program): %s", j->name, j->unmapped);
 	if (j->skipped_docs)
 		wis_say_clean(stderr, "wis: %s: %d document%s without a "
 			"will-it-scale test (LKP makes an atom of each that "
 			"runs no test): none run", j->name, j->skipped_docs,
 			j->skipped_docs == 1 ? "" : "s");
-	wis_say_clean(stderr, "wis: %s: %s, %d atom%s in %d sweep%s", j->name,
-		j->report ? "a 0-day report" : "an LKP job", j->nr_atoms,
-		j->nr_atoms == 1 ? "" : "s", nr_groups,
+	wis_say_clean(stderr, "wis: %s: %s, %d atom%s in %d sweep%s",
+		j->name, j->report ? "a 0-day report" : "an LKP job",
+		j->nr_atoms, j->nr_atoms == 1 ? "" : "s", nr_groups,
 		nr_groups == 1 ? "" : "s");
 	if (j->report && j->their_cpus)
-		wis_say_clean(stderr, "wis: %s: the report's machine: %u CPUs%s%s",
-			j->name, j->their_cpus, j->their_box[0] ? ", " : "",
-			j->their_box);
+		wis_say_clean(stderr, "wis: %s: the report's machine: %u "
+			"CPUs%s%s", j->name, j->their_cpus,
+			j->their_box[0] ? ", " : "", j->their_box);
 }
 
 /* The words of group g and then the user's, as one argv. */

@@ -345,20 +345,22 @@ static int merged_top(const struct lkp_yaml *y, int doc, int *top, int max)
 	int n = 0;
 
 	for (int c = y->nodes[y->docs[0]].child; c >= 0;
-	     c = y->nodes[c].next)
+	     c = y->nodes[c].next) {
+		const char *key = y->nodes[c].key;
+		int over = doc ? lkp_yaml_get(y, y->docs[doc], key) : -1;
+
 		if (n == max)
 			return -1;
-		else
-			top[n++] = doc ? (lkp_yaml_get(y, y->docs[doc], y->nodes[c].key) >= 0 ?
-				  lkp_yaml_get(y, y->docs[doc], y->nodes[c].key) : c) : c;
+		top[n++] = over >= 0 ? over : c;
+	}
 	for (int c = doc ? y->nodes[y->docs[doc]].child : -1; c >= 0;
-	     c = y->nodes[c].next)
+	     c = y->nodes[c].next) {
 		if (lkp_yaml_get(y, y->docs[0], y->nodes[c].key) >= 0)
 			continue;
-		else if (n == max)
+		if (n == max)
 			return -1;
-		else
-			top[n++] = c;
+		top[n++] = c;
+	}
 	return n;
 }
 
