@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 47
+plan 49
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -129,6 +129,11 @@ check "'' is one quote wherever it stands" grep -q "on a'b'c's 4 CPUs" err
 FIX=$tmp keys quote2.yaml 2 >/dev/null
 check "... and \\x \\u \\U escapes read" grep -q "on ABC d's 4 CPUs" err
 
+printf '\357\273\277suite: will-it-scale\r\nwill-it-scale:\r\n  test: brk1 # c\r\n  mode: "thread"\r\n' >bom.yaml
+is "a byte order mark, CRLF lines, a comment after a value: no key unmapped" \
+	"wis.tests=brk1 wis.mode=threads unmapped:0" \
+	"$(FIX=$tmp keys bom.yaml 2 | cut -d' ' -f1-2) unmapped:$(grep -c 'not map' err)"
+
 # Refused, exit 2, the file and key named: what once read files outside
 # the job, blocked, dropped text or keys, or walked without end.
 refused() {
@@ -170,6 +175,9 @@ for v in 214748365600% 16k 16abc 99999999; do
 	job "task-$v.yaml" "will-it-scale:" "  test: brk1" "  nr_task: $v"
 	refused "task-$v.yaml" "nr_task $v" "nr_task: bad value '$v'"
 done
+
+job explicit.yaml "? will-it-scale" "will-it-scale:" "  test: brk1"
+refused explicit.yaml "an explicit key" "explicit.yaml:2: '? ' (an explicit key) is not supported"
 
 # Input printed goes through the cleaning every view uses.
 esc=$(printf '\033')

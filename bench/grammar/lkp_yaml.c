@@ -627,6 +627,9 @@ static int map(struct parser *p, int indent, int depth)
 
 		if (l->s[0] == '-')
 			return fail(p, l, "a list item where a key was expected");
+		if (l->s[0] == '?' && (l->s[1] == ' ' || !l->s[1]))
+			return fail(p, l, "'? ' (an explicit key) is not "
+				    "supported in a job");
 		if (!colon)
 			return fail(p, l, "'%.40s': expected KEY: VALUE", l->s);
 		*colon = '\0';
