@@ -4,10 +4,13 @@
 # seeded with bench/fuzz/corpus, the store (report, history's selections
 # and import on a store's mutated pages and columns) with
 # bench/fuzz/store_corpus, LKP roots' job.yaml and JSON (import's walk,
-# --lkp-root's unite) with bench/fuzz/lkp_corpus.
+# --lkp-root's unite) with bench/fuzz/lkp_root_corpus, LKP's job reader
+# with bench/fuzz/lkp_yaml_corpus.
 set -eu
 cd "$(dirname "$0")/.."
-seconds=${WIS_FUZZ_SECONDS:-20}
+# 8 s a target in the suite's budget; bench/fuzz's targets run longer by
+# WIS_FUZZ_SECONDS (docs/security.md has the figures of longer runs).
+seconds=${WIS_FUZZ_SECONDS:-8}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "1..0 # SKIP clang is not installed"
@@ -26,7 +29,8 @@ fi
 # Each target: its name, what it reads, its corpus and its options.
 targets="reader|the reader|corpus|-dict=bench/fuzz/reader.dict
 store_fuzz|the store|store_corpus|
-lkp_root_fuzz|LKP roots' job.yaml and JSON|lkp_corpus|"
+lkp_root_fuzz|LKP roots' job.yaml and JSON|lkp_root_corpus|
+lkp_yaml_fuzz|LKP's job reader|lkp_yaml_corpus|"
 
 # The targets of the build under test (./build.sh asan makes them), made
 # or brought up to date here, one make at a time (tests/10 makes them too).
@@ -34,16 +38,14 @@ out=${WIS:-out/rootfs/bin/wis}
 out=${out%/rootfs/bin/wis}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 mkdir -p "$out"
-echo 1..4
+echo "1..$(($(echo "$targets" | wc -l) + 1))"
 if flock "$out/.fuzz.lock" make -s -C bench/fuzz OUT="$out" \
 	>"$tmp/build.log" 2>&1; then
 	echo "ok 1 - the fuzz targets build"
 else
 	echo "not ok 1 - the fuzz targets build"
 	sed 's/^/# /' "$tmp/build.log" >&2
-	echo "not ok 2 - the reader was fuzzed (no target to run)"
-	echo "not ok 3 - the store was fuzzed (no target to run)"
-	echo "not ok 4 - LKP roots were fuzzed (no target to run)"
+	echo "$targets" | awk -F'|' '{ printf "not ok %d - %s was fuzzed (no target to run)\n", NR + 1, $2 }'
 	exit 1
 fi
 

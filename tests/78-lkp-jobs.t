@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 26
+plan 49
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -108,3 +108,83 @@ rc=0
 "$WIS" compare --report "$FIX/atom.yaml" a.wis -- b.wis >out 2>err || rc=$?
 check "--report with a job: exit 2, said" sh -c \
 	"test $rc -eq 2 && grep -q 'an LKP job, not a 0-day report' err"
+
+# What lkp-tests' split-job writes for each of its hosts
+# (tests/fixtures/lkp/README.md): values Psych folded onto indented
+# lines, plain (vm-snb's kernel_cmdline_hw) and quoted (lkp-ivb-d02's
+# hdd_partitions); the host's keys no warning.
+for host in lkp-hsw-d01 lkp-ivb-d02 lkp-ivb-d04 lkp-skl-d01 vm-snb vm-snb-i386; do
+	is "split-job's brk1 atom for $host" \
+		"wis.tests=brk1 wis.mode=both wis.tasks=1,2 wis.samples=32 partitions:0" \
+		"$(keys "split-$host-brk1.yaml" 2 | cut -d' ' -f1-4) partitions:$(grep -c partitions err)"
+done
+
+# YAML's quotes: '' anywhere in single quotes, escapes in double ones.
+printf '%s\n' "suite: will-it-scale" "tbox_group: 'a''b''c'" "nr_cpu: 4" \
+	"will-it-scale:" "  test: brk1" "  nr_task: 50%" >quote1.yaml
+printf '%s\n' "suite: will-it-scale" 'tbox_group: "\x41\u0042\U00000043 d"' \
+	"nr_cpu: 4" "will-it-scale:" "  test: brk1" "  nr_task: 50%" >quote2.yaml
+FIX=$tmp keys quote1.yaml 2 >/dev/null
+check "'' is one quote wherever it stands" grep -q "on a'b'c's 4 CPUs" err
+FIX=$tmp keys quote2.yaml 2 >/dev/null
+check "... and \\x \\u \\U escapes read" grep -q "on ABC d's 4 CPUs" err
+
+printf '\357\273\277suite: will-it-scale\r\nwill-it-scale:\r\n  test: brk1 # c\r\n  mode: "thread"\r\n' >bom.yaml
+is "a byte order mark, CRLF lines, a comment after a value: no key unmapped" \
+	"wis.tests=brk1 wis.mode=threads unmapped:0" \
+	"$(FIX=$tmp keys bom.yaml 2 | cut -d' ' -f1-2) unmapped:$(grep -c 'not map' err)"
+
+# Refused, exit 2, the file and key named: what once read files outside
+# the job, blocked, dropped text or keys, or walked without end.
+refused() {
+	rc=0
+	timeout 20 "$WIS" sweep --job "$1" --keys --cpus 2 >out 2>err || rc=$?
+	# shellcheck disable=SC2016 # the arguments of sh -c
+	check "$2: exit 2, '$3'" sh -c \
+		'test "$1" -eq 2 && grep -qF -- "$2" err && ! test -s out' sh \
+		"$rc" "$3"
+}
+job() {
+	name=$1
+	shift
+	{ echo "suite: will-it-scale"; printf '%s\n' "$@"; } >"$name"
+}
+job climb.yaml "<<: ../../../../../../../../etc/passwd" \
+	"will-it-scale:" "  test: brk1"
+refused climb.yaml "an include climbing out with ../" \
+	"<<: ../../../../../../../../etc/passwd: an include is a file beside the job"
+check "... none of the file it names printed" sh -c '! grep -q root: err'
+mkfifo fifo.yaml
+job reads-fifo.yaml "<<: fifo.yaml" "will-it-scale:" "  test: brk1"
+refused reads-fifo.yaml "an include that is a FIFO" "<<: fifo.yaml: ./fifo.yaml: is a FIFO"
+printf 'runtime: 10\n\000runtime: 20\n' >nul.yaml
+job reads-nul.yaml "<<: nul.yaml" "will-it-scale:" "  test: brk1"
+refused reads-nul.yaml "a NUL in an include" "<<: nul.yaml: a NUL byte"
+sixty="[$(seq -s, 1 60)]"
+job walk.yaml "test: $sixty" "mode: $sixty" "runtime: $sixty" \
+	"no_affinity: $sixty" "smt: $sixty" "cpufreq_governor: $sixty" \
+	"nr_task: []" "will-it-scale:"
+refused walk.yaml "60^6 combinations and an empty list" \
+	"walk.yaml: line 8: nr_task: an empty list: it makes no atom"
+job wide.yaml "test: $sixty" "mode: $sixty" "runtime: $sixty" "will-it-scale:"
+refused wide.yaml "60^3 atoms" "line 4: runtime: the lists make more than 4096 atoms"
+{ seq -f 'k%g: 1' 1 512; echo "runtime: 20"; } >keys.txt
+job keys.yaml "$(cat keys.txt)" "will-it-scale:" "  test: brk1"
+refused keys.yaml "a 513th top-level key" "document 1: more than 512 top-level keys"
+for v in 214748365600% 16k 16abc 99999999; do
+	job "task-$v.yaml" "will-it-scale:" "  test: brk1" "  nr_task: $v"
+	refused "task-$v.yaml" "nr_task $v" "nr_task: bad value '$v'"
+done
+
+job explicit.yaml "? will-it-scale" "will-it-scale:" "  test: brk1"
+refused explicit.yaml "an explicit key" "explicit.yaml:2: '? ' (an explicit key) is not supported"
+
+# Input printed goes through the cleaning every view uses.
+esc=$(printf '\033')
+job raw.yaml "k${esc}[31m: 1" "tbox_group: b${esc}[2J" "nr_cpu: 4" \
+	"will-it-scale:" "  test: brk1" "  nr_task: 50%"
+"$WIS" sweep --job raw.yaml --keys --cpus 2 >out 2>err
+check "a key's and a machine's escapes cleaned: '?'" sh -c \
+	"grep -q 'on b?\[2J.s 4 CPUs' err && grep -q 'map (.*): k?\[31m$' err && ! grep -q \"$esc\" err"
+job raw-value.yaml "will-it-scale:" "  test: x${esc}[2J"
+refused raw-value.yaml "a value quoted in an error, cleaned" "bad value 'x?[2J'"

@@ -16,6 +16,7 @@
 #include "file.h"
 #include "lkp_report.h"
 #include "plan.h"
+#include "safename.h"
 #include "sweep_plan.h"
 #include "sweep_run.h"
 
@@ -109,31 +110,31 @@ static void check_governor(const struct lkp_job *j)
 			  "scaling_governor", here, sizeof(here)))
 		snprintf(here, sizeof(here), "none");
 	if (strcmp(here, j->atoms[0].governor))
-		fprintf(stderr, "wis: warning: %s: cpufreq_governor: %s, but "
-			"this machine's is %s (the run record's "
-			"cpufreq_governor says which it ran with)\n", j->name,
+		wis_say_clean(stderr, "wis: warning: %s: cpufreq_governor: "
+			"%s, but this machine's is %s (the run record's "
+			"cpufreq_governor says which it ran with)", j->name,
 			j->atoms[0].governor, here);
 }
 
 static void say_job(const struct lkp_job *j, int nr_groups)
 {
 	if (j->unmapped[0])
-		fprintf(stderr, "wis: warning: %s: keys wis does not map (it "
-			"runs no LKP monitor, setup or other program): %s\n",
-			j->name, j->unmapped);
+		wis_say_clean(stderr, "wis: warning: %s: keys wis does not "
+			"map (it runs no LKP monitor, setup or other "
+			"program): %s", j->name, j->unmapped);
 	if (j->skipped_docs)
-		fprintf(stderr, "wis: %s: %d document%s without a "
+		wis_say_clean(stderr, "wis: %s: %d document%s without a "
 			"will-it-scale test (LKP makes an atom of each that "
-			"runs no test): none run\n", j->name, j->skipped_docs,
+			"runs no test): none run", j->name, j->skipped_docs,
 			j->skipped_docs == 1 ? "" : "s");
-	fprintf(stderr, "wis: %s: %s, %d atom%s in %d sweep%s\n", j->name,
-		j->report ? "a 0-day report" : "an LKP job", j->nr_atoms,
-		j->nr_atoms == 1 ? "" : "s", nr_groups,
+	wis_say_clean(stderr, "wis: %s: %s, %d atom%s in %d sweep%s",
+		j->name, j->report ? "a 0-day report" : "an LKP job",
+		j->nr_atoms, j->nr_atoms == 1 ? "" : "s", nr_groups,
 		nr_groups == 1 ? "" : "s");
 	if (j->report && j->their_cpus)
-		fprintf(stderr, "wis: %s: the report's machine: %u CPUs%s%s\n",
-			j->name, j->their_cpus, j->their_box[0] ? ", " : "",
-			j->their_box);
+		wis_say_clean(stderr, "wis: %s: the report's machine: %u "
+			"CPUs%s%s", j->name, j->their_cpus,
+			j->their_box[0] ? ", " : "", j->their_box);
 }
 
 /* The words of group g and then the user's, as one argv. */
@@ -173,18 +174,18 @@ int wis_lkp_sweeps(const char *cmd, const char *path, int nr_words,
 
 	memset(&j, 0, sizeof(j));
 	if (!groups || !c || !line) {
-		fprintf(stderr, "%s: out of memory\n", cmd);
+		wis_say_clean(stderr, "%s: out of memory", cmd);
 		goto out;
 	}
 	if (lkp_load(&j, path, err, sizeof(err)) ||
 	    machine_here(&m, nr_words, words, dry_cpus, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", cmd, err);
+		wis_say_clean(stderr, "%s: %s", cmd, err);
 		goto out;
 	}
 	n = lkp_job_groups(&j, &m, groups, MAX_GROUPS, stderr, err,
 			   sizeof(err));
 	if (n < 0 || check_tests(&j, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, j.name, err);
+		wis_say_clean(stderr, "%s: %s: %s", cmd, j.name, err);
 		goto out;
 	}
 	/* Every sweep parses before the first runs. */
@@ -194,7 +195,7 @@ int wis_lkp_sweeps(const char *cmd, const char *path, int nr_words,
 					 &argc, line, WIS_CMDLINE_MAX);
 
 		if (!argv || wis_cfg_argv(c, argc, argv, err, sizeof(err))) {
-			fprintf(stderr, "%s: %s: %s\n", cmd, j.name,
+			wis_say_clean(stderr, "%s: %s: %s", cmd, j.name,
 				argv ? err : "its keys do not fit a command line");
 			free(argv);
 			goto out;

@@ -8,8 +8,12 @@
 #include "lkp_job.h"
 #include "cpuset.h"
 #include "lkp_yaml.h"
+#include "safename.h"
 
 #define SUITE "will-it-scale"
+/* Far above any machine's tasks, far below what a long or double loses. */
+#define NR_TASK_MAX_DIGITS 7
+#define NR_TASK_MAX_TEXT "9999999"
 
 /* The parameters LKP expands and wis maps, in struct lkp_atom's terms. */
 enum param { P_TEST, P_MODE, P_NR_TASK, P_RUNTIME, P_NO_AFFINITY, P_SMT,
@@ -48,22 +52,25 @@ static int param_of(const char *key)
 	return -1;
 }
 
+/* key, cleaned as every view cleans input, in j's comma list. */
 static void note_unmapped(struct lkp_job *j, const char *key)
 {
 	size_t n = strlen(j->unmapped);
-	char item[80];
+	char item[80], *name = item + 1;
 
 	snprintf(item, sizeof(item), ",%s,", key);
-	if (strstr(j->unmapped, item + 1) == j->unmapped ||
+	wis_clean(item);
+	if (strstr(j->unmapped, name) == j->unmapped ||
 	    (n && strstr(j->unmapped, item)))
 		return;
-	if (n + strlen(key) + 6 >= sizeof(j->unmapped)) {
+	item[strlen(item) - 1] = '\0';
+	if (n + strlen(name) + 6 >= sizeof(j->unmapped)) {
 		if (!strstr(j->unmapped, ",..."))
 			strcat(j->unmapped, ",...");
 		return;
 	}
 	snprintf(j->unmapped + n, sizeof(j->unmapped) - n, "%s%s",
-		 n ? "," : "", key);
+		 n ? "," : "", name);
 }
 
 /* A parameter's values in a job: the node and its line. */
@@ -149,8 +156,6 @@ static int bad(struct expand *e, int node, const char *value,
 static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 		     const char *v)
 {
-	size_t n = strspn(v, "0123456789");
-
 	switch (p) {
 	case P_TEST:
 		if (!*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
@@ -166,13 +171,10 @@ static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 			 strcmp(v, "both") ? v : "");
 		return 0;
 	case P_NR_TASK:
-		if (!n || strlen(v) >= sizeof(a->nr_task) ||
-		    (v[n] && !(v[n] == '%' && !v[n + 1]) &&
-		     strspn(v + n, "abcdefghijklmnopqrstuvwxyz") != strlen(v + n) &&
-		     !(v[n] == '.' && strspn(v + n + 1, "0123456789") &&
-		       !strcmp(v + n + 1 + strspn(v + n + 1, "0123456789"), "%"))))
+		if (strlen(v) >= sizeof(a->nr_task) || !lkp_nr_task_valid(v))
 			return bad(e, node, v, "a task count (16) or a "
-				   "percentage of the CPUs (50%)");
+				   "percentage of the CPUs (50%, 12.5%), at "
+				   "most " NR_TASK_MAX_TEXT);
 		snprintf(a->nr_task, sizeof(a->nr_task), "%s", v);
 		return 0;
 	case P_RUNTIME:
@@ -230,6 +232,42 @@ static int product(struct expand *e, struct lkp_atom *a, int d)
 	return 0;
 }
 
+/*
+ * The atoms the dims make, refused before product() walks them when
+ * more than LKP_MAX_ATOMS: the walk is as long as the product of the
+ * lists, so an empty list would make none of a huge walk.
+ */
+static int count_atoms(struct expand *e)
+{
+	unsigned long len[NR_PARAMS], total = 1;
+
+	for (int d = 0; d < e->nr_dims; d++) {
+		const struct lkp_yaml_node *n = &e->y->nodes[e->dims[d].node];
+
+		len[d] = n->kind == LKP_YAML_SCALAR;
+		for (int c = n->child; c >= 0; c = e->y->nodes[c].next)
+			len[d]++;
+		if (!len[d]) {
+			snprintf(e->err, e->errlen, "%s: line %d: %s: an empty "
+				 "list: it makes no atom", e->j->name,
+				 n->line, n->key);
+			return -1;
+		}
+	}
+	for (int d = 0; d < e->nr_dims; d++) {
+		total *= len[d];
+		if (total > LKP_MAX_ATOMS) {
+			snprintf(e->err, e->errlen, "%s: line %d: %s: the "
+				 "lists make more than %d atoms", e->j->name,
+				 e->y->nodes[e->dims[d].node].line,
+				 e->y->nodes[e->dims[d].node].key,
+				 LKP_MAX_ATOMS);
+			return -1;
+		}
+	}
+	return (int)total;
+}
+
 /* The suite a top-level key names, refused unless will-it-scale. */
 static int check_suite(struct expand *e, int node)
 {
@@ -281,26 +319,48 @@ static int expand_job(struct expand *e, const int *top, int n)
 		}
 	}
 	for (int i = 0; program >= 0 && i < e->nr_dims; i++)
-		if (e->dims[i].param == P_TEST)
+		if (e->dims[i].param == P_TEST) {
+			int atoms = count_atoms(e);
+
+			if (atoms < 0)
+				return -1;
+			if (atoms > LKP_MAX_ATOMS - e->j->nr_atoms) {
+				snprintf(e->err, e->errlen, "%s: more than %d "
+					 "atoms", e->j->name, LKP_MAX_ATOMS);
+				return -1;
+			}
 			return product(e, &a, 0);
+		}
 	/* LKP makes an atom of it that runs no test; wis makes none. */
 	e->j->skipped_docs++;
 	return 0;
 }
 
-/* The top-level entries of document 0 with those of doc replacing them. */
+/*
+ * The top-level entries of document 0 with those of doc replacing them;
+ * -1 when more than max.
+ */
 static int merged_top(const struct lkp_yaml *y, int doc, int *top, int max)
 {
 	int n = 0;
 
-	for (int c = y->nodes[y->docs[0]].child; c >= 0 && n < max;
-	     c = y->nodes[c].next)
-		top[n++] = doc ? (lkp_yaml_get(y, y->docs[doc], y->nodes[c].key) >= 0 ?
-				  lkp_yaml_get(y, y->docs[doc], y->nodes[c].key) : c) : c;
-	for (int c = doc ? y->nodes[y->docs[doc]].child : -1; c >= 0 && n < max;
-	     c = y->nodes[c].next)
-		if (lkp_yaml_get(y, y->docs[0], y->nodes[c].key) < 0)
-			top[n++] = c;
+	for (int c = y->nodes[y->docs[0]].child; c >= 0;
+	     c = y->nodes[c].next) {
+		const char *key = y->nodes[c].key;
+		int over = doc ? lkp_yaml_get(y, y->docs[doc], key) : -1;
+
+		if (n == max)
+			return -1;
+		top[n++] = over >= 0 ? over : c;
+	}
+	for (int c = doc ? y->nodes[y->docs[doc]].child : -1; c >= 0;
+	     c = y->nodes[c].next) {
+		if (lkp_yaml_get(y, y->docs[0], y->nodes[c].key) >= 0)
+			continue;
+		if (n == max)
+			return -1;
+		top[n++] = c;
+	}
 	return n;
 }
 
@@ -313,9 +373,11 @@ static void job_machine(struct lkp_job *j, const struct lkp_yaml *y)
 	    !wis_parse_uint(y->nodes[c].value, WIS_MAX_CPUS, &n))
 		j->their_cpus = (unsigned)n;
 	c = lkp_yaml_get(y, y->docs[0], "tbox_group");
-	if (c >= 0 && y->nodes[c].kind == LKP_YAML_SCALAR)
+	if (c >= 0 && y->nodes[c].kind == LKP_YAML_SCALAR) {
 		snprintf(j->their_box, sizeof(j->their_box), "%s",
 			 y->nodes[c].value);
+		wis_clean(j->their_box);
+	}
 }
 
 static int load_job(struct lkp_job *j, const char *path, char *err,
@@ -323,7 +385,7 @@ static int load_job(struct lkp_job *j, const char *path, char *err,
 {
 	struct lkp_yaml y;
 	struct expand e = { .j = j, .y = &y, .err = err, .errlen = errlen };
-	int top[512], n, ret = 0;
+	int top[LKP_MAX_TOP_KEYS], n, ret = 0;
 
 	if (lkp_yaml_load(&y, path, err, errlen)) {
 		lkp_yaml_free(&y);
@@ -332,9 +394,16 @@ static int load_job(struct lkp_job *j, const char *path, char *err,
 	job_machine(j, &y);
 	for (int d = 0; !ret && d < y.nr_docs; d++) {
 		/* The first document is a job, and the base of the others. */
-		n = merged_top(&y, d, top, (int)(sizeof(top) / sizeof(*top)));
+		n = merged_top(&y, d, top, LKP_MAX_TOP_KEYS);
 		e.doc = d + 1;
-		ret = expand_job(&e, top, n);
+		if (n < 0) {
+			snprintf(err, errlen, "%s: document %d: more than %d "
+				 "top-level keys", j->name, d + 1,
+				 LKP_MAX_TOP_KEYS);
+			ret = -1;
+		} else {
+			ret = expand_job(&e, top, n);
+		}
 	}
 	if (!ret && !j->nr_atoms) {
 		snprintf(err, errlen, "%s: no atom: no " SUITE ": test: in "
@@ -373,16 +442,35 @@ void lkp_job_free(struct lkp_job *j)
 	j->atoms = NULL;
 }
 
-/* What LKP's params/nr_task makes of a value: a count, or -1. */
+int lkp_nr_task_valid(const char *v)
+{
+	size_t n = strspn(v, "0123456789"), frac = 0;
+
+	if (!n || n > NR_TASK_MAX_DIGITS)
+		return 0;
+	if (!v[n])
+		return 1;
+	if (v[n] == '.')
+		frac = strspn(v + n + 1, "0123456789") + 1;
+	/* 1.5 without its '%' is no count LKP makes tasks of. */
+	return (frac != 1) && v[n + frac] == '%' && !v[n + frac + 1];
+}
+
+/*
+ * What LKP's params/nr_task makes of a value: a count, or -1 when it
+ * is none.  Bounded (lkp_nr_task_valid()) before any arithmetic, so a
+ * large value neither wraps nor overflows the conversion.
+ */
 static long lkp_count(const char *v, unsigned nr_cpu, int *pct)
 {
-	char *end;
 	double p;
 
 	*pct = strchr(v, '%') != NULL;
+	if (!lkp_nr_task_valid(v))
+		return -1;
 	if (!*pct)
 		return strtol(v, NULL, 10);
-	p = strtod(v, &end);
+	p = strtod(v, NULL);
 	/* ($1.to_f * nr_cpu / 100).to_i, in that order; to_i truncates. */
 	return (long)(p * nr_cpu / 100);
 }
@@ -444,6 +532,12 @@ int lkp_atom_tasks(const struct lkp_job *j, const struct lkp_atom *a,
 	if (!a->nr_task[0])
 		return threads_to_iterate(m, tasks, err, errlen);
 	here = lkp_count(a->nr_task, m->nr_cpu, &pct);
+	if (here < 0) {
+		snprintf(err, errlen, "nr_task: bad value '%s': a task count "
+			 "(16) or a percentage of the CPUs (50%%), at most "
+			 NR_TASK_MAX_TEXT, a->nr_task);
+		return -1;
+	}
 	if (pct && here < 1) {
 		snprintf(err, errlen, "nr_task: %s of %u CPUs is %ld tasks: "
 			 "give wis more CPUs or a larger share", a->nr_task,
@@ -522,7 +616,7 @@ static int add_group(const struct lkp_job *j, const struct lkp_atom *a,
 		return -1;
 	g->samples = lkp_atom_samples(a, m);
 	if (note[0] && notes)
-		fprintf(notes, "wis: %s: %s\n", j->name, note);
+		wis_say_clean(notes, "wis: %s: %s", j->name, note);
 	for (int t = 0; t < nr_tm; t++) {
 		if (tm[t].modes != modes)
 			continue;
@@ -597,7 +691,7 @@ out:
 }
 
 /* Characters wis.lkp keeps; others become '_'. */
-static void put_clean(char *dst, size_t len, const char *src)
+static void put_lkp_word(char *dst, size_t len, const char *src)
 {
 	size_t i = 0;
 
@@ -631,7 +725,7 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 	size_t used = 0, n;
 	int w;
 
-	put_clean(name, sizeof(name), j->name);
+	put_lkp_word(name, sizeof(name), j->name);
 	for (int i = 0; i < g->nr_tasks; i++) {
 		n = strlen(tasks);
 		snprintf(tasks + n, sizeof(tasks) - n, "%s%u", i ? "," : "",

@@ -31,6 +31,7 @@
 #include "wis_limits.h"
 
 #define LKP_MAX_ATOMS 4096
+#define LKP_MAX_TOP_KEYS 512	/* top-level keys of a document */
 #define LKP_MAX_ROWS 256	/* will-it-scale rows of a report's table */
 
 /* The default runtime, and will-it-scale's warmup, seconds. */
@@ -149,5 +150,11 @@ int lkp_job_groups(const struct lkp_job *j, const struct lkp_machine *m,
  */
 int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 		    const char *skip, char *buf, size_t len);
+
+/*
+ * Whether v is an nr_task wis takes: a count (16) or a percentage of the
+ * CPUs (50%, 12.5%), at most 7 digits before any point.
+ */
+int lkp_nr_task_valid(const char *v);
 
 #endif

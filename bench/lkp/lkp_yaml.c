@@ -4,11 +4,14 @@
  * lines (includes spliced in, each line keeping its file and number),
  * then each document is read by indentation, a block at a time.
  */
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "file.h"
 #include "lkp_yaml.h"
@@ -98,14 +101,12 @@ static int find_include(const char *dir, const char *name, char *out,
 			size_t len)
 {
 	char root[4096], *jobs;
-	FILE *f;
+	struct stat st;
 
+	/* Looked at, not opened: read_whole() opens it by the path rule. */
 	snprintf(out, len, "%s/%s", dir, name);
-	f = fopen(out, "r");
-	if (f) {
-		fclose(f);
+	if (!lstat(out, &st))
 		return 0;
-	}
 	snprintf(root, sizeof(root), "%s/", dir);
 	jobs = strstr(root, "/jobs/");
 	for (char *j = jobs; j; j = strstr(j + 1, "/jobs/"))
@@ -123,41 +124,76 @@ static int find_include(const char *dir, const char *name, char *out,
 	return 0;
 }
 
-static char *read_whole(const char *path, size_t max, size_t *len)
+/*
+ * Up to max + 1 bytes of path, opened as every path a user gives is
+ * (wis_open_owned(): no link, no FIFO or device, so no read blocks);
+ * NULL with the reason in why.
+ */
+static char *read_whole(const char *path, size_t max, size_t *len,
+			char *why, size_t whylen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = f ? malloc(max + 1) : NULL;
+	int fd = wis_open_owned(AT_FDCWD, path, O_RDONLY, 0, 0, why, whylen);
+	char *buf = fd >= 0 ? malloc(max + 2) : NULL;
+	ssize_t got = 0;
 
-	if (!buf) {
-		if (f)
-			fclose(f);
-		return NULL;
+	*len = 0;
+	if (fd >= 0 && !buf)
+		snprintf(why, whylen, "out of memory");
+	while (buf && *len <= max &&
+	       (got = read(fd, buf + *len, max + 1 - *len)) > 0)
+		*len += (size_t)got;
+	if (buf && got < 0) {
+		snprintf(why, whylen, "%m");
+		free(buf);
+		buf = NULL;
 	}
-	*len = fread(buf, 1, max + 1, f);
-	fclose(f);
-	buf[*len > max ? max : *len] = '\0';
+	if (fd >= 0)
+		close(fd);
+	if (buf)
+		buf[*len] = '\0';
 	return buf;
+}
+
+/* An include names a file under the job's directory or its jobs/ tree. */
+static int climbs_out(const char *name)
+{
+	if (*name == '/')
+		return 1;
+	for (const char *c = name;; c++) {
+		if (!strncmp(c, "..", 2) && (!c[2] || c[2] == '/'))
+			return 1;
+		c = strchr(c, '/');
+		if (!c)
+			return 0;
+	}
 }
 
 static int include(struct parser *p, const struct line *l, const char *name,
 		   const char *dir, int indent)
 {
-	char path[4096], *text, *slash, *inc_dir;
+	char path[4096], *text, *slash, *inc_dir, why[128];
 	size_t len;
 	int ret;
 
 	if (p->includes++ == LKP_YAML_MAX_INCLUDES)
 		return fail(p, l, "<<: %s: more than %d includes", name,
 			    LKP_YAML_MAX_INCLUDES);
+	if (climbs_out(name))
+		return fail(p, l, "<<: %s: an include is a file beside the "
+			    "job or under its jobs/ directory (no '/' "
+			    "first, no '..')", name);
 	if (find_include(dir, name, path, sizeof(path)))
 		return fail(p, l, "<<: %s: no such file beside it or under "
 			    "its jobs/ directory", name);
-	text = read_whole(path, LKP_YAML_MAX_BYTES - p->bytes, &len);
+	text = read_whole(path, LKP_YAML_MAX_BYTES - p->bytes, &len, why,
+			  sizeof(why));
 	if (!text)
-		return fail(p, l, "<<: %s: cannot read %s", name, path);
-	if (len > LKP_YAML_MAX_BYTES - p->bytes) {
+		return fail(p, l, "<<: %s: %s: %s", name, path, why);
+	if (len > LKP_YAML_MAX_BYTES - p->bytes || memchr(text, '\0', len)) {
 		free(text);
-		return fail(p, l, "<<: %s: the job is over %d bytes", name,
+		return fail(p, l, len > LKP_YAML_MAX_BYTES - p->bytes ?
+			    "<<: %s: the job is over %d bytes" :
+			    "<<: %s: a NUL byte: not a text file", name,
 			    LKP_YAML_MAX_BYTES);
 	}
 	p->bytes += len;
@@ -229,7 +265,10 @@ static void strip_comment(char *s)
 
 	for (char *c = s; *c; c++) {
 		if (quote) {
-			quote = *c == quote ? 0 : quote;
+			if (quote == '"' && *c == '\\' && c[1])
+				c++;
+			else if (*c == quote)
+				quote = 0;
 		} else if (*c == '"' || *c == '\'') {
 			quote = c == s || c[-1] == ' ' || c[-1] == '[' ||
 				c[-1] == ',' ? *c : 0;
@@ -243,23 +282,106 @@ static void strip_comment(char *s)
 		*--end = '\0';
 }
 
-/* A scalar's text, quotes removed in place; NULL when malformed. */
-static const char *scalar(char *s)
+/* Code point u as UTF-8 at w; the bytes written. */
+static size_t put_utf8(char *w, unsigned long u)
 {
-	size_t n = strlen(s);
-	char *w;
+	if (u < 0x80) {
+		w[0] = (char)u;
+		return 1;
+	}
+	if (u < 0x800) {
+		w[0] = (char)(0xc0 | u >> 6);
+		w[1] = (char)(0x80 | (u & 0x3f));
+		return 2;
+	}
+	if (u < 0x10000) {
+		w[0] = (char)(0xe0 | u >> 12);
+		w[1] = (char)(0x80 | (u >> 6 & 0x3f));
+		w[2] = (char)(0x80 | (u & 0x3f));
+		return 3;
+	}
+	w[0] = (char)(0xf0 | u >> 18);
+	w[1] = (char)(0x80 | (u >> 12 & 0x3f));
+	w[2] = (char)(0x80 | (u >> 6 & 0x3f));
+	w[3] = (char)(0x80 | (u & 0x3f));
+	return 4;
+}
 
-	if (*s != '"' && *s != '\'')
+/*
+ * The escape of a double-quoted scalar at r (after its '\\'), YAML 1.1's
+ * set, written at w: the characters of r it took, or 0 when it is none,
+ * or one wis refuses (\\0, which would end the value, and \\L \\P, whose
+ * UTF-8 is longer than their text).
+ */
+static size_t unescape(const char *r, char *w, size_t *wrote)
+{
+	static const char simple[] = "a\ab\bt\tn\nv\vf\fr\re\033 "
+		" \"\"//\\\\\t\t";
+	static const struct { char c; int digits; } hex[] = {
+		{ 'x', 2 }, { 'u', 4 }, { 'U', 8 },
+	};
+	unsigned long u = 0;
+
+	for (size_t i = 0; simple[i]; i += 2)
+		if (*r == simple[i]) {
+			*w = simple[i + 1];
+			*wrote = 1;
+			return 1;
+		}
+	if (*r == 'N' || *r == '_') {
+		*wrote = put_utf8(w, *r == 'N' ? 0x85 : 0xa0);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(hex) / sizeof(*hex); i++) {
+		if (*r != hex[i].c)
+			continue;
+		for (int d = 1; d <= hex[i].digits; d++) {
+			int v = wis_hex_digit(r[d]);
+
+			if (v < 0)
+				return 0;
+			u = u << 4 | (unsigned long)v;
+		}
+		if (!u || u > 0x10ffff || (u >= 0xd800 && u <= 0xdfff))
+			return 0;
+		*wrote = put_utf8(w, u);
+		return 1 + (size_t)hex[i].digits;
+	}
+	return 0;
+}
+
+/*
+ * A scalar's text, quotes removed and escapes read in place (no escape
+ * is shorter than what it makes); NULL with why when malformed.
+ */
+static const char *scalar(char *s, const char **why)
+{
+	size_t n = strlen(s), took, wrote;
+	char quote = *s, *w = s;
+
+	*why = "unterminated quote";
+	if (quote != '"' && quote != '\'')
 		return s;
-	if (n < 2 || s[n - 1] != *s)
+	if (n < 2 || s[n - 1] != quote)
 		return NULL;
 	s[n - 1] = '\0';
-	w = s;
 	for (char *r = s + 1; *r; r++) {
-		if (*s == '\'' && r[0] == '\'' && r[1] == '\'')
+		if (quote == '\'' && r[0] == '\'') {
+			if (r[1] != '\'')
+				return NULL;
 			r++;
-		else if (*s == '"' && r[0] == '\\' && r[1])
-			r++;
+		} else if (quote == '"' && r[0] == '"') {
+			return NULL;
+		} else if (quote == '"' && r[0] == '\\') {
+			took = unescape(r + 1, w, &wrote);
+			*why = "an escape wis does not read (YAML's \\0 \\L "
+			       "\\P or a malformed \\x \\u \\U)";
+			if (!took)
+				return NULL;
+			r += took;
+			w += wrote;
+			continue;
+		}
 		*w++ = *r;
 	}
 	*w = '\0';
@@ -282,8 +404,12 @@ static void append(struct lkp_yaml *y, int n, int *prev, int c)
 static int inline_value(struct parser *p, const struct line *l, char *v,
 			const char *key)
 {
+	const char *why;
 	int n, prev = -1;
 
+	if (*v == '?')
+		return fail(p, l, "%s: '? ' (an explicit key) is not "
+			    "supported in a job", key);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++)
 		if (!strncmp(v, refused[i], 1))
 			return fail(p, l, "%s: '%c' (anchors, aliases, tags, "
@@ -293,11 +419,13 @@ static int inline_value(struct parser *p, const struct line *l, char *v,
 		n = new_node(p, l, LKP_YAML_SCALAR);
 		if (n < 0)
 			return -1;
-		p->y->nodes[n].value = scalar(v);
-		if (!p->y->nodes[n].value)
-			return fail(p, l, "%s: unterminated quote", key);
-		if (!strcmp(v, "~") || !strcmp(v, "null"))
+		/* YAML 1.1's null, written plain: quoted, it is text. */
+		if (!strcmp(v, "~") || !strcmp(v, "null") ||
+		    !strcmp(v, "Null") || !strcmp(v, "NULL"))
 			p->y->nodes[n].kind = LKP_YAML_NULL;
+		p->y->nodes[n].value = scalar(v, &why);
+		if (!p->y->nodes[n].value)
+			return fail(p, l, "%s: %s", key, why);
 		return n;
 	}
 	if (v[strlen(v) - 1] != ']')
@@ -320,9 +448,9 @@ static int inline_value(struct parser *p, const struct line *l, char *v,
 		c = new_node(p, l, LKP_YAML_SCALAR);
 		if (c < 0)
 			return -1;
-		p->y->nodes[c].value = scalar(item);
+		p->y->nodes[c].value = scalar(item, &why);
 		if (!p->y->nodes[c].value)
-			return fail(p, l, "%s: unterminated quote", key);
+			return fail(p, l, "%s: %s", key, why);
 		append(p->y, n, &prev, c);
 	}
 	return n;
@@ -331,6 +459,85 @@ static int inline_value(struct parser *p, const struct line *l, char *v,
 static int block(struct parser *p, int indent, int depth, const char *key);
 static char *key_colon(char *s);
 static int is_separator(const char *s);
+
+/* The quote that closes the quoted scalar v, or NULL. */
+static const char *closing_quote(const char *v)
+{
+	for (const char *c = v + 1; *c; c++)
+		if (*v == '"' && *c == '\\' && c[1])
+			c++;
+		else if (*c == *v && !(*v == '\'' && c[1] == '\''))
+			return c;
+		else if (*c == *v)
+			c++;
+	return NULL;
+}
+
+/* Line c's text after v's, a space between: in place, as fold_plain(). */
+static char *join_line(char *w, const struct line *c)
+{
+	size_t n = strlen(c->s);
+
+	*w++ = ' ';
+	memmove(w, c->s, n);
+	w[n] = '\0';
+	return w + n;
+}
+
+/*
+ * A quoted scalar v of line l not closed on it: the lines below, deeper
+ * than min_indent, joined until its closing quote, each line break a
+ * space and the blanks around it dropped, as YAML folds a quoted value
+ * (Psych writes a long one so).
+ */
+static int fold_quoted(struct parser *p, const struct line *l, char *v,
+		       int min_indent, const char *key)
+{
+	char *w = v + strlen(v);
+
+	while (!closing_quote(v)) {
+		struct line *c = p->at < p->nr ? &p->lines[p->at] : NULL;
+
+		if (!c || c->indent <= min_indent || c->file != l->file)
+			return fail(p, l, "%s: unterminated quote", key);
+		while (w > v + 1 && w[-1] == ' ')
+			*--w = '\0';
+		w = join_line(w, c);
+		p->at++;
+	}
+	strip_comment(v);
+	return 0;
+}
+
+/*
+ * A plain scalar v of line l continued on the lines below indented
+ * deeper than min_indent: folded into v, a space for each line break,
+ * as YAML reads it.  In place: those lines' text follows v's in the
+ * same buffer, so the folded text never overtakes what it has yet to
+ * read.
+ */
+static int fold_plain(struct parser *p, const struct line *l, char *v,
+		      int min_indent, const char *key)
+{
+	char *w = v + strlen(v);
+
+	if (*v == '"' || *v == '\'')
+		return fold_quoted(p, l, v, min_indent, key);
+	if (strchr("[{&*!|>%@`", *v))
+		return 0;
+	while (p->at < p->nr && p->lines[p->at].indent > min_indent) {
+		struct line *c = &p->lines[p->at];
+
+		if (c->file != l->file || key_colon(c->s))
+			return fail(p, c, "%s: a KEY: VALUE line under a "
+				    "value: indented deeper than the key "
+				    "above it", key);
+		strip_comment(c->s);
+		w = join_line(w, c);
+		p->at++;
+	}
+	return 0;
+}
 
 /* The value of key, whose line l has rest after the colon. */
 static int value_of(struct parser *p, const struct line *l, char *rest,
@@ -341,7 +548,16 @@ static int value_of(struct parser *p, const struct line *l, char *rest,
 	rest += strspn(rest, " ");
 	strip_comment(rest);
 	if (*rest)
-		return inline_value(p, l, rest, key);
+		return fold_plain(p, l, rest, indent, key) ? -1 :
+		       inline_value(p, l, rest, key);
+	/* A value starting on the line below, deeper: no key, no item. */
+	if (next && next->indent > indent && key_colon(next->s) == NULL &&
+	    !(next->s[0] == '-' && (next->s[1] == ' ' || !next->s[1]))) {
+		p->at++;
+		strip_comment(next->s);
+		return fold_plain(p, next, next->s, indent, key) ? -1 :
+		       inline_value(p, next, next->s, key);
+	}
 	if (next && (next->indent > indent ||
 		     (next->indent == indent && next->s[0] == '-' &&
 		      (next->s[1] == ' ' || !next->s[1]))))
@@ -359,6 +575,8 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 
 		if (l->s[1] && l->s[1] != ' ')
 			return fail(p, l, "%s: '-' needs a blank after it", key);
+		/* A comment's text is no key: "- a # b: c" is the item a. */
+		strip_comment(l->s + 1);
 		if (!l->s[1] || empty_line(l->s + 1)) {
 			p->at++;
 			if (p->at < p->nr && p->lines[p->at].indent > indent)
@@ -375,7 +593,8 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 		} else {
 			p->at++;
 			strip_comment(l->s + 2);
-			c = inline_value(p, l, l->s + 2, key);
+			c = fold_plain(p, l, l->s + 2, indent, key) ? -1 :
+			    inline_value(p, l, l->s + 2, key);
 		}
 		if (c < 0)
 			return -1;
@@ -404,14 +623,18 @@ static int map(struct parser *p, int indent, int depth)
 	       !(indent == 0 && is_separator(p->lines[p->at].s))) {
 		struct line *l = &p->lines[p->at++];
 		char *colon = key_colon(l->s), *k = l->s;
+		const char *why;
 
 		if (l->s[0] == '-')
 			return fail(p, l, "a list item where a key was expected");
+		if (l->s[0] == '?' && (l->s[1] == ' ' || !l->s[1]))
+			return fail(p, l, "'? ' (an explicit key) is not "
+				    "supported in a job");
 		if (!colon)
 			return fail(p, l, "'%.40s': expected KEY: VALUE", l->s);
 		*colon = '\0';
 		strip_comment(k);
-		if (!scalar(k) || !*k)
+		if (!scalar(k, &why) || !*k)
 			return fail(p, l, "a malformed key");
 		c = value_of(p, l, colon + 1, indent, depth, k);
 		if (c < 0)
@@ -505,6 +728,9 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 		goto out;
 	}
 	p.bytes = len;
+	/* A byte order mark, as editors on other systems write one. */
+	if (!strncmp(y->text, "\xef\xbb\xbf", 3))
+		memmove(y->text, y->text + 3, len - 2);
 	if (add_text(&p, y->text, name, dir, 0))
 		goto out;
 	drop_empty_lines(&p);
@@ -519,14 +745,15 @@ out:
 int lkp_yaml_load(struct lkp_yaml *y, const char *path, char *err,
 		  size_t errlen)
 {
-	char dir[4096], *slash;
+	char dir[4096], *slash, why[128];
 	size_t len;
-	char *text = read_whole(path, LKP_YAML_MAX_BYTES, &len);
+	char *text = read_whole(path, LKP_YAML_MAX_BYTES, &len, why,
+				sizeof(why));
 	int ret;
 
 	memset(y, 0, sizeof(*y));
 	if (!text) {
-		snprintf(err, errlen, "%s: cannot read it", path);
+		snprintf(err, errlen, "%s: %s", path, why);
 		return -1;
 	}
 	snprintf(dir, sizeof(dir), "%s", path);

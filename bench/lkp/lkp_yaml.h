@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The YAML that LKP's job files are written in, and no more: block
- * mappings and sequences by indentation, plain and quoted scalars, flow
- * sequences of scalars ([a, b]), comments, several documents (---), and
- * LKP's textual include (`<<: FILE`, searched beside the file and then
- * under the nearest jobs/ directory, as lkp-tests lib/yaml.rb does).
- * Anything else (anchors, tags, block scalars, flow mappings) is refused
- * with the file, line and key.  Bounded: LKP_YAML_MAX_BYTES of text with
- * its includes, LKP_YAML_MAX_NODES nodes, LKP_YAML_MAX_DEPTH levels.
+ * mappings and sequences by indentation, plain scalars (continued on
+ * deeper lines, folded with single spaces) and quoted ones (folded
+ * alike; '' a quote in single quotes, YAML 1.1's escapes in double ones
+ * but \0 \L \P), flow sequences of scalars ([a, b]), comments, several
+ * documents (---), CRLF lines, a byte order mark, and LKP's textual
+ * include (`<<: FILE`, a name searched beside the file and then under
+ * the nearest jobs/ directory, as lkp-tests lib/yaml.rb does; no '/'
+ * first and no '..', opened by wis_open_owned(), no NUL).  Anything else
+ * (anchors, aliases, tags, block scalars, flow mappings, explicit keys)
+ * is refused with the file, line and key.  Bounded: LKP_YAML_MAX_BYTES
+ * of text with its includes, LKP_YAML_MAX_NODES nodes,
+ * LKP_YAML_MAX_DEPTH levels.
  */
 #ifndef WIS_LKP_YAML_H
 #define WIS_LKP_YAML_H
