@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What wis's YAML reader (grammar/lkp_yaml.h) makes of each FILE, for
+ * What wis's YAML reader (lkp/lkp_yaml.h) makes of each FILE, for
  * bench/scripts/lkp-yaml-check to set beside Ruby's Psych: a line per
  * document, its JSON (a mapping an object, a list an array, a scalar
  * its text as a string, a null null); or "error: MESSAGE".
