@@ -15,7 +15,7 @@ obj=${WIS%/rootfs/bin/wis}/obj
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-plan 8
+plan 10
 
 # The layers, lowest first: a folder may use only folders of a lower rank.
 layers="base:1 grammar:2 records:3 profiler:4 statistics:4 init:4 harness:5 input:5
@@ -107,4 +107,20 @@ is "no folder uses a folder of its own layer or above" "" \
 echo "file model" >"$tmp/planted-up"
 is "... and a planted upward include (base -> model) is found" \
 	"file (base) -> model (model)" "$(upward "$tmp/planted-up")"
+# LKP is one room behind one header: outside bench/lkp/ (and the fuzz
+# targets and test helpers that reach into a reader on purpose), a file
+# includes lkp.h and no other header of that room.
+lkp_private() {
+	awk 'NR == FNR { if ($2 == "lkp" && $1 != "lkp") private[$1]; next }
+		($2 in private) { print }' "$tmp/where" "$1" |
+		while read -r from to; do
+			[ "$(awk -v f="$from" '$1 == f { print $2 }' "$tmp/where")" = lkp ] ||
+				echo "$from -> $to"
+		done
+}
+is "no file outside bench/lkp/ includes an LKP header but lkp.h" "" \
+	"$(lkp_private "$tmp/includes")"
+echo "request lkp_yaml" >"$tmp/planted-lkp"
+is "... and a planted include of lkp_yaml.h from request.c is found" \
+	"request -> lkp_yaml" "$(lkp_private "$tmp/planted-lkp")"
 done_testing

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "cpuset.h"
 #include "file.h"
-#include "lkp_report.h"
+#include "lkp.h"
 #include "plan.h"
 #include "safename.h"
 #include "sweep_plan.h"

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lkp.h"
+#include "lkp_run.h"
 #include "lkp_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

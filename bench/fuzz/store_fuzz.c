@@ -29,6 +29,7 @@
 #include "model.h"
 #include "record.h"
 #include "store.h"
+#include "lkp.h"
 #include "view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lkp.h"
+#include "lkp_run.h"
 #include "safename.h"
 #include "view.h"
 

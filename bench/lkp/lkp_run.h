@@ -5,12 +5,13 @@
  * holds (one test at one task count, of one pass of the sweep), their
  * axes, and numbers written as LKP's Ruby writes them.
  */
-#ifndef WIS_LKP_H
-#define WIS_LKP_H
+#ifndef WIS_LKP_RUN_H
+#define WIS_LKP_RUN_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lkp.h"
 #include "model.h"
 
 /*
@@ -78,18 +79,6 @@ const struct rd_lkp_stat *rd_lkp_atom_stat(const struct rd_lkp_atom *at,
 					   const char *key);
 
 /*
- * The axes of LKP's result path, from the run's labels of the same
- * name, else a default as LKP's local runs make it (bin/run-local):
- * tbox_group the host name (wis.id) with LKP's -N suffix rule, rootfs
- * "wis", kconfig "defconfig", compiler "gcc", commit the kernel release.
- */
-enum rd_lkp_axis {
-	RD_LKP_TBOX_GROUP, RD_LKP_ROOTFS, RD_LKP_KCONFIG, RD_LKP_COMPILER,
-	RD_LKP_COMMIT, RD_LKP_AXES
-};
-extern const char *const rd_lkp_axis_names[RD_LKP_AXES];
-
-/*
  * The axis of run as a path component: into buf (len bytes), each
  * character LKP's path rule does not keep as '_'.  Returns buf, or NULL
  * when the value is empty, "." or "..", or too long.
@@ -127,31 +116,6 @@ void rd_lkp_path_params(const struct rd_lkp_params *p, char *buf, size_t len);
  * real NULL, the RUNs' stats are only read: nothing is written.
  */
 int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag);
-
-/* Whether the directory dirfd holds LKP result roots (will-it-scale/). */
-int rd_lkp_roots_present(int dirfd);
-
-/*
- * A RUN of an LKP result root as wis records (lkp_root_read.c): one run,
- * its id "lkp-" and a hash of the RUN's path below the roots, its point
- * per mode from the stats LKP keeps (TASKS.processes, TASKS.threads and
- * their _idle), its date the mtime of its stats.json; records are
- * payloads, one a line.  path names the RUN, axes its tbox_group, rootfs,
- * kconfig, compiler and commit (the order of rd_lkp_axis).  0, or -1
- * when the RUN could not be taken (said by fn).
- */
-typedef int rd_lkp_run_fn(void *ctx, const char *path, const char *const *axes,
-			  const char *records, size_t len);
-
-/*
- * Every RUN under dirfd/will-it-scale (dir names dirfd), in name order,
- * to fn; *runs the count fn took.  A RUN whose files are not LKP's (a
- * job.yaml without a test, a stats.json that is not LKP's JSON) is named
- * on diag with the file and key, and the walk goes on.  0, or -1 when
- * one could not be read or taken.
- */
-int rd_lkp_roots_read(int dirfd, const char *dir, rd_lkp_run_fn *fn, void *ctx,
-		      FILE *diag, size_t *runs);
 
 /* A Float as Ruby's Float#to_s writes it (JSON.generate's numbers). */
 void rd_lkp_put_float(FILE *out, double v);

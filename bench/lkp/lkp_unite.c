@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "file.h"
-#include "lkp.h"
+#include "lkp_run.h"
 #include "lkp_json.h"
 #include "lkp_stats.h"
 #include "view.h"

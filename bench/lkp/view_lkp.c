@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "lkp.h"
+#include "lkp_run.h"
 #include "safename.h"
 #include "view.h"
 

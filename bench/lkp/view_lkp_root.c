@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "file.h"
-#include "lkp.h"
+#include "lkp_run.h"
 #include "lkp_json.h"
 #include "view.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "comparison.h"
-#include "lkp.h"
+#include "lkp_run.h"
 #include "lkp_stats.h"
 #include "safename.h"
 #include "view.h"

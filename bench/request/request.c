@@ -13,6 +13,7 @@
 
 #include "comparison.h"
 #include "file.h"
+#include "lkp.h"
 #include "model.h"
 #include "repeats.h"
 #include "request.h"

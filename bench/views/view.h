@@ -21,30 +21,6 @@ void rd_view_text(FILE *out, const struct rd_model *m);
 void rd_view_csv(FILE *out, const struct rd_model *m);
 /* 1 when a trimmed record could not be read again (said on diag). */
 int rd_view_json(FILE *out, const struct rd_model *m);
-void rd_view_lkp(FILE *out, const struct rd_model *m);
-/*
- * LKP result roots of every run under dir, made when missing, as LKP
- * writes them (view_lkp_root.c); a line saying what was written to out.
- * 0, or -1 with the reason on diag.
- */
-int rd_view_lkp_roots(const struct rd_model *m, const char *dir, FILE *out,
-		      FILE *diag);
-struct rd_cmp_side;
-/*
- * LKP's %stddev %change %stddev table of the runs of side[0] (the base)
- * and side[1] (view_lkp_table.c): the keys LKP's rule lists, or with all
- * every key of the base.  0, or 2 out of memory (said).
- */
-int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, int all,
-		      FILE *diag);
-struct rd_rep_table;
-/*
- * A 0-day report's %change beside the one measured on the rows of t, per
- * will-it-scale.* key of its table, with a verdict (view_lkp_report.c).
- * 0, or 2 for a file that is no such report (said on diag).
- */
-int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
-		       const char *path, FILE *diag);
 /* A KCIDB I/O v5 document; a test's testcase: line is its comment. */
 void rd_view_kcidb(FILE *out, const struct rd_model *m, const char *origin);
 
