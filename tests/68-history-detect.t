@@ -1,5 +1,5 @@
 #!/bin/sh
-# wis history's detection (docs/history.md, "The method") on generated
+# wis history's detection (docs/history-method.md, "The method") on generated
 # series: one real run's records (a sweep of six cheap tests at 1 and 2
 # tasks) are the template, and tests/lib/series.pl moves a series' rates
 # along the runs by planted changes and a noise drawn from a fixed seed.
