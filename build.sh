@@ -27,7 +27,7 @@ chromium chromium-driver python3-selenium"
 # What ./build.sh kernel needs: Debian's kernel source and its build tools.
 KERNEL_PACKAGES="linux-source-6.1 xz-utils patch gcc bc flex bison libelf-dev lz4"
 # The initramfs of Debian's kernel, modules included, stays within 1.5 MiB
-# (docs/performance.md): a warning says when it does not.
+# (docs/performance-boot.md): a warning says when it does not.
 BUDGET_BYTES=$((3 * 1024 * 1024 / 2))
 # zstd, not gzip: the suite's libc.so.6 and loader do not fit the budget
 # under gzip -9 (2.32 MiB); zstd -19 holds them in 1.69 MiB and unpacks

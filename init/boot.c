@@ -267,7 +267,7 @@ static void log_batch(const struct batch *b, char *log, size_t len)
 /*
  * A worker per CPU, this thread one of them: loading is CPU work
  * (relocation, device probing), and on a quiet host two vCPUs load
- * Debian's 13 modules 0.04 s sooner than one (docs/performance.md).
+ * Debian's 13 modules 0.04 s sooner than one (docs/performance-boot.md).
  */
 static void load_batch(struct batch *b, char *log, size_t len)
 {

@@ -132,6 +132,27 @@ wis('compare', $a, '--', $failed);
 is(verdict('brk1'), 'undecided (a failed point)', 'a failed repeat: undecided');
 is(verdict('open1'), 'no change', '... the other points still judged');
 
+# A repeat the machine spoiled (noisy) is set aside, not a failure: the
+# row stands on its other repeats and counts it apart.
+my $spoiled = derive('spoiled', 's-1', sub {
+	my ($t, $r, $p) = @_;
+	$p = tight('brk1', 0.95)->($t, $r, $p);
+	$p =~ s/"status":"ok"/"status":"noisy"/ if $t eq 'brk1' && $r == 2;
+	return $p;
+});
+wis('compare', $a, '--', $spoiled);
+like($out, qr/^brk1 .* 4 .*  regressed; 1 set aside \(noisy or starved\)$/m,
+     'a noisy repeat: set aside, the other 4 judged');
+wis('compare', '--csv', $a, '--', $spoiled, $failed);
+like($out, qr/^brk1,processes,1,.*,undecided,a failed point,1,1$/m,
+     '... --csv counts the failed and the set-aside repeats apart');
+wis('compare', '--json', $a, '--', $spoiled);
+like($out, qr/\{"test":"brk1",.*"failed":0,"aside":1\}/, '... and --json');
+wis('report', $spoiled, $failed);
+like($out, qr/^brk1 +processes +1 +4 .*  \(1 set aside: noisy or starved\)$/m,
+     "wis report's spreads: the noisy repeat set aside");
+like($out, qr/^brk1 +processes +1 +4 .*  \(1 failed\)$/m, '... the failed one failed');
+
 my $off = derive('off', 'o-1', tight('getppid1', 0.90));
 is(wis('compare', $a, '--', $off), 3, 'a control 10 % off: exit 3');
 like((split(/\n/, $out))[0], qr/^controls off, every verdict undecided: getppid1 processes 1 tasks at B\/A 0\.900/,
@@ -148,12 +169,12 @@ is(verdict('brk1'), 'no change', '--min-ratio 1.06 over a 5 % change: no change'
 
 is(wis('compare', '--csv', $a, '--', $b), 0, '--csv: exit 0');
 is((split(/\n/, $out))[0],
-   'test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,b_n,b_median,b_stddev_pct,b_min,b_max,change_pct,ratio_lo,ratio_hi,floor_pct,verdict,why',
+   'test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,b_n,b_median,b_stddev_pct,b_min,b_max,change_pct,ratio_lo,ratio_hi,floor_pct,verdict,why,failed,aside',
    '... its header');
-like($out, qr/^brk1,processes,1,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-5(\.0*\d*)?,0\.9[0-9]*,0\.9[0-9]*,[0-9.]+,regressed,$/m,
+like($out, qr/^brk1,processes,1,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,5,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,-5(\.0*\d*)?,0\.9[0-9]*,0\.9[0-9]*,[0-9.]+,regressed,,0,0$/m,
      '... brk1 regressed, its interval below 1');
 is(wis('compare', '--json', $a, '--', $b), 0, '--json: exit 0');
-like($out, qr/\{"test":"brk1","mode":"processes","tasks":1,"a_n":5,.*"verdict":"regressed","why":""\}/,
+like($out, qr/\{"test":"brk1","mode":"processes","tasks":1,"a_n":5,.*"verdict":"regressed","why":"","failed":0,"aside":0\}/,
      '... brk1 regressed');
 
 SKIP: {

@@ -125,6 +125,13 @@ for my $c (slurp('docs/writing-tests.md') =~ /^```c\n(.*?)^```/msg) {
 }
 ok($n >= 2, 'writing-tests.md: a template with set-up and one without');
 
+# A page a reader finishes, each one reachable from the README's list.
+my $readme = slurp('README.md');
+my @long = grep { (() = slurp($_) =~ /\n/g) > 600 } glob('docs/*.md');
+my $readme_lines = () = $readme =~ /\n/g;
+ok($readme_lines <= 220, "README.md is at most 220 lines ($readme_lines)");
+my @unlisted = grep { index($readme, "]($_)") < 0 } glob('docs/*.md');
+
 sub none {
 	my ($what, @bad) = @_;
 	is(join("\n", @bad), '', $what);
@@ -134,4 +141,6 @@ none('every file link and its section exist', @bad_links);
 none('every section named in prose exists', @bad_sections);
 none("every wis command's flag shown is in its --help", @bad_flags);
 none('every wis.* key shown is in the key table', @bad_keys);
+none('no page of docs/ is over 600 lines', @long);
+none("every page of docs/ is linked from README.md", @unlisted);
 done_testing();

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The store (docs/history.md): wis import into SQLite, and every reader
+# The store (docs/history-store.md): wis import into SQLite, and every reader
 # on --db giving the very output it gives from the files, on a real
 # smoke-preset run.  Import is idempotent, one transaction per input
 # (a kill leaves the store as it was), keeps what a damaged input still

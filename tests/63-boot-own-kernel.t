@@ -30,15 +30,15 @@ like(`kconfig/check $kdir/config 2>&1`, qr/: all \d+ options present$/,
      'kconfig/check finds every option of the fragment in its config');
 
 # An image for it beside the main one, from the binaries already built,
-# by the commands docs/qemu.md and docs/performance.md give, as written
+# by the commands docs/qemu.md and docs/performance-boot.md give, as written
 # (with OUT for out/): a fresh out/own has no busybox of its own, and the
 # image step takes the one built in the cache.
 my @steps = grep { m{^(mkdir -p out/own |\./build\.sh --out out/own )} }
 	split(/\n/, slurp('docs/qemu.md'));
 is(scalar(@steps), 2, 'docs/qemu.md gives the own image in two commands');
 is_deeply([grep { my $l = $_; grep { $_ eq $l } @steps }
-	   split(/\n/, slurp('docs/performance.md'))], \@steps,
-	  '... and docs/performance.md the same two');
+	   split(/\n/, slurp('docs/performance-boot.md'))], \@steps,
+	  '... and docs/performance-boot.md the same two');
 my $img = "$out/own";
 system('rm', '-rf', $img) == 0 or die;
 $rc = run_logged("$tmp/image", 'env', '-u', 'BUSYBOX', 'sh', '-ec',

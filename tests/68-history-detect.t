@@ -1,5 +1,5 @@
 #!/bin/sh
-# wis history's detection (docs/history.md, "The method") on generated
+# wis history's detection (docs/history-method.md, "The method") on generated
 # series: one real run's records (a sweep of six cheap tests at 1 and 2
 # tasks) are the template, and tests/lib/series.pl moves a series' rates
 # along the runs by planted changes and a noise drawn from a fixed seed.
@@ -7,7 +7,7 @@
 set -eu
 . tests/store.sh
 
-plan 22
+plan 24
 
 SERIES="perl $root/tests/lib/series.pl"
 "$HOST" sweep wis.tests=getppid1,lseek1,dup1,read1,pread1,write1 \
@@ -167,5 +167,11 @@ is "... and the other's step is found" "getppid1/1@2501" \
 	"$(steps budget.db --budget 0.01)"
 check "... and said in the JSON" sh -c "\"$HOST\" history --db budget.db --by date \
 	--budget 0.01 --json | grep -q '\"test\":\"lseek1\",.*\"budget\":0.01,\"verdict\":\"undecided (time)\"'"
+"$HOST" history --db budget.db --by date --budget 0.01 --csv >budget.csv 2>/dev/null || true
+is "... and in the CSV: each of its rows undecided (time), the other's not" \
+	"5000 0" "$(grep -c ',lseek1,processes,1,[^,]*,undecided (time),' budget.csv) $(grep -c ',getppid1,.*,undecided (time),' budget.csv)"
+"$HOST" history --db budget.db --by date --budget 0.01 --html budget.html >/dev/null 2>&1 || true
+check "... and in the page's data, with the budget" sh -c \
+	"grep -o '\"test\":\"lseek1\",\"mode\":\"processes\",\"tasks\":1,[^{]*' budget.html | grep -q '\"budget\":0.01'"
 
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# wis import and the store's listing (docs/history.md): import names
+# wis import and the store's listing (docs/history-store.md): import names
 # itself, takes a directory's regular files and counts what it skipped;
 # a store given to wis report without --db says to use --db; wis runs
 # lists the selected runs under their machines.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/scripts/history-bench, the benchmark docs/history.md's tables
+# bench/scripts/history-bench, the benchmark docs/history-method.md's tables
 # come from (without the reference, which is not part of this tree): on
 # a real run's records it builds the same series from the same seed, its
 # counts hold together, --seed A-B sums the seeds' counts, and bad

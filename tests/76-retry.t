@@ -9,7 +9,7 @@
 set -eu
 . tests/store.sh
 
-plan 17
+plan 20
 
 # points FILE: "TEST MODE TASKS TRY STATUS" of each point record, in order.
 points() {
@@ -48,7 +48,7 @@ watcher=$!
 rc=0
 "$HOST" sweep wis.tests=getppid1 wis.mode=both wis.tasks=1,2 \
 	wis.cpus=0,1 wis.samples=3 wis.warmup=1 wis.interval=200 wis.retry=3 \
-	wis.out=file:half.wis >/dev/null 2>err || rc=$?
+	wis.signals=ktap wis.out=file:half.wis >half.ktap 2>err || rc=$?
 wait "$watcher" || true
 stop_loops
 diag "$(points half.wis)"
@@ -58,6 +58,13 @@ check "... each noisy point measured again, as a try of its own record" sh -c \
 	"test \$(grep -c '\"try\":1,' half.wis) -ge 2"
 is "... after the other points" "0000" \
 	"$(points half.wis | awk '{ printf "%s", $4 }' | cut -c 1-4)"
+# KTAP: one result a point, numbered in order, each its last try's.
+is "ktap: a result a point, numbered 1..4 in order" "1 2 3 4 " \
+	"$(sed -En 's/^(not )?ok ([0-9]+) .*/\2/p' half.ktap | tr '\n' ' ')"
+is "... each the status of the point's last try" \
+	"$(points half.wis | awk '{ st[$1 "." $2 "." $3] = $5 == "ok" ? "ok" : "not ok" }
+		END { for (k in st) print st[k], k }' | sort)" \
+	"$(sed -En 's/^((not )?ok) [0-9]+ /\1 /p' half.ktap | sort)"
 later=$(points half.wis | awk '$4 == 0' | tail -n 2 | awk '{ print $5 }' | tr '\n' ' ')
 if [ "$later" = "ok ok " ]; then
 	# Each point's last try (the records keep every try, in order).
@@ -81,13 +88,16 @@ for _ in 1 2 3 4; do spin 0; done
 rc=0
 "$HOST" sweep wis.tests=getppid1 wis.tasks=1 wis.cpus=0 wis.samples=2 \
 	wis.warmup=1 wis.interval=200 wis.retry=1 wis.out=file:busy.wis \
-	>/dev/null 2>err || rc=$?
+	wis.signals=ktap >busy.ktap 2>err || rc=$?
 is "loops to the end: the sweep exits 3, points not measured" 3 "$rc"
 check "... its progress said it measured the point again" \
 	grep -q '^re-measuring 1 noisy or starved points after a 1 s pause (try 1 of 1)$' err
 is "... two records of the point: try 0 and try 1, both noisy" \
 	"getppid1 processes 1 0 noisy|getppid1 processes 1 1 noisy|" \
 	"$(points busy.wis | tr '\n' '|')"
+is "... ktap: the first try a diagnostic, the result the last try's" \
+	"# getppid1 processes 1 tasks: noisy:|# getppid1 processes 1 tasks: try 1: noisy:|# getppid1 processes 1 tasks: noisy:|not ok 1 getppid1.processes.1|" \
+	"$(tail -n +3 busy.ktap | sed 's/\(noisy:\).*/\1/' | tr '\n' '|')"
 check "... the end record: status ok (the run is whole), 1 noisy, 1 try" \
 	grep -q '"type":"end","status":"ok","points":1,"failed":0,"unsupported":0,"starved":0,"noisy":1,"tries":1' busy.wis
 rc=0

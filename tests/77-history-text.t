@@ -9,7 +9,7 @@
 set -eu
 . tests/store.sh
 
-plan 14
+plan 15
 
 SERIES="perl $root/tests/lib/history-runs.pl"
 BASE=$root/tests/fixtures/base.wis	# getppid1, futex4, unlink1 at 1 and 2 tasks
@@ -51,6 +51,10 @@ is "the summary's columns line up: its series and 'at run' in one column each" "
 check "--by a 40-digit label: the summary gives it whole, once" sh -c \
 	"grep -q '^  step .* at run 18 (commit=$(sha 18)): ALARM\$' text &&
 	 ! grep -q 'commit=$(sha 18) commit=' text"
+"$HOST" history --db a.db --by date >text 2>&1 || true
+check "--by date: the summary and the step's runs give the kernel too, to bisect" sh -c \
+	"grep -q '^  step .* at run 18 (date=[^ ]* kernel=6.13.0-rc2-0018-g1234abcd18): ALARM\$' text &&
+	 grep -qx '  to   run 18 a-18 (date=[^ ]* kernel=6.13.0-rc2-0018-g1234abcd18 commit=$(sha 18))' text"
 
 "$HOST" history --db a.db --html page.html >/dev/null 2>&1 || true
 changes=$(grep -o '"changes":\[.*' page.html | grep -o '"kind":"step","series":[0-9]*,"from":[0-9]*,"to":[0-9]*' |

@@ -22,6 +22,19 @@ static int same_row(const struct rd_cmp_entry *x, const struct rd_cmp_entry *y)
 	       x->p->threads == y->p->threads && x->p->tasks == y->p->tasks;
 }
 
+/*
+ * A repeat that did not measure: set aside when the machine spoiled it
+ * (noisy, starved), which leaves the row to its other repeats; a
+ * failure otherwise, which leaves the row undecided.
+ */
+static void count_unmeasured(struct rd_rep_row *row, const struct rd_point *p)
+{
+	if (rd_point_set_aside(p))
+		row->aside++;
+	else
+		row->failed++;
+}
+
 /* The ok repeats' rates of a row's entries into rates, side by side. */
 static void fill_rates(struct rd_rep_row *row, const struct rd_cmp_entry *e, size_t n,
 		       double *rates)
@@ -38,14 +51,14 @@ static void fill_rates(struct rd_rep_row *row, const struct rd_cmp_entry *e, siz
 		if (rd_point_ok(e[i].p))
 			rates[row->n[0]++] = e[i].p->average;
 		else
-			row->failed = 1;
+			count_unmeasured(row, e[i].p);
 	}
 	row->rates[1] = rates + row->n[0];
 	for (; i < n; i++) {
 		if (rd_point_ok(e[i].p))
 			row->rates[1][row->n[1]++] = e[i].p->average;
 		else
-			row->failed = 1;
+			count_unmeasured(row, e[i].p);
 	}
 }
 
@@ -56,7 +69,7 @@ static int judge(struct rd_rep_table *t, struct rd_rep_row *row)
 	snprintf(key, sizeof(key), "%s/%s/%lu", row->test,
 		 row->threads ? "threads" : "processes", row->tasks);
 	return an_verdict_judge(&t->rule, row->rates[0], row->n[0],
-			     row->rates[1], row->n[1], row->failed, 0,
+			     row->rates[1], row->n[1], row->failed > 0, 0,
 			     an_seed(key), &row->v);
 }
 

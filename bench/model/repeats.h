@@ -22,7 +22,8 @@ struct rd_rep_row {
 	unsigned long tasks;
 	double *rates[2];	/* the ok repeats of each side */
 	size_t n[2];
-	int failed;		/* a repeat of either side was not ok */
+	size_t failed;		/* repeats of either side that did not measure */
+	size_t aside;		/* ... that the machine spoiled: not judged */
 	int control_off;	/* this row is a control that moved */
 	struct an_point_verdict v;
 	size_t rank;		/* controls first, then tests as they came */

@@ -239,6 +239,9 @@ int rd_order_runs(struct rd_history *h)
 		wis_json_init(&r->label_json);
 		if (!h->by_label)
 			r->by = rd_rec_strdup(r->run->head, h->by);
+		if (!h->by_label && !strcmp(h->by, WIS_FIELD(date)))
+			r->kernel = rd_rec_strdup(r->run->head,
+						  WIS_FIELD(kernel));
 		take_labels(h, r);
 		have += r->by != NULL;
 	}
@@ -610,6 +613,7 @@ void rd_history_free(struct rd_history *h)
 		free(h->runs[i].by);
 		free(h->runs[i].labels);
 		free(h->runs[i].date);
+		free(h->runs[i].kernel);
 		wis_json_free(&h->runs[i].label_json);
 	}
 	for (size_t i = 0; i < h->nr_machines; i++) {

@@ -49,6 +49,8 @@ struct rd_hist_run {
 	char *labels;		/* "k=v k=v" */
 	struct wis_json label_json;	/* the same, as JSON fields */
 	char *date;
+	/* Ordered by date: its kernel, what a bisection takes. */
+	char *kernel;
 	size_t order;		/* import order, or the files' */
 	size_t machine;		/* index in rd_history.machines, merged or not */
 	size_t number;		/* along its series, from 1 (series_names.c) */

@@ -259,12 +259,14 @@ function historyPage() {
 	const decided = kind => changes.filter(c => c.kind === kind && !c.undecided).length;
 	const undecided = changes.filter(c => c.undecided).length;
 	const alarms = changes.filter(c => c.alarm).length;
+	const outOfTime = data.series.filter(s => s.budget !== undefined);
 
 	page.appendChild(el('h1', null, 'wis history'));
 	page.appendChild(el('p', 'lead', data.runs.length + ' runs' + (data.db ? ' of ' + data.db : '') +
 		' by ' + data.by + ', ' + data.series.length + ' series of ' + tests.length + ' tests; ' +
 		count(decided('step'), 'step') + ', ' + count(decided('drift'), 'drift') + ', ' + undecided +
 		' undecided (their control moved with them)' +
+		(outOfTime.length ? ', ' + outOfTime.length + ' undecided (time)' : '') +
 		(alarms ? '; ' + alarms + (alarms === 1 ? ' keeps' : ' keep') + ' the alarm up' : '') + '.'));
 	page.appendChild(changes.length ? el('p', 'warn headline', headline(changes[0])) :
 		el('p', null, 'no step in ' + data.series.length + ' series over ' + data.runs.length + ' runs'));
@@ -274,6 +276,11 @@ function historyPage() {
 		'store. A drift is the line fitted to its runs, its change from its first run to its ' +
 		'last; alarm: a change among its series\u2019 latest runs, which wis history exits 1 for. ' +
 		'Drag across a chart to zoom, double-click to zoom out.'));
+	/* A series whose changes passed --budget: nothing decided, said so. */
+	for (const s of outOfTime)
+		page.appendChild(el('p', 'warn out-of-time', 'undecided (time): ' + s.test + ' ' +
+			s.mode + '/' + s.tasks + on(s) + ': its changes passed --budget ' + s.budget +
+			' s of CPU'));
 	add(page, asideNote());
 	const panel = el('div', 'panel');
 	panel.id = 'step-compare';
@@ -316,7 +323,9 @@ function historyPage() {
 		const h = el('h2', null, t);
 		const its = changes.filter(c => own.includes(c.series));
 		const none = its.every(c => c.undecided);
-		if (its.length)
+		if (own.some(k => data.series[k].budget !== undefined))
+			h.appendChild(el('span', 'badge undecided', 'undecided (time)'));
+		else if (its.length)
 			h.appendChild(el('span', 'badge' + (none ? ' undecided' : ''), none ? 'undecided' :
 				[...new Set(its.filter(c => !c.undecided).map(c => c.kind))].join(', ')));
 		later(div, () => historyChart(div, t, own));

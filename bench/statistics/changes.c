@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A series' steps and drifts (changes.h); docs/history.md gives the
+ * A series' steps and drifts (changes.h); docs/history-method.md gives the
  * method and what it was measured to find.
  *
  * Steps: the series' values (its gaps dropped) are cut where a test of

@@ -8,7 +8,7 @@
  * it is at least the rule's min_step.  Numbers in, numbers out: the
  * answer depends on the values and their order only, never on the
  * series' name or on what else is analysed beside it.  The method and
- * its measured power: docs/history.md.
+ * its measured power: docs/history-method.md.
  */
 #ifndef WIS_CHANGES_H
 #define WIS_CHANGES_H

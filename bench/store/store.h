@@ -4,7 +4,7 @@
  * kept as its frame carried it (so every reader gets the very records it
  * would read from the files), with the run record's and the points'
  * fields and the user's labels beside them for queries.  Docs:
- * docs/history.md.
+ * docs/history-store.md.
  */
 #ifndef WIS_STORE_H
 #define WIS_STORE_H

@@ -90,8 +90,10 @@ void wis_signals_retry(FILE *f, enum wis_signals kind,
 {
 	if (kind == WIS_SIGNALS_NONE)
 		return;
-	fprintf(f, "# %s %s %lu tasks: try %u: ", p->test->name,
-		p->threads ? "threads" : "processes", p->nr_tasks, p->try);
+	fprintf(f, "# %s %s %lu tasks: ", p->test->name,
+		p->threads ? "threads" : "processes", p->nr_tasks);
+	if (p->try)
+		fprintf(f, "try %u: ", p->try);
 	if (r->status == WIS_OK)
 		fprintf(f, "%.0f ops/s\n", wis_result_average(r));
 	else

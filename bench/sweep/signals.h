@@ -26,14 +26,18 @@ void wis_signals_plan(FILE *f, enum wis_signals kind, int n);
  */
 void wis_signals_end(FILE *f, enum wis_signals kind);
 
-/* Point k (from 1) of the sweep: its result, the rate as a measurement. */
+/*
+ * Result k (from 1) of the sweep, a point's last try: its result, the
+ * rate as a measurement.
+ */
 void wis_signals_point(FILE *f, enum wis_signals kind, int k,
 		       const struct wis_point *p, const struct wis_result *r);
 
 /*
- * A re-measure (wis.retry) of a point already reported: a diagnostic
- * line (KTAP's "# ", plain for LAVA), so the plan's results stay one a
- * point, numbered in order.
+ * A try (wis.retry) that is not the point's result: one a re-measure
+ * may follow, or a re-measure's before its result.  A diagnostic line
+ * ("# TEST MODE N tasks: [try T: ]STATUS: REASON"), so the plan's
+ * results stay one a point, numbered in the order they are written.
  */
 void wis_signals_retry(FILE *f, enum wis_signals kind,
 		       const struct wis_point *p, const struct wis_result *r);

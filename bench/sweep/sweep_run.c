@@ -252,6 +252,59 @@ static void barrier_failed(struct sweep *s, const struct wis_result *r)
 	fprintf(stderr, "wis: %s\n", r->message);
 }
 
+/* Whether a point left noisy or starved by this try may be tried again. */
+static int may_retry(const struct sweep *s, const struct wis_point *p,
+		     const struct wis_result *r)
+{
+	return unmeasured(r->status) && p->try < s->cfg->retries &&
+	       wis_cfg_retry_time(s->cfg);
+}
+
+/*
+ * wis.signals says a point's last try, once a result line a point: a try
+ * that a re-measure may follow is a diagnostic, its reason kept for the
+ * result line that flush_signals() writes if no later try comes.
+ */
+static void signal_point(struct sweep *s, const struct wis_point *p,
+			 const struct wis_result *r)
+{
+	size_t at = (size_t)p->barrier_gen - 1;
+
+	struct sweep_held *h = &s->held[at];
+
+	h->held = may_retry(s, p, r);
+	if (h->held) {
+		wis_signals_retry(stdout, s->cfg->signals, p, r);
+		snprintf(h->reason, sizeof(h->reason), "%s", r->message);
+		return;
+	}
+	if (p->try)
+		wis_signals_retry(stdout, s->cfg->signals, p, r);
+	wis_signals_point(stdout, s->cfg->signals, ++s->signalled, p, r);
+}
+
+/*
+ * The points held when the re-measures ended (their time spent, the
+ * sweep stopped): their result lines, from their last try.
+ * r is the sweep's scratch result, its last point done with.
+ */
+static void flush_signals(struct sweep *s, struct wis_result *r)
+{
+	for (int k = 0; k < s->plan.nr_points; k++) {
+		struct wis_point p = sweep_point_of(s, k);
+
+		if (!s->held[k].held)
+			continue;
+		s->held[k].held = 0;
+		r->status = s->status[k];
+		snprintf(r->message, sizeof(r->message), "%s",
+			 s->held[k].reason);
+		wis_signals_point(stdout, s->cfg->signals, ++s->signalled,
+				  &p, r);
+	}
+	fflush(stdout);
+}
+
 /*
  * base: the rate of one task of this test and mode, for the scale column.
  * -1 when the barrier failed or a stop signal came: the sweep stops.
@@ -292,10 +345,7 @@ static int run_point(struct sweep *s, struct wis_point *p, struct wis_result *r,
 		progress(s, k, n, p, r);
 	if (s->opts->table)
 		wis_point_row(stdout, p, r, *base);
-	if (p->try)
-		wis_signals_retry(stdout, s->cfg->signals, p, r);
-	else
-		wis_signals_point(stdout, s->cfg->signals, k, p, r);
+	signal_point(s, p, r);
 	fflush(stdout);
 	return 0;
 }
@@ -426,14 +476,18 @@ spent:
 static int run_points(struct sweep *s, struct wis_result *r)
 {
 	struct running run = { .r = r, .start = time(NULL) };
+	int ret;
 
 	s->status = calloc((size_t)s->plan.nr_points + 1, sizeof(*s->status));
 	s->rate = calloc((size_t)s->plan.nr_points + 1, sizeof(*s->rate));
-	if (!s->status || !s->rate) {
+	s->held = calloc((size_t)s->plan.nr_points + 1, sizeof(*s->held));
+	if (!s->status || !s->rate || !s->held) {
 		emit_msg(s, WIS_RECORD(ERROR), "out of memory");
 		return -1;
 	}
-	return sweep_each_point(s, next_point, &run) || remeasure(s, &run);
+	ret = sweep_each_point(s, next_point, &run) || remeasure(s, &run);
+	flush_signals(s, r);
+	return ret;
 }
 
 static void report_interrupt(struct sweep *s)
@@ -601,6 +655,7 @@ out:
 	free(s->topo);
 	free(s->status);
 	free(s->rate);
+	free(s->held);
 	free(s);
 	free(r);
 	return ret;

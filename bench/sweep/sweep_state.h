@@ -37,6 +37,12 @@ struct sweep {
 	/* Each planned point's status, its last try's; its ok rate. */
 	enum wis_status *status;
 	double *rate;
+	/* wis.signals: each point's last try while a re-measure may follow. */
+	struct sweep_held {
+		int held;	/* its result line not written yet */
+		char reason[WIS_MSG_MAX];
+	} *held;
+	int signalled;		/* result lines written, numbered so */
 	int points, failed, unsupported, starved, noisy;
 	int tries;		/* re-measures made */
 	int sink_failed;	/* a sink lost records: the run failed */

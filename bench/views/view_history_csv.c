@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wis history's CSV (series.h): a row per run and shown series. */
+/*
+ * wis history's CSV (series.h): a row per run and shown series; its step
+ * column "undecided (time)" on every row of a series whose changes
+ * passed --budget, none of them decided.
+ */
 #include <stdio.h>
 
 #include "series.h"
@@ -22,8 +26,9 @@ void rd_view_history_csv(FILE *out, const struct rd_history *h)
 			rd_csv_str(out, s->test);
 			fprintf(out, ",%s,%lu", rd_series_mode(s), s->tasks);
 			rd_csv_num(out, s->v[r]);
-			fprintf(out, ",%s,", (const char *const[]){ "", "step",
-				"undecided" }[rd_step_at(h, s, r)]);
+			fprintf(out, ",%s,", s->out_of_time ? "undecided (time)" :
+				(const char *const[]){ "", "step",
+					"undecided" }[rd_step_at(h, s, r)]);
 			rd_csv_str(out, rd_machine_name(h, h->runs[r].machine));
 			fprintf(out, ",%zu\n", h->runs[r].number);
 		}

@@ -79,24 +79,41 @@ static int by_in_labels(const struct rd_history *h, const struct rd_hist_run *ru
 }
 
 /*
+ * " kernel=K" after the date with --by date: a user ordering by date
+ * still has the kernels to bisect.  sep: what goes before it.
+ */
+static void put_kernel(FILE *out, const struct rd_hist_run *run, const char *sep)
+{
+	if (!run->kernel)
+		return;
+	fprintf(out, "%skernel=", sep);
+	puts_clean(out, run->kernel);
+}
+
+/*
  * "run 21 ID (kernel=6.13.0-rc2-0008-g1234abcd n=21 board=x)": the --by
- * value, then the labels, each once and whole.
+ * value, the kernel when it is not that, then the labels, each once and
+ * whole.
  */
 static void put_run(FILE *out, const struct rd_history *h, size_t r)
 {
 	const struct rd_hist_run *run = &h->runs[r];
+	int any = 0;
 
 	fprintf(out, "run %zu ", run->number);
 	puts_clean(out, run->run->id);
-	if (!run->labels && !run->by)
+	if (!run->labels && !run->by && !run->kernel)
 		return;
 	fputs(" (", out);
 	if (!by_in_labels(h, run)) {
 		fprintf(out, "%s=", h->by);
 		puts_clean(out, run->by);
+		any = 1;
 	}
+	put_kernel(out, run, any ? " " : "");
+	any |= run->kernel != NULL;
 	if (run->labels) {
-		fputs(by_in_labels(h, run) ? "" : " ", out);
+		fputs(any ? " " : "", out);
 		puts_clean(out, run->labels);
 	}
 	fputc(')', out);
@@ -267,6 +284,7 @@ static int print_summary(FILE *out, const struct rd_history *h)
 		if (run->by) {
 			fprintf(out, " (%s=", h->by);
 			puts_clean(out, run->by);
+			put_kernel(out, run, " ");
 			fputc(')', out);
 		}
 		if (c->st && machines_in(c->st->machines) > 1)

@@ -169,6 +169,8 @@ static void history_series(struct rd_page *pg, const struct rd_history *h,
 		runs[n++] = r;
 	}
 	rd_pg_aside(pg, RD_PF_series_aside, mine, runs, n);
+	if (s->out_of_time)
+		rd_pg_key_num(pg, RD_PF_series_budget, h->rule.cpu_budget);
 	series_levels(pg, h, s, buf);
 	rd_pg_close(pg, '}');
 }

@@ -205,9 +205,12 @@ static void print_row(FILE *out, const struct rd_rep_row *row)
 	fprintf(out, " %-9s %5lu", mode_name(row), row->tasks);
 	side_cells(out, &row->v.a);
 	side_cells(out, &row->v.b);
-	fprintf(out, " %8s %13s  %s%s%s%s\n", change, ci,
+	fprintf(out, " %8s %13s  %s%s%s%s", change, ci,
 		an_verdict_name(row->v.verdict), *why ? " (" : "", why,
 		*why ? ")" : "");
+	if (row->aside)
+		fprintf(out, "; %zu set aside (noisy or starved)", row->aside);
+	fputc('\n', out);
 }
 
 static void print_noise(FILE *out, const struct rd_rep_table *t)
@@ -261,7 +264,7 @@ static void print_csv(FILE *out, const struct rd_rep_table *t)
 
 	fputs("test,mode,tasks,a_n,a_median,a_stddev_pct,a_min,a_max,"
 	      "b_n,b_median,b_stddev_pct,b_min,b_max,change_pct,ratio_lo,"
-	      "ratio_hi,floor_pct,verdict,why\n", out);
+	      "ratio_hi,floor_pct,verdict,why,failed,aside\n", out);
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
 		rd_csv_str(out, row->test);
@@ -272,8 +275,8 @@ static void print_csv(FILE *out, const struct rd_rep_table *t)
 		rd_csv_num(out, row->v.lo);
 		rd_csv_num(out, row->v.hi);
 		rd_csv_num(out, row->v.floor_pct);
-		fprintf(out, ",%s,%s\n", an_verdict_name(row->v.verdict),
-			an_verdict_why_name(row->v.why));
+		fprintf(out, ",%s,%s,%zu,%zu\n", an_verdict_name(row->v.verdict),
+			an_verdict_why_name(row->v.why), row->failed, row->aside);
 	}
 }
 
@@ -312,6 +315,8 @@ static void print_json(FILE *out, const struct rd_rep_table *t)
 		wis_json_f64(&j, "floor_pct", row->v.floor_pct);
 		wis_json_str(&j, "verdict", an_verdict_name(row->v.verdict));
 		wis_json_str(&j, "why", an_verdict_why_name(row->v.why));
+		wis_json_f64(&j, "failed", (double)row->failed);
+		wis_json_f64(&j, "aside", (double)row->aside);
 		rd_json_row_end(out, &j);
 	}
 }

@@ -108,7 +108,8 @@ static void print_point(FILE *out, const struct rd_point *p)
 struct spread {
 	struct rd_point median;	/* the median repeat's point */
 	struct an_side_summary s;
-	int failed;		/* a repeat did not measure */
+	size_t failed;		/* repeats that did not measure */
+	size_t aside;		/* ... as the machine spoiled them (noisy) */
 };
 
 static int same_point(const struct rd_point *x, const struct rd_point *y)
@@ -125,11 +126,14 @@ static void spread_of(const struct rd_point *pts, size_t from, size_t to,
 
 	sp->median = pts[from];
 	sp->failed = 0;
+	sp->aside = 0;
 	for (i = from; i < to; i++) {
 		if (rd_point_ok(&pts[i]))
 			rates[n++] = pts[i].average;
+		else if (rd_point_set_aside(&pts[i]))
+			sp->aside++;
 		else
-			sp->failed = 1;
+			sp->failed++;
 	}
 	an_side_summarise(rates, n, &sp->s);
 	for (i = from; i < to; i++)
@@ -186,6 +190,17 @@ static double control_spread(const struct rd_model *m, const struct spread *v,
 	return most;
 }
 
+/* A failure and a point the machine spoiled are different news. */
+static void put_unmeasured(FILE *out, size_t failed, size_t aside)
+{
+	if (failed && aside)
+		fprintf(out, "  (%zu failed, %zu set aside)", failed, aside);
+	else if (failed)
+		fprintf(out, "  (%zu failed)", failed);
+	else if (aside)
+		fprintf(out, "  (%zu set aside: noisy or starved)", aside);
+}
+
 static void print_spreads(FILE *out, const struct rd_model *m,
 			  const struct spread *v, size_t n, unsigned repeats)
 {
@@ -212,11 +227,12 @@ static void print_spreads(FILE *out, const struct rd_model *m,
 		snprintf(mm, sizeof(mm), v[i].s.n ? "%.0f-%.0f" : "-",
 			 v[i].s.min, v[i].s.max);
 		put_clean_cut(out, v[i].median.test, SIZE_MAX, 16);
-		fprintf(out, " %-9s %5lu %3zu %14.0f %7s %27s%s%s\n",
+		fprintf(out, " %-9s %5lu %3zu %14.0f %7s %27s%s",
 			rd_point_mode(&v[i].median), v[i].median.tasks, v[i].s.n,
 			v[i].s.median, sd, mm,
-			ctl && v[i].s.stddev_pct > noise ? "  !" : "",
-			v[i].failed ? "  (a repeat failed)" : "");
+			ctl && v[i].s.stddev_pct > noise ? "  !" : "");
+		put_unmeasured(out, v[i].failed, v[i].aside);
+		fputc('\n', out);
 	}
 }
 
