@@ -114,8 +114,7 @@ static int add_dim(struct expand *e, int node)
 	return 0;
 }
 
-/* Seconds of LKP's to_seconds(): a count with an optional y w d h m s. */
-static int parse_runtime(const char *v, unsigned *out)
+int lkp_runtime_seconds(const char *v, unsigned *out)
 {
 	static const struct { char unit; unsigned s; } units[] = {
 		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
@@ -176,7 +175,7 @@ static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 		snprintf(a->nr_task, sizeof(a->nr_task), "%s", v);
 		return 0;
 	case P_RUNTIME:
-		if (parse_runtime(v, &a->runtime) ||
+		if (lkp_runtime_seconds(v, &a->runtime) ||
 		    a->runtime <= LKP_WARMUP_S)
 			return bad(e, node, v, "seconds (300, 5m), above the "
 				   "5 s of will-it-scale's warmup and at most "

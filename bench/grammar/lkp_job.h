@@ -83,6 +83,13 @@ int lkp_job_init(struct lkp_job *j, const char *path, char *err,
 		 size_t errlen);
 void lkp_job_free(struct lkp_job *j);
 
+/*
+ * A runtime: value in seconds, as LKP's to_seconds() reads it (a count
+ * with an optional s, m, h or d), for a job and a report alike.  0, or
+ * -1 when it is no such count or over the samples wis keeps.
+ */
+int lkp_runtime_seconds(const char *v, unsigned *out);
+
 /* What setup_threads_to_iterate and a percentage read of this machine. */
 struct lkp_machine {
 	unsigned nr_cpu;	/* the CPUs wis is given */

@@ -16,13 +16,18 @@ struct text {
 	int nr;
 };
 
-/* Lines, with mail quoting ("> > ") and trailing blanks removed. */
-static void split_lines(struct text *t, char *s)
+/*
+ * Lines, with mail quoting ("> > ") and trailing blanks removed.  -1
+ * when there are more than MAX_LINES (nothing past them is read).
+ */
+static int split_lines(struct text *t, char *s)
 {
-	while (s && *s && t->nr < MAX_LINES) {
+	while (s && *s) {
 		char *eol = strchr(s, '\n'), *end;
 		int quoted = 0;
 
+		if (t->nr == MAX_LINES)
+			return -1;
 		if (eol)
 			*eol++ = '\0';
 		while (*s == '>' || (*s == ' ' && s[1] == '>')) {
@@ -37,6 +42,7 @@ static void split_lines(struct text *t, char *s)
 		t->line[t->nr++] = s;
 		s = eol;
 	}
+	return 0;
 }
 
 static const char *skip_blanks(const char *s)
@@ -44,15 +50,26 @@ static const char *skip_blanks(const char *s)
 	return s + strspn(s, " \t");
 }
 
-/* The value after "label:" when line is that label's, else NULL. */
+/*
+ * The value after "label:" when line is that label's, else NULL.  Up to
+ * 2020 the robot wrote "in testcase:", "on test machine:" and "with
+ * following parameters:", later the bare labels: both are the label's.
+ */
 static const char *labelled(const char *line, const char *label)
 {
+	static const char *const before[] = { "", "in ", "on ",
+					      "with following " };
 	size_t n = strlen(label);
 
 	line = skip_blanks(line);
-	if (strncmp(line, label, n) || line[n] != ':')
-		return NULL;
-	return skip_blanks(line + n + 1);
+	for (size_t i = 0; i < sizeof(before) / sizeof(*before); i++) {
+		size_t b = strlen(before[i]);
+
+		if (!strncmp(line, before[i], b) &&
+		    !strncmp(line + b, label, n) && line[b + n] == ':')
+			return skip_blanks(line + b + n + 1);
+	}
+	return NULL;
 }
 
 /* Letters, digits and ._- of s into dst; what the record may hold. */
@@ -66,15 +83,32 @@ static void copy_clean(char *dst, size_t len, const char *s)
 	dst[i] = '\0';
 }
 
+#define MAX_PARAMS 16
+
+/* A block's KEY: VALUE pairs; over says what did not fit, if any did. */
 struct params {
-	char key[16][32], value[16][64];
+	char key[MAX_PARAMS][32], value[MAX_PARAMS][64];
 	int n;
+	char over[96];
 };
 
 static void param_add(struct params *p, const char *k, size_t klen,
 		      const char *v)
 {
-	if (p->n == 16 || klen >= sizeof(p->key[0]))
+	size_t vlen = strcspn(v, " \t");
+
+	if (p->over[0])
+		return;
+	if (p->n == MAX_PARAMS)
+		snprintf(p->over, sizeof(p->over), "a parameter past the "
+			 "%d wis reads ('%.*s')", MAX_PARAMS,
+			 (int)(klen < 32 ? klen : 32), k);
+	else if (klen >= sizeof(p->key[0]) || vlen >= sizeof(p->value[0]))
+		snprintf(p->over, sizeof(p->over), "'%.*s': a key over %zu or "
+			 "a value over %zu characters", (int)(klen < 32 ?
+			 klen : 32), k, sizeof(p->key[0]) - 1,
+			 sizeof(p->value[0]) - 1);
+	if (p->over[0])
 		return;
 	snprintf(p->key[p->n], sizeof(p->key[0]), "%.*s", (int)klen, k);
 	copy_clean(p->value[p->n], sizeof(p->value[0]), v);
@@ -96,29 +130,44 @@ static const char *param_or_empty(const struct params *p, const char *key)
 	return v ? v : "";
 }
 
-/* The "parameters:" block: indented KEY: VALUE lines after it. */
+/*
+ * The "parameters:" block: KEY: VALUE lines after it, indented or not
+ * (a key is a word of lower case, digits and _), up to a blank line.
+ */
 static int read_parameters(const struct text *t, int at, struct params *p)
 {
 	int i = at + 1, seen = 0;
 
 	for (; i < t->nr; i++) {
-		const char *l = t->line[i], *colon;
+		const char *l = skip_blanks(t->line[i]), *colon;
 
-		if (!*skip_blanks(l)) {
+		if (!*l) {
 			if (seen)
 				break;
 			continue;
 		}
-		if (l[0] != ' ' && l[0] != '\t')
-			break;
-		l = skip_blanks(l);
 		colon = strstr(l, ": ");
-		if (!colon)
+		if (!colon || strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_")
+		    != (size_t)(colon - l))
 			break;
 		param_add(p, l, (size_t)(colon - l), skip_blanks(colon + 2));
 		seen++;
 	}
 	return seen;
+}
+
+/*
+ * "compiler/.../testcase:", its axes in any order (ucode, disk, fs ...
+ * may follow testcase), a line of lower-case words, digits, _ and /.
+ */
+static int is_header(const char *l)
+{
+	size_t n = strlen(l);
+	const char *tc = strstr(l, "testcase");
+
+	return n > 1 && l[n - 1] == ':' && strchr(l, '/') && tc &&
+	       (tc == l || tc[-1] == '/') && (tc[8] == '/' || tc[8] == ':') &&
+	       strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_/") == n - 1;
 }
 
 /* "compiler/.../testcase:" and its values on the next line. */
@@ -163,9 +212,10 @@ static int read_row(struct lkp_job *j, const char *line)
 	for (char *w = strtok_r(buf, " \t", &save); w && n < 12;
 	     w = strtok_r(NULL, " \t", &save))
 		tok[n++] = w;
-	if (n < 4 || strncmp(tok[n - 1], SUITE ".", sizeof(SUITE)) ||
-	    j->nr_rows == LKP_MAX_ROWS)
+	if (n < 4 || strncmp(tok[n - 1], SUITE ".", sizeof(SUITE)))
 		return 0;
+	if (j->nr_rows == LKP_MAX_ROWS)
+		return 1;
 	r = &j->rows[j->nr_rows];
 	snprintf(r->key, sizeof(r->key), "%s", tok[n - 1]);
 	r->base = strtod(tok[0], NULL);
@@ -231,10 +281,14 @@ static int atom_of(struct lkp_job *j, const struct params *p, char *err,
 			 nr_task);
 		return -1;
 	}
+	if (nr_task && strlen(nr_task) >= sizeof(a->nr_task)) {
+		snprintf(err, errlen, "%s: nr_task: '%.40s...' over %zu "
+			 "characters", j->name, nr_task, sizeof(a->nr_task) - 1);
+		return -1;
+	}
 	snprintf(a->nr_task, sizeof(a->nr_task), "%s", nr_task ? nr_task : "");
-	if (runtime)
-		a->runtime = (unsigned)strtoul(runtime, NULL, 10);
-	if (a->runtime <= LKP_WARMUP_S || a->runtime > WIS_MAX_SAMPLES + LKP_WARMUP_S) {
+	if ((runtime && lkp_runtime_seconds(runtime, &a->runtime)) ||
+	    a->runtime <= LKP_WARMUP_S) {
 		snprintf(err, errlen, "%s: runtime: bad value '%s'", j->name,
 			 runtime);
 		return -1;
@@ -261,7 +315,11 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		return -1;
 	}
 	t->nr = 0;
-	split_lines(t, text);
+	if (split_lines(t, text)) {
+		snprintf(err, errlen, "%s: over %d lines: wis reads a report "
+			 "whole or not at all", j->name, MAX_LINES);
+		goto out;
+	}
 	for (int i = 0; i < t->nr; i++) {
 		const char *l = t->line[i];
 
@@ -276,19 +334,30 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		if (labelled(l, "parameters") && params_at < 0 &&
 		    read_parameters(t, i, &params))
 			params_at = i;
-		if (header_at < 0 && strstr(l, "/testcase:") &&
+		if (header_at < 0 && is_header(skip_blanks(l)) &&
 		    !read_header(t, i, &header))
 			header_at = i;
 		if (header_at >= 0 && (v = labelled(l, "commit")) && !*v &&
 		    !j->commit[0][0])
 			read_commits(j, t, i);
-		if (!j->headline[0] && strstr(l, "kernel test robot noticed"))
+		/* 2019-2022 "FYI, we noticed", later "kernel test robot noticed" */
+		if (!j->headline[0] && (strstr(l, "robot noticed") ||
+					strstr(l, "we noticed")))
 			snprintf(j->headline, sizeof(j->headline), "%s",
 				 skip_blanks(l));
 		if (strstr(l, "%stddev") && strstr(l, "%change"))
 			for (int k = i + 2; k < t->nr && *skip_blanks(t->line[k]);
 			     k++)
-				if (read_row(j, t->line[k])) {
+				switch (read_row(j, t->line[k])) {
+				case 0:
+					break;
+				case 1:
+					snprintf(err, errlen, "%s: line %d: "
+						 "a will-it-scale row past "
+						 "the %d wis reads", j->name,
+						 k + 1, LKP_MAX_ROWS);
+					goto out;
+				default:
 					snprintf(err, errlen, "%s: line %d: a "
 						 "%%change row that does not "
 						 "read: '%.60s'", j->name,
@@ -296,9 +365,15 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 					goto out;
 				}
 	}
+	if (params.over[0] || header.over[0]) {
+		snprintf(err, errlen, "%s: %s %s", j->name, params.over[0] ?
+			 "its parameters: block has" : "its params header has",
+			 params.over[0] ? params.over : header.over);
+		goto out;
+	}
 	if (params_at < 0) {
 		ret = missing(err, errlen, j, "a parameters: block (its "
-			      "indented nr_task:, mode:, test: lines)");
+			      "nr_task:, mode:, test: lines)");
 		goto out;
 	}
 	if (header_at >= 0) {
