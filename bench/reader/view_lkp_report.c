@@ -28,6 +28,7 @@
 #include "input.h"
 #include "lkp_report.h"
 #include "repeats.h"
+#include "safename.h"
 #include "schema.h"
 #include "view.h"
 
@@ -93,22 +94,38 @@ static const char *judge(const struct lkp_row *r, const struct rd_rep_row *row)
 	return "undecided";
 }
 
+/*
+ * The report's lines, its headline, machine, commits and row keys among
+ * them, are the sender's text: each is written cleaned (put_clean()), so
+ * no control sequence in it reaches the terminal.
+ */
 static void header(FILE *out, const struct lkp_job *j, unsigned cpus,
 		   unsigned tasks, const char *note)
 {
 	const struct lkp_atom *a = &j->atoms[0];
 
-	if (j->headline[0])
-		fprintf(out, "report: %s\n", j->headline);
-	fprintf(out, "its point: %s, mode %s, nr_task %s, on %s (%u CPUs)\n",
-		a->test, a->mode[0] ? a->mode : "both",
-		a->nr_task[0] ? a->nr_task : "none",
-		j->their_box[0] ? j->their_box : "its machine", j->their_cpus);
-	fprintf(out, "here: %u task%s on the %u CPUs of the runs%s%s\n", tasks,
-		tasks == 1 ? "" : "s", cpus, note[0] ? "; " : "", note);
-	if (j->commit[0][0])
-		fprintf(out, "commits: A for %s, B for %s\n", j->commit[0],
-			j->commit[1][0] ? j->commit[1] : "?");
+	if (j->headline[0]) {
+		fputs("report: ", out);
+		puts_clean(out, j->headline);
+		fputc('\n', out);
+	}
+	fprintf(out, "its point: %s, mode %s, nr_task ", a->test,
+		a->mode[0] ? a->mode : "both");
+	puts_clean(out, a->nr_task[0] ? a->nr_task : "none");
+	fputs(", on ", out);
+	puts_clean(out, j->their_box[0] ? j->their_box : "its machine");
+	fprintf(out, " (%u CPUs)\nhere: %u task%s on the %u CPUs of the "
+		"runs%s", j->their_cpus, tasks, tasks == 1 ? "" : "s", cpus,
+		note[0] ? "; " : "");
+	puts_clean(out, note);
+	fputc('\n', out);
+	if (j->commit[0][0]) {
+		fputs("commits: A for ", out);
+		puts_clean(out, j->commit[0]);
+		fputs(", B for ", out);
+		puts_clean(out, j->commit[1][0] ? j->commit[1] : "?");
+		fputc('\n', out);
+	}
 }
 
 int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
@@ -149,7 +166,8 @@ int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
 		const struct rd_rep_row *row = mode < 0 ? NULL :
 			find_row(t, j.atoms[0].test, mode, tasks[0]);
 
-		fprintf(out, "%-34s %+8.1f%% ", r->key, r->change_pct);
+		put_clean_cut(out, r->key, sizeof(r->key), 34);
+		fprintf(out, " %+8.1f%% ", r->change_pct);
 		if (mode < 0) {
 			fprintf(out, "%9s  %-18s %s\n", "-", "-",
 				"not compared: not the rate of one point");
