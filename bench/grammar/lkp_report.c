@@ -397,11 +397,21 @@ out:
 	return ret;
 }
 
-/* A report is mail text with LKP's lines; a job is YAML. */
+/*
+ * A report is mail text with LKP's lines, quoted or not, of any year; a
+ * job is YAML, whose keys are none of these.
+ */
 static int is_report(const char *text)
 {
-	return strstr(text, "\ntest machine:") || strstr(text, "\nparameters:") ||
-	       strstr(text, "%stddev") || strstr(text, "kernel test robot");
+	static const char *const marks[] = {
+		"test machine:", "\nparameters:", "following parameters:",
+		"%stddev", "kernel test robot", "we noticed",
+	};
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(*marks); i++)
+		if (strstr(text, marks[i]))
+			return 1;
+	return 0;
 }
 
 int lkp_load(struct lkp_job *j, const char *path, char *err, size_t errlen)

@@ -1,0 +1,100 @@
+#!/bin/sh
+# 0-day reports of every year read by their labels (docs/lkp.md): the
+# real reports of tests/fixtures/lkp/reports each mapped to its points,
+# commits and machine; what wis cannot hold refused, never cut; and
+# compare --report writing the report's text cleaned.
+set -eu
+. tests/tap.sh
+root=$PWD
+WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+plan 8
+
+# A report as the robot wrote them up to 2020: "in testcase:", "on test
+# machine:", "with following parameters:" with its lines unindented, a
+# params header ending in /ucode, a runtime in minutes.
+old() {
+	cat <<-'EOT'
+	FYI, we noticed a -5.0% regression of will-it-scale.per_process_ops due to commit:
+
+	in testcase: will-it-scale
+	on test machine: 8 threads Intel(R) Core(TM) i7 CPU with 8G memory
+	with following parameters:
+
+	nr_task: 100%
+	mode: process
+	test: brk1
+	runtime: 10m
+	cpufreq_governor: performance
+
+	=========================================================================================
+	compiler/cpufreq_governor/kconfig/mode/nr_task/rootfs/tbox_group/test/testcase/ucode:
+	  gcc-9/performance/x86_64-rhel-8.3/process/100%/debian-10.4-x86_64-20200603.cgz/lkp-box/brk1/will-it-scale/0x5003006
+
+	commit: 
+	  1111111111 ("a")
+	  2222222222 ("b")
+	EOT
+}
+old >old.txt
+"$WIS" sweep --job old.txt --keys --cpus 2 >out 2>err || true
+is "an old report: its point, runtime 10m as 600 s, both commits" \
+	"wis.tests=brk1 wis.mode=processes wis.tasks=2 wis.samples=595 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=report=old.txt,nr_task=100%,mode=process,runtime=600,no_affinity=0,smt=0,cpufreq_governor=performance,commit=1111111111..2222222222" \
+	"$(cat out)"
+check "... its machine from the header ending in /ucode" grep -qx \
+	"wis: old.txt: the report's machine: 8 CPUs, lkp-box" err
+
+refused() {
+	rc=0
+	"$WIS" sweep --job "$1" --keys --cpus 2 >out 2>err || rc=$?
+	check "$2: exit 2, '$3'" sh -c \
+		"test $rc -eq 2 && grep -qF \"$3\" err && test ! -s out"
+}
+
+sed 's/^cpufreq_governor: performance$/&\na1: 1\na2: 2\na3: 3\na4: 4\na5: 5\na6: 6\na7: 7\na8: 8\na9: 9\na10: 10\na11: 11\na12: 12/' \
+	old.txt >many.txt
+refused many.txt "a 17th parameter" \
+	"many.txt: its parameters: block has a parameter past the 16 wis reads ('a12')"
+sed 's/^nr_task: 100%$/nr_task: 1111111111222222222233333333334444/; s|process/100%/|process/1111111111222222222233333333334444/|' old.txt >long.txt
+refused long.txt "an nr_task of 34 characters" "nr_task: '1111111111222222222233333333334444...' over 31 characters"
+{ old; yes '' | head -n 20000; echo 'testcase: netperf'; } >lines.txt
+refused lines.txt "a report of 20,024 lines" "lines.txt: over 20000 lines: wis reads a report whole or not at all"
+{
+	old
+	printf '\n         %%stddev     %%change         %%stddev\n             \\          |                \\\n'
+	i=0
+	while [ $i -lt 257 ]; do
+		echo "      1000           -5.0%        950        will-it-scale.$i.processes"
+		i=$((i + 1))
+	done
+} >rows.txt
+refused rows.txt "a 257th will-it-scale row" "rows.txt: line 279: a will-it-scale row past the 256 wis reads"
+
+# compare --report on runs of two kernels: brk1 20 % slower on B, the
+# report's headline and a row key carrying cursor-up and erase-line.
+REFRAME="perl $root/tests/lib/reframe.pl"
+plant() {
+	# shellcheck disable=SC2016 # Perl's variables
+	$REFRAME 's/"run":"[^"]*"/"run":"'"$1"'"/;
+		if (/"type":"point","test":"(\w+)".*"repeat":(\d+)/) {
+			my $r = (100000 + 1000 * $2) * ($1 eq "brk1" ? '"$2"' : 1);
+			s/"average":[^,}]+/"average":$r/;
+		}' <"$root/tests/fixtures/repeats.wis" >"$1.wis"
+}
+plant a 1
+plant b 0.8
+esc=$(printf '\033')
+sed "s/^kernel test robot noticed/${esc}[1A${esc}[2K&/; s/nr_task: 100%/nr_task: 1/;
+	s|process/100%/|process/1/|; s/getppid1/brk1/g;
+	s/will-it-scale.workload/will-it-scale.${esc}[1A${esc}[2Kworkload/" \
+	"$root/tests/fixtures/lkp/report.txt" >esc.txt
+"$WIS" compare --report esc.txt a.wis -- b.wis >out 2>err || true
+check "compare --report: the verdicts, and no escape byte of the report" \
+	sh -c "grep -q '^will-it-scale.per_process_ops .* reproduced' out &&
+	       ! grep -q '$esc' out"
+check "... the row key and the headline written with '?' for it" sh -c \
+	"grep -q '^will-it-scale.?\[1A?\[2Kworkload ' out &&
+	 grep -q '^report: ?\[1A?\[2Kkernel test robot noticed' out"
