@@ -433,8 +433,10 @@ int lkp_atom_tasks(const struct lkp_job *j, const struct lkp_atom *a,
 		   const struct lkp_machine *m, unsigned *tasks, int max,
 		   char *note, size_t notelen, char *err, size_t errlen)
 {
+	const char *box;
+	unsigned their_cpus;
 	long here, there;
-	int pct;
+	int pct, own;
 
 	if (note && notelen)
 		note[0] = '\0';
@@ -454,12 +456,16 @@ int lkp_atom_tasks(const struct lkp_job *j, const struct lkp_atom *a,
 			 a->nr_task);
 		return -1;
 	}
-	there = j->their_cpus ? lkp_count(a->nr_task, j->their_cpus, &pct) : 0;
-	if (j->their_cpus && pct && there != here && note)
+	/* A report's atom may name a machine of its own. */
+	own = a->their_cpus || a->their_box[0];
+	their_cpus = own ? a->their_cpus : j->their_cpus;
+	box = own ? a->their_box : j->their_box;
+	there = their_cpus ? lkp_count(a->nr_task, their_cpus, &pct) : 0;
+	if (their_cpus && pct && there != here && note)
 		snprintf(note, notelen, "nr_task %s is %ld tasks on %s's %u "
 			 "CPUs, %ld here (%s of %u CPUs)", a->nr_task, there,
-			 j->their_box[0] ? j->their_box : "the job's machine",
-			 j->their_cpus, here, a->nr_task, m->nr_cpu);
+			 box[0] ? box : own ? "its machine" : "the job's machine",
+			 their_cpus, here, a->nr_task, m->nr_cpu);
 	if (!pct && here > (long)m->nr_cpu) {
 		if (note)
 			snprintf(note, notelen, "nr_task %s is above the %u "

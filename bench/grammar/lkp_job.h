@@ -45,6 +45,16 @@ struct lkp_atom {
 	int no_affinity, smt;
 	char governor[32];	/* cpufreq_governor; "" none */
 	int doc;		/* the document it came from, from 1 */
+	/*
+	 * A report's atom: its machine (0 and "": the job's, their_cpus
+	 * and their_box below) and the change the report states for it,
+	 * a will-it-scale.* key and its %change (none: change_key "").
+	 */
+	unsigned their_cpus;
+	char their_box[64];
+	char change_key[96];
+	double change_pct;
+	int line;		/* where the report names it, from 1 */
 };
 
 /* A row of a report's table: a will-it-scale key and its %change. */
@@ -67,8 +77,10 @@ struct lkp_job {
 	/* A report's commits (base, head), table and headline. */
 	char commit[2][64];
 	char headline[256];
-	struct lkp_row rows[LKP_MAX_ROWS];
+	struct lkp_row rows[LKP_MAX_ROWS];	/* of its first atom */
 	int nr_rows;
+	/* Its "In addition" entries of other testcases, "name (line N)". */
+	char other_tests[256];
 };
 
 /*
