@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 8
+plan 13
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -98,3 +98,51 @@ check "compare --report: the verdicts, and no escape byte of the report" \
 check "... the row key and the headline written with '?' for it" sh -c \
 	"grep -q '^will-it-scale.?\[1A?\[2Kworkload ' out &&
 	 grep -q '^report: ?\[1A?\[2Kkernel test robot noticed' out"
+
+# The "In addition" entries: each will-it-scale one an atom with its
+# machine and stated change, judged on its own runs; another testcase's
+# named, not run; one without a change kept as a point.
+addition() {
+	cat <<-'EOT'
+
+	In addition to that, the commit also has significant impact on the following tests:
+
+	+------------------+-------------------------------------------------------------------+
+	| testcase: change | will-it-scale: will-it-scale.per_process_ops 20.0% regression      |
+	| test machine     | 96 threads 2 sockets Intel(R) Xeon(R) Gold 6252 (Cascade Lake)     |
+	| test parameters  | cpufreq_governor=performance                                      |
+	|                  | mode=process                                                      |
+	|                  | nr_task=1                                                         |
+	|                  | test=getppid1                                                     |
+	+------------------+-------------------------------------------------------------------+
+	| testcase: change | aim7: aim7.jobs-per-min 5.1% improvement                          |
+	| test machine     | 96 threads 2 sockets Intel(R) Xeon(R) Gold 6252 (Cascade Lake)     |
+	| test parameters  | cpufreq_governor=performance                                      |
+	+------------------+-------------------------------------------------------------------+
+	| testcase: change | will-it-scale:                                                    |
+	| test machine     | 8 threads 1 sockets (Haswell) with 8G memory                      |
+	| test parameters  | mode=thread                                                       |
+	|                  | nr_task=50%                                                       |
+	|                  | test=open1                                                        |
+	+------------------+-------------------------------------------------------------------+
+	EOT
+}
+awk -v add="$(addition)" '{ print } /cpufreq_governor: performance/ && !done { print add; done = 1 }' \
+	"$root/tests/fixtures/lkp/report.txt" |
+	sed 's/nr_task: 100%/nr_task: 1/; s|process/100%/|process/1/|; s/getppid1$/brk1/; s|/getppid1/|/brk1/|' >more.txt
+"$WIS" sweep --job more.txt --dry-run --cpus 2 >out 2>err || true
+is "In addition: three atoms of will-it-scale listed, in two sweeps" \
+	"1 brk1 processes 1|2 getppid1 processes 1|1 open1 threads 1" \
+	"$(awk '/^ +[0-9]/ { printf "%s%s %s %s %s", n++ ? "|" : "", $1, $2, $3, $4 }' out)"
+check "... each with its machine and stated change, or none" sh -c \
+	"grep -qx \"wis: more.txt: line 23: a point of the report's: getppid1, mode process, nr_task 1, on 96 CPUs, Cascade_Lake; its change will-it-scale.per_process_ops -20.0%\" err &&
+	 grep -qx \"wis: more.txt: line 34: a point of the report's: open1, mode thread, nr_task 50%, on 8 CPUs, Haswell; no change stated\" err"
+check "... the aim7 entry named, not run" grep -qx \
+	"wis: more.txt: points of other testcases, not run (wis runs will-it-scale): aim7 (line 30)" err
+"$WIS" compare --report more.txt a.wis -- b.wis >out 2>err || true
+check "compare --report: the first point reproduced, getppid1's -20 % not (the same runs on both)" sh -c \
+	"grep -Eq '^will-it-scale.per_process_ops +-21.3% .* reproduced \(regressed\)$' out &&
+	 grep -qx 'line 23: getppid1, mode process, nr_task 1, on Cascade_Lake (96 CPUs), here 1 task' out &&
+	 grep -A1 '^line 23:' out | grep -Eq '^will-it-scale.per_process_ops +-20.0% +\+0.0% .* not reproduced \(no change\)$'"
+check "... the point without a stated change said" grep -qx \
+	"line 34: open1, mode thread, nr_task 50%, on Haswell (8 CPUs): no change stated, nothing to judge" out
