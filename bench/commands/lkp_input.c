@@ -134,6 +134,9 @@ static void say_job(const struct lkp_job *j, int nr_groups)
 		fprintf(stderr, "wis: %s: the report's machine: %u CPUs%s%s\n",
 			j->name, j->their_cpus, j->their_box[0] ? ", " : "",
 			j->their_box);
+	else if (j->report && j->their_box[0])
+		fprintf(stderr, "wis: %s: the report's machine: %s, its CPUs "
+			"not stated\n", j->name, j->their_box);
 	for (int i = 1; j->report && i < j->nr_atoms; i++) {
 		const struct lkp_atom *a = &j->atoms[i];
 

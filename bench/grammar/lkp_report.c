@@ -167,23 +167,42 @@ static int is_header(const char *l)
 
 	return n > 1 && l[n - 1] == ':' && strchr(l, '/') && tc &&
 	       (tc == l || tc[-1] == '/') && (tc[8] == '/' || tc[8] == ':') &&
-	       strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_/") == n - 1;
+	       strspn(l, "abcdefghijklmnopqrstuvwxyz0123456789_-/") == n - 1;
 }
 
-/* "compiler/.../testcase:" and its values on the next line. */
+/*
+ * "compiler/.../testcase:" and its values on the next line that is not
+ * blank (a re-wrapped mail may put one between).
+ */
 static int read_header(const struct text *t, int at, struct params *p)
 {
 	char names[512], values[512], *sn, *sv, *n, *v;
+	int next = at + 1;
 
-	if (at + 1 >= t->nr)
+	while (next < t->nr && !*skip_blanks(t->line[next]))
+		next++;
+	if (next >= t->nr)
 		return -1;
 	snprintf(names, sizeof(names), "%s", skip_blanks(t->line[at]));
-	snprintf(values, sizeof(values), "%s", skip_blanks(t->line[at + 1]));
+	snprintf(values, sizeof(values), "%s", skip_blanks(t->line[next]));
 	names[strlen(names) - 1] = '\0';
 	for (n = strtok_r(names, "/", &sn), v = strtok_r(values, "/", &sv);
 	     n && v; n = strtok_r(NULL, "/", &sn), v = strtok_r(NULL, "/", &sv))
 		param_add(p, n, strlen(n), v);
 	return n || v ? -1 : 0;
+}
+
+/*
+ * A commit line's first word is an id, whole or cut (7 or more hex
+ * digits), or a tag (v5.18-rc4); a wrapped subject's tail is neither.
+ */
+static int is_commit(const char *l)
+{
+	size_t hex = strspn(l, "0123456789abcdef");
+
+	if (hex >= 7 && (!l[hex] || isspace((unsigned char)l[hex])))
+		return 1;
+	return l[0] == 'v' && isdigit((unsigned char)l[1]);
 }
 
 /* The commit ids under the header's "commit:", base then head. */
@@ -196,7 +215,8 @@ static void read_commits(struct lkp_job *j, const struct text *t, int at)
 
 		if (!*l)
 			break;
-		copy_clean(j->commit[k++], sizeof(j->commit[0]), l);
+		if (is_commit(l))
+			copy_clean(j->commit[k++], sizeof(j->commit[0]), l);
 	}
 }
 
@@ -245,14 +265,20 @@ static unsigned machine_cpus(const char *v)
 
 /*
  * A machine's name from its "test machine" line: the family the robot
- * puts in parentheses ("(Cascade Lake)"), cleaned; "" when none.
+ * puts in parentheses ("(Cascade Lake)"; not Intel's "(R)" or "(TM)"),
+ * cleaned; "" when none.
  */
 static void machine_name(char *dst, size_t len, const char *v)
 {
-	const char *open = strrchr(v, '('), *close = open ?
-			   strchr(open, ')') : NULL;
+	const char *open = NULL, *close = NULL;
 	size_t i = 0;
 
+	for (const char *o = strchr(v, '('), *c; o; o = strchr(o + 1, '('))
+		if ((c = strchr(o, ')')) && strncmp(o, "(R)", 3) &&
+		    strncmp(o, "(TM)", 4)) {
+			open = o;
+			close = c;
+		}
 	for (const char *c = open ? open + 1 : v; close && c < close &&
 	     i + 1 < len; c++)
 		dst[i++] = isalnum((unsigned char)*c) || strchr("._-", *c) ?
@@ -617,9 +643,16 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 			 params.over[0] ? params.over : header.over);
 		goto out;
 	}
-	if (params_at < 0) {
+	/*
+	 * A reply that quotes no parameters: block may still hold the
+	 * params header (a re-test's): its values are the point's.
+	 */
+	if (params_at < 0 && header_at >= 0 && param_get(&header, "test"))
+		params = header;
+	else if (params_at < 0) {
 		ret = missing(err, errlen, j, "a parameters: block (its "
-			      "nr_task:, mode:, test: lines)");
+			      "nr_task:, mode:, test: lines) or a params "
+			      "header with test");
 		goto out;
 	}
 	if (header_at >= 0) {
