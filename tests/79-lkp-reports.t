@@ -6,12 +6,13 @@
 set -eu
 . tests/tap.sh
 root=$PWD
+FIX=$root/tests/fixtures/lkp/reports
 WIS=$(cd "$(dirname "$WIS")" && pwd)/$(basename "$WIS")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 13
+plan 14
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -146,3 +147,21 @@ check "compare --report: the first point reproduced, getppid1's -20 % not (the s
 	 grep -A1 '^line 23:' out | grep -Eq '^will-it-scale.per_process_ops +-20.0% +\+0.0% .* not reproduced \(no change\)$'"
 check "... the point without a stated change said" grep -qx \
 	"line 34: open1, mode thread, nr_task 50%, on Haswell (8 CPUs): no change stated, nothing to judge" out
+
+# Each real report: the sweeps --keys lists (tests, mode, tasks on 2
+# CPUs), both commits and the machine, or the refusal naming what it
+# lacks (expected.txt, one report a line).
+fails=0
+while IFS='|' read -r f sweeps commits machine; do
+	rc=0
+	keys=$("$WIS" sweep --job "$FIX/$f" --keys --cpus 2 2>err) || rc=$?
+	if [ "$sweeps" = refused ]; then
+		[ $rc -eq 2 ] && grep -qF "$commits" err || { fails=$((fails + 1)); echo "# $f"; }
+		continue
+	fi
+	got=$(echo "$keys" | sed 's/ wis.samples.*//; s/wis.tests=//; s/ wis.mode=/ /; s/ wis.tasks=/ /' | paste -sd';')
+	c=$(echo "$keys" | head -n 1 | grep -o 'commit=[^ ]*' | sed 's/commit=//' || true)
+	m=$(grep "the report's machine" err | sed "s/.*the report's machine: //" || true)
+	[ "$got|$c|$m" = "$sweeps|$commits|$machine" ] || { fails=$((fails + 1)); echo "# $f: $got|$c|$m"; }
+done <"$FIX/expected.txt"
+is "21 real reports: each maps its points, commits and machine, or is refused by what it lacks" 0 "$fails"
