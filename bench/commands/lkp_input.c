@@ -135,6 +135,26 @@ static void say_job(const struct lkp_job *j, int nr_groups)
 		wis_say_clean(stderr, "wis: %s: the report's machine: %u "
 			"CPUs%s%s", j->name, j->their_cpus,
 			j->their_box[0] ? ", " : "", j->their_box);
+	else if (j->report && j->their_box[0])
+		wis_say_clean(stderr, "wis: %s: the report's machine: %s, its "
+			"CPUs not stated", j->name, j->their_box);
+	for (int i = 1; j->report && i < j->nr_atoms; i++) {
+		const struct lkp_atom *a = &j->atoms[i];
+		char change[160] = "no change stated";
+
+		if (a->change_key[0])
+			snprintf(change, sizeof(change), "its change %s %+.1f%%",
+				 a->change_key, a->change_pct);
+		wis_say_clean(stderr, "wis: %s: line %d: a point of the "
+			"report's: %s, mode %s, nr_task %s, on %u CPUs%s%s; %s",
+			j->name, a->line, a->test, a->mode[0] ? a->mode : "both",
+			a->nr_task[0] ? a->nr_task : "none", a->their_cpus,
+			a->their_box[0] ? ", " : "", a->their_box, change);
+	}
+	if (j->other_tests[0])
+		wis_say_clean(stderr, "wis: %s: points of other testcases, not "
+			"run (wis runs will-it-scale): %s", j->name,
+			j->other_tests);
 }
 
 /* The words of group g and then the user's, as one argv. */

@@ -121,8 +121,7 @@ static int add_dim(struct expand *e, int node)
 	return 0;
 }
 
-/* Seconds of LKP's to_seconds(): a count with an optional y w d h m s. */
-static int parse_runtime(const char *v, unsigned *out)
+int lkp_runtime_seconds(const char *v, unsigned *out)
 {
 	static const struct { char unit; unsigned s; } units[] = {
 		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
@@ -178,7 +177,7 @@ static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 		snprintf(a->nr_task, sizeof(a->nr_task), "%s", v);
 		return 0;
 	case P_RUNTIME:
-		if (parse_runtime(v, &a->runtime) ||
+		if (lkp_runtime_seconds(v, &a->runtime) ||
 		    a->runtime <= LKP_WARMUP_S)
 			return bad(e, node, v, "seconds (300, 5m), above the "
 				   "5 s of will-it-scale's warmup and at most "
@@ -522,8 +521,10 @@ int lkp_atom_tasks(const struct lkp_job *j, const struct lkp_atom *a,
 		   const struct lkp_machine *m, unsigned *tasks, int max,
 		   char *note, size_t notelen, char *err, size_t errlen)
 {
+	const char *box;
+	unsigned their_cpus;
 	long here, there;
-	int pct;
+	int pct, own;
 
 	if (note && notelen)
 		note[0] = '\0';
@@ -549,12 +550,16 @@ int lkp_atom_tasks(const struct lkp_job *j, const struct lkp_atom *a,
 			 a->nr_task);
 		return -1;
 	}
-	there = j->their_cpus ? lkp_count(a->nr_task, j->their_cpus, &pct) : 0;
-	if (j->their_cpus && pct && there != here && note)
+	/* A report's atom may name a machine of its own. */
+	own = a->their_cpus || a->their_box[0];
+	their_cpus = own ? a->their_cpus : j->their_cpus;
+	box = own ? a->their_box : j->their_box;
+	there = their_cpus ? lkp_count(a->nr_task, their_cpus, &pct) : 0;
+	if (their_cpus && pct && there != here && note)
 		snprintf(note, notelen, "nr_task %s is %ld tasks on %s's %u "
 			 "CPUs, %ld here (%s of %u CPUs)", a->nr_task, there,
-			 j->their_box[0] ? j->their_box : "the job's machine",
-			 j->their_cpus, here, a->nr_task, m->nr_cpu);
+			 box[0] ? box : own ? "its machine" : "the job's machine",
+			 their_cpus, here, a->nr_task, m->nr_cpu);
 	if (!pct && here > (long)m->nr_cpu) {
 		if (note)
 			snprintf(note, notelen, "nr_task %s is above the %u "

@@ -46,6 +46,16 @@ struct lkp_atom {
 	int no_affinity, smt;
 	char governor[32];	/* cpufreq_governor; "" none */
 	int doc;		/* the document it came from, from 1 */
+	/*
+	 * A report's atom: its machine (0 and "": the job's, their_cpus
+	 * and their_box below) and the change the report states for it,
+	 * a will-it-scale.* key and its %change (none: change_key "").
+	 */
+	unsigned their_cpus;
+	char their_box[64];
+	char change_key[96];
+	double change_pct;
+	int line;		/* where the report names it, from 1 */
 };
 
 /* A row of a report's table: a will-it-scale key and its %change. */
@@ -68,8 +78,10 @@ struct lkp_job {
 	/* A report's commits (base, head), table and headline. */
 	char commit[2][64];
 	char headline[256];
-	struct lkp_row rows[LKP_MAX_ROWS];
+	struct lkp_row rows[LKP_MAX_ROWS];	/* of its first atom */
 	int nr_rows;
+	/* Its "In addition" entries of other testcases, "name (line N)". */
+	char other_tests[256];
 };
 
 /*
@@ -83,6 +95,13 @@ int lkp_job_load(struct lkp_job *j, const char *path, char *err,
 int lkp_job_init(struct lkp_job *j, const char *path, char *err,
 		 size_t errlen);
 void lkp_job_free(struct lkp_job *j);
+
+/*
+ * A runtime: value in seconds, as LKP's to_seconds() reads it (a count
+ * with an optional s, m, h or d), for a job and a report alike.  0, or
+ * -1 when it is no such count or over the samples wis keeps.
+ */
+int lkp_runtime_seconds(const char *v, unsigned *out);
 
 /* What setup_threads_to_iterate and a percentage read of this machine. */
 struct lkp_machine {

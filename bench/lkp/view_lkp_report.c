@@ -28,10 +28,12 @@
 #include "input.h"
 #include "lkp_report.h"
 #include "repeats.h"
+#include "safename.h"
 #include "schema.h"
 #include "view.h"
 
 #define KEY_PREFIX "will-it-scale."
+#define LKP_KEY_MAX sizeof(((struct lkp_row *)0)->key)
 
 /* The mode a key's rate is of: 0 processes, 1 threads, -1 not a rate. */
 static int key_mode(const char *key, const struct lkp_atom *a)
@@ -79,13 +81,13 @@ static const struct rd_rep_row *find_row(const struct rd_rep_table *t,
 	return NULL;
 }
 
-static const char *judge(const struct lkp_row *r, const struct rd_rep_row *row)
+static const char *judge(double change_pct, const struct rd_rep_row *row)
 {
-	double want = 1 + r->change_pct / 100;
+	double want = 1 + change_pct / 100;
 	enum an_verdict v = row->v.verdict;
 
-	if ((v == AN_VERDICT_REGRESSED && r->change_pct < 0) ||
-	    (v == AN_VERDICT_IMPROVED && r->change_pct > 0))
+	if ((v == AN_VERDICT_REGRESSED && change_pct < 0) ||
+	    (v == AN_VERDICT_IMPROVED && change_pct > 0))
 		return "reproduced";
 	if (v == AN_VERDICT_REGRESSED || v == AN_VERDICT_IMPROVED ||
 	    (v == AN_VERDICT_NO_CHANGE && (want < row->v.lo || want > row->v.hi)))
@@ -93,22 +95,102 @@ static const char *judge(const struct lkp_row *r, const struct rd_rep_row *row)
 	return "undecided";
 }
 
+/*
+ * The report's lines, its headline, machine, commits and row keys among
+ * them, are the sender's text: each is written cleaned (put_clean()), so
+ * no control sequence in it reaches the terminal.
+ */
 static void header(FILE *out, const struct lkp_job *j, unsigned cpus,
 		   unsigned tasks, const char *note)
 {
 	const struct lkp_atom *a = &j->atoms[0];
 
-	if (j->headline[0])
-		fprintf(out, "report: %s\n", j->headline);
-	fprintf(out, "its point: %s, mode %s, nr_task %s, on %s (%u CPUs)\n",
-		a->test, a->mode[0] ? a->mode : "both",
-		a->nr_task[0] ? a->nr_task : "none",
-		j->their_box[0] ? j->their_box : "its machine", j->their_cpus);
-	fprintf(out, "here: %u task%s on the %u CPUs of the runs%s%s\n", tasks,
-		tasks == 1 ? "" : "s", cpus, note[0] ? "; " : "", note);
-	if (j->commit[0][0])
-		fprintf(out, "commits: A for %s, B for %s\n", j->commit[0],
-			j->commit[1][0] ? j->commit[1] : "?");
+	if (j->headline[0]) {
+		fputs("report: ", out);
+		puts_clean(out, j->headline);
+		fputc('\n', out);
+	}
+	fprintf(out, "its point: %s, mode %s, nr_task ", a->test,
+		a->mode[0] ? a->mode : "both");
+	puts_clean(out, a->nr_task[0] ? a->nr_task : "none");
+	fputs(", on ", out);
+	puts_clean(out, j->their_box[0] ? j->their_box : "its machine");
+	fprintf(out, " (%u CPUs)\nhere: %u task%s on the %u CPUs of the "
+		"runs%s", j->their_cpus, tasks, tasks == 1 ? "" : "s", cpus,
+		note[0] ? "; " : "");
+	puts_clean(out, note);
+	fputc('\n', out);
+	if (j->commit[0][0]) {
+		fputs("commits: A for ", out);
+		puts_clean(out, j->commit[0]);
+		fputs(", B for ", out);
+		puts_clean(out, j->commit[1][0] ? j->commit[1] : "?");
+		fputc('\n', out);
+	}
+}
+
+/* A key of atom a, its stated change and what the runs say of it. */
+static void put_row(FILE *out, const struct rd_rep_table *t,
+		    const struct lkp_atom *a, const char *key,
+		    double change_pct, unsigned tasks)
+{
+	int mode = key_mode(key, a);
+	const struct rd_rep_row *row = mode < 0 ? NULL :
+		find_row(t, a->test, mode, tasks);
+	char interval[64];
+
+	put_clean_cut(out, key, LKP_KEY_MAX, 34);
+	fprintf(out, " %+8.1f%% ", change_pct);
+	if (mode < 0) {
+		fprintf(out, "%9s  %-18s %s\n", "-", "-",
+			"not compared: not the rate of one point");
+		return;
+	}
+	if (!row || isnan(row->v.ratio)) {
+		fprintf(out, "%9s  %-18s %s %s/%u not in both sides' runs\n",
+			"-", "-", "undecided:", a->test, tasks);
+		return;
+	}
+	snprintf(interval, sizeof(interval), "[%+.1f%%, %+.1f%%]",
+		 (row->v.lo - 1) * 100, (row->v.hi - 1) * 100);
+	fprintf(out, "%+8.1f%%  %-18s %s (%s)\n", (row->v.ratio - 1) * 100,
+		interval, judge(change_pct, row), an_verdict_name(row->v.verdict));
+}
+
+/*
+ * A later point of the report (an "In addition" entry, a later
+ * section): its stated change judged on its runs, or said to be none.
+ */
+static void put_atom(FILE *out, const struct rd_rep_table *t,
+		     const struct lkp_job *j, const struct lkp_atom *a,
+		     unsigned cpus)
+{
+	unsigned tasks[WIS_MAX_TASKS];
+	struct lkp_machine m;
+	char err[256];
+	int n;
+
+	fprintf(out, "line %d: %s, mode %s, nr_task ", a->line, a->test,
+		a->mode[0] ? a->mode : "both");
+	puts_clean(out, a->nr_task[0] ? a->nr_task : "none");
+	fputs(", on ", out);
+	puts_clean(out, a->their_box[0] ? a->their_box : "its machine");
+	fprintf(out, " (%u CPUs)", a->their_cpus);
+	if (!a->change_key[0]) {
+		fputs(": no change stated, nothing to judge\n", out);
+		return;
+	}
+	lkp_machine_uniform(&m, cpus);
+	n = lkp_atom_tasks(j, a, &m, tasks, WIS_MAX_TASKS, NULL, 0, err,
+			   sizeof(err));
+	if (n != 1) {
+		fputs(": not judged: ", out);
+		puts_clean(out, n < 0 ? err : "nr_task: none: not one point");
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, ", here %u task%s\n", tasks[0], tasks[0] == 1 ? "" : "s");
+	put_row(out, t, a, a->change_key, a->change_pct, tasks[0]);
 }
 
 int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
@@ -118,17 +200,19 @@ int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
 	struct lkp_machine m;
 	unsigned tasks[WIS_MAX_TASKS], cpus = run_cpus(t);
 	char err[512], note[256];
-	int ret = 2, n;
+	int ret = 2, n, stated = 0;
 
 	if (lkp_load(&j, path, err, sizeof(err))) {
 		rd_report_diag(diag, "--report %s", err);
 		goto out;
 	}
-	if (!j.report || !j.nr_rows) {
+	for (int i = 0; j.report && i < j.nr_atoms; i++)
+		stated += j.atoms[i].change_key[0] != '\0';
+	if (!j.report || (!j.nr_rows && !stated)) {
 		rd_report_diag(diag, "--report %s: %s", path, !j.report ?
 			       "an LKP job, not a 0-day report" :
 			       "no will-it-scale.* row in its %stddev %change "
-			       "%stddev table");
+			       "%stddev table and no change stated");
 		goto out;
 	}
 	lkp_machine_uniform(&m, cpus);
@@ -143,30 +227,15 @@ int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
 	header(out, &j, cpus, tasks[0], note);
 	fprintf(out, "%-34s %9s %9s  %-18s %s\n", "key", "report", "measured",
 		"interval", "verdict");
-	for (int i = 0; i < j.nr_rows; i++) {
-		const struct lkp_row *r = &j.rows[i];
-		int mode = key_mode(r->key, &j.atoms[0]);
-		const struct rd_rep_row *row = mode < 0 ? NULL :
-			find_row(t, j.atoms[0].test, mode, tasks[0]);
-
-		fprintf(out, "%-34s %+8.1f%% ", r->key, r->change_pct);
-		if (mode < 0) {
-			fprintf(out, "%9s  %-18s %s\n", "-", "-",
-				"not compared: not the rate of one point");
-			continue;
-		}
-		if (!row || isnan(row->v.ratio)) {
-			fprintf(out, "%9s  %-18s %s %s/%u not in both sides' "
-				"runs\n", "-", "-", "undecided:", j.atoms[0].test,
-				tasks[0]);
-			continue;
-		}
-		snprintf(err, sizeof(err), "[%+.1f%%, %+.1f%%]",
-			 (row->v.lo - 1) * 100, (row->v.hi - 1) * 100);
-		fprintf(out, "%+8.1f%%  %-18s %s (%s)\n",
-			(row->v.ratio - 1) * 100, err, judge(r, row),
-			an_verdict_name(row->v.verdict));
-	}
+	for (int i = 0; i < j.nr_rows; i++)
+		put_row(out, t, &j.atoms[0], j.rows[i].key,
+			j.rows[i].change_pct, tasks[0]);
+	/* A table cut off before its rows: the headline's change. */
+	if (!j.nr_rows && j.atoms[0].change_key[0])
+		put_row(out, t, &j.atoms[0], j.atoms[0].change_key,
+			j.atoms[0].change_pct, tasks[0]);
+	for (int i = 1; i < j.nr_atoms; i++)
+		put_atom(out, t, &j, &j.atoms[i], cpus);
 	fprintf(out, "rule: reproduced when compare's verdict on the point "
 		"(docs/comparing.md) is the\nreport's direction; not "
 		"reproduced when it is the other, or no change with the\n"
