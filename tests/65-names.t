@@ -40,7 +40,7 @@ is "every file of bench/tests/ (a folder a kind) is the test of its name, and no
 for f in bench/tests/*/*.c; do
 	dir=${f%/*}
 	family=${dir##*/}
-	[ "$family" = io ] && family=file
+	[ "$family" = io ] && family="file"
 	echo "$(basename "$f" .c) $family"
 done | sort >"$tmp/folders"
 is "every test's folder is its family, as wis list says it" \

@@ -199,8 +199,8 @@ cp -R "$FIX/lkp-result" pct-result
 r=pct-result/${j#"$FIX"/lkp-result/}
 sed 's/^nr_task: .*/nr_task: 50%/' "$j" >"$r"
 echo "nr_cpu: 8" >>"$r"
-s=${r%job.yaml}stats.json
-sed 's/will-it-scale\.16\./will-it-scale.4./' "$s" >s && cat s >"$s"
+stats=${r%job.yaml}stats.json
+sed 's/will-it-scale\.16\./will-it-scale.4./' "$stats" >renamed && cat renamed >"$stats"
 rc=0
 "$HOST" import pct.db pct-result >out 2>err || rc=$?
 "$HOST" report --db pct.db >rep 2>&1 || true

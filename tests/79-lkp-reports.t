@@ -156,7 +156,10 @@ while IFS='|' read -r f sweeps commits machine; do
 	rc=0
 	keys=$("$WIS" sweep --job "$FIX/$f" --keys --cpus 2 2>err) || rc=$?
 	if [ "$sweeps" = refused ]; then
-		[ $rc -eq 2 ] && grep -qF "$commits" err || { fails=$((fails + 1)); echo "# $f"; }
+		if [ $rc -ne 2 ] || ! grep -qF "$commits" err; then
+			fails=$((fails + 1))
+			echo "# $f"
+		fi
 		continue
 	fi
 	got=$(echo "$keys" | sed 's/ wis.samples.*//; s/wis.tests=//; s/ wis.mode=/ /; s/ wis.tasks=/ /' | paste -sd';')
