@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 49
+plan 50
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -72,9 +72,15 @@ bad() {
 bad not-wis.yaml "not-wis.yaml: line 1: suite: 'netperf' is not will-it-scale"
 bad malformed.yaml "malformed.yaml:3: test: a '[' list must end on its line"
 bad zero.yaml "nr_task: 10% of 1 CPUs is 0 tasks"
-bad no-params.txt "no-params.txt: a 0-day report without a parameters: block"
+grep -v -e '^compiler/' -e '^  gcc-12/performance' "$FIX/no-params.txt" \
+	>"$tmp/no-point.txt"
+FIX=$tmp bad no-point.txt "no-point.txt: a 0-day report without a parameters: block (its nr_task:, mode:, test: lines) or a params header with test"
 printf 'suite: will-it-scale\nwill-it-scale:\n  test: nosuch1\n' >"$tmp/nosuch.yaml"
 FIX=$tmp bad nosuch.yaml "test: 'nosuch1' is not a test of this wis"
+
+is "a report without a parameters: block: its point from the params header" \
+	"wis.tests=getppid1 wis.mode=processes wis.tasks=8" \
+	"$(keys no-params.txt 8 | cut -d' ' -f1-3)"
 
 # wis compare --report: the report's point on runs of two kernels,
 # planted in real records: brk1 20 % slower on B, the controls still.
