@@ -35,7 +35,7 @@ kernel=$out/kernel/bzImage
 reproduce() {
 	rc=0
 	# shellcheck disable=SC2086 # one key a word
-	XDG_CACHE_HOME=$tmp/cache qemu/reproduce "$report" \
+	REPRODUCE_CACHE=$tmp/cache qemu/reproduce "$report" \
 		--kernels "$kernel" "$kernel" --repeat 1 --smp 1 \
 		--base-cmdline "$2" --head-cmdline "$3" -- $short \
 		>"$tmp/$1.out" 2>"$tmp/$1.err" || rc=$?
