@@ -139,6 +139,10 @@ commands:
            then each FILE), no modules, from Debian's linux-source-6.1 or
            the tree DIR; writes OUT/kernel/ (--lockstat: OUT/kernel-lockstat/),
            cached in ~/.cache/wis/kernel (XDG_CACHE_HOME)
+  reproduce REPORT (--linux TREE | --kernels A B) [qemu/reproduce options]
+           build, then qemu/reproduce: a 0-day report's base and head
+           kernels built from TREE, booted and compared at its point,
+           --bisect between them; see docs/reproducing.md
   test     deps (and the tests' own), build, busybox, image, asan and the
            arm64 image (each kept when up to date), then prove tests/:
            TEST_JOBS (default 4) files at a time, then those that must
@@ -725,7 +729,7 @@ main() {
 			;;
 		-h | --help | help) usage; exit 0 ;;
 		deps | build | busybox | asan | image | size | test | all) cmd=$1; shift ;;
-		run | lava | install | kernel) cmd=$1; shift; break ;;
+		run | lava | install | kernel | reproduce) cmd=$1; shift; break ;;
 		*) usage >&2; die "unknown argument: $1" ;;
 		esac
 	done
@@ -758,6 +762,10 @@ main() {
 		install_host "$@"
 		;;
 	kernel) kernel "$@" ;;
+	reproduce)
+		build
+		OUT=$HOST_OUT exec "$ROOT/qemu/reproduce" "$@"
+		;;
 	all) deps; build; build_busybox; fresh_image ;;
 	test)
 		[ "$ARCH" = x86_64 ] ||

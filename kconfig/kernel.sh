@@ -184,6 +184,30 @@ $(tail -n 20 "$dir/build.log")"
 	echo "$(($(date +%s) - start))" >"$dir/build-seconds"
 }
 
+# A commit's first build starts from the objects of the last build of
+# the same tree path and configuration (a git worktree checked out at
+# another commit, as qemu/reproduce and git bisect move it): copied with
+# their times, they are older than the sources the checkout changed, so
+# kbuild's dependency tracking remakes only those and what includes
+# them.  A build from nothing is the first one of a tree.
+seed_kernel_build() {
+	local dir=$1 hash=$2 seed
+	printf '%s\n' "$KSRC" >"$dir/source"
+	seed=$(cat "$(kernel_cache)/last-$hash-$(printf '%s' "$KSRC" |
+		sha256sum | cut -c1-12)" 2>/dev/null) || return 0
+	[ "$seed" != "$dir" ] && [ -f "$seed/build-seconds" ] &&
+		[ "$(cat "$seed/source" 2>/dev/null)" = "$KSRC" ] || return 0
+	note "kernel: starting from the objects of $seed"
+	cp -a "$seed/." "$dir/" || die "cannot copy $seed into $dir"
+	rm -f "$dir/build-seconds"
+}
+
+# The build a tree's next commit starts from.
+remember_kernel_build() {
+	printf '%s\n' "$1" >"$(kernel_cache)/last-$2-$(printf '%s' "$KSRC" |
+		sha256sum | cut -c1-12)"
+}
+
 # OUT/kernel/ (or OUT/kernel-lockstat/): bzImage, its config, and the
 # line the image's MANIFEST takes from it.
 publish_kernel() {
@@ -256,9 +280,12 @@ kernel() {
 	mkdir -p "$dir" || die "cannot create $dir"
 	if [ -z "$KSRC_EXACT" ] || [ ! -f "$dir/build-seconds" ]; then
 		rm -f "$dir/build-seconds"
+		[ -z "$KSRC_EXACT" ] || [ -f "$dir/.config" ] ||
+			seed_kernel_build "$dir" "$hash"
 		configure_kernel "$dir"
 		check_kernel_config "$dir/.config"
 		make_kernel "$dir"
+		[ -z "$KSRC_EXACT" ] || remember_kernel_build "$dir" "$hash"
 	fi
 	check_kernel_config "$dir/.config"
 	publish_kernel "$dir" "$hash"
