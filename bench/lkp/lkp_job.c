@@ -455,12 +455,7 @@ int lkp_nr_task_valid(const char *v)
 	return (frac != 1) && v[n + frac] == '%' && !v[n + frac + 1];
 }
 
-/*
- * What LKP's params/nr_task makes of a value: a count, or -1 when it
- * is none.  Bounded (lkp_nr_task_valid()) before any arithmetic, so a
- * large value neither wraps nor overflows the conversion.
- */
-static long lkp_count(const char *v, unsigned nr_cpu, int *pct)
+long lkp_count(const char *v, unsigned nr_cpu, int *pct)
 {
 	double p;
 

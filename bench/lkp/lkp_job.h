@@ -176,4 +176,12 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
  */
 int lkp_nr_task_valid(const char *v);
 
+/*
+ * What LKP's params/nr_task makes of v on nr_cpu CPUs: a count, or -1
+ * when v is none (*pct: it was a percentage).  Bounded by
+ * lkp_nr_task_valid() before any arithmetic, so a large value neither
+ * wraps nor overflows the conversion.
+ */
+long lkp_count(const char *v, unsigned nr_cpu, int *pct);
+
 #endif

@@ -18,8 +18,9 @@
 #include <unistd.h>
 
 #include "file.h"
-#include "lkp_run.h"
+#include "lkp_job.h"
 #include "lkp_json.h"
+#include "lkp_run.h"
 #include "siphash.h"
 #include "view.h"
 
@@ -65,24 +66,19 @@ static const char *bad_mode(const char *v)
 	       strcmp(v, "both") ? "process, thread or both" : NULL;
 }
 
-/* The digits of v, 1 to 9 of them and not 0, then only end. */
-static int is_count(const char *v, const char *end)
-{
-	size_t n = strspn(v, "0123456789");
-
-	return n && n <= 9 && !strcmp(v + n, end) && strtoul(v, NULL, 10);
-}
-
 /* A count, or a percentage of the job's nr_cpu, as LKP's jobs write it. */
 static const char *bad_nr_task(const char *v)
 {
-	return is_count(v, "") || is_count(v, "%") ? NULL :
+	return lkp_nr_task_valid(v) ? NULL :
 	       "a task count or a percentage of nr_cpu";
 }
 
 static const char *bad_nr_cpu(const char *v)
 {
-	return is_count(v, "") ? NULL : "a CPU count";
+	int pct;
+
+	return !strchr(v, '.') && lkp_count(v, 0, &pct) > 0 && !pct ? NULL :
+	       "a CPU count";
 }
 
 #define JOB_KEY(name) { #name, offsetof(struct job, name), \
@@ -200,20 +196,20 @@ static int read_job(int rfd, struct job *job, char *why, size_t whylen)
  */
 static unsigned long job_tasks(const struct job *job, char *why, size_t whylen)
 {
-	unsigned long long n = strtoul(job->nr_task, NULL, 10);
+	int pct;
+	long n = lkp_count(job->nr_task, 0, &pct);
 
-	if (!strchr(job->nr_task, '%'))
-		return n;
-	if (!*job->nr_cpu) {
+	if (pct && !*job->nr_cpu) {
 		snprintf(why, whylen, "nr_task: %s needs nr_cpu, which it lacks",
 			 job->nr_task);
 		return 0;
 	}
-	n = n * strtoul(job->nr_cpu, NULL, 10) / 100;
-	if (!n)
-		snprintf(why, whylen, "nr_task: %s of nr_cpu %s is no task",
-			 job->nr_task, job->nr_cpu);
-	return n;
+	if (pct)
+		n = lkp_count(job->nr_task, strtoul(job->nr_cpu, NULL, 10), &pct);
+	if (n <= 0)
+		snprintf(why, whylen, "nr_task: %s%s%s is no task", job->nr_task,
+			 pct ? " of nr_cpu " : "", pct ? job->nr_cpu : "");
+	return n > 0 ? (unsigned long)n : 0;
 }
 
 /* A stat of stats.json: its one number, or NaN. */
