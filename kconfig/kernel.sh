@@ -184,28 +184,26 @@ $(tail -n 20 "$dir/build.log")"
 	echo "$(($(date +%s) - start))" >"$dir/build-seconds"
 }
 
-# A commit's first build starts from the objects of the last build of
-# the same tree path and configuration (a git worktree checked out at
-# another commit, as qemu/reproduce and git bisect move it): copied with
-# their times, they are older than the sources the checkout changed, so
-# kbuild's dependency tracking remakes only those and what includes
-# them.  A build from nothing is the first one of a tree.
-seed_kernel_build() {
-	local dir=$1 hash=$2 seed
-	printf '%s\n' "$KSRC" >"$dir/source"
-	seed=$(cat "$(kernel_cache)/last-$hash-$(printf '%s' "$KSRC" |
-		sha256sum | cut -c1-12)" 2>/dev/null) || return 0
-	[ "$seed" != "$dir" ] && [ -f "$seed/build-seconds" ] &&
-		[ "$(cat "$seed/source" 2>/dev/null)" = "$KSRC" ] || return 0
-	note "kernel: starting from the objects of $seed"
-	cp -a "$seed/." "$dir/" || die "cannot copy $seed into $dir"
-	rm -f "$dir/build-seconds"
+# Where the kernels of a git tree are built: one directory per tree path
+# and configuration, reused by every commit checked out there (a git
+# worktree that qemu/reproduce and git bisect move), so kbuild's
+# dependency tracking remakes only what the checkout changed.  Copying
+# a build elsewhere would remake it all: objtool's objects, which every
+# object depends on, name their directory in full.
+tree_build_dir() {
+	printf '%s/build-%s-%s\n' "$(kernel_cache)" \
+		"$(printf '%s' "$KSRC" | sha256sum | cut -c1-12)" "$1"
 }
 
-# The build a tree's next commit starts from.
-remember_kernel_build() {
-	printf '%s\n' "$1" >"$(kernel_cache)/last-$2-$(printf '%s' "$KSRC" |
-		sha256sum | cut -c1-12)"
+# A commit's kernel kept apart from the tree's build directory: the
+# files publish_kernel takes, where it takes them.
+keep_kernel_build() {
+	local work=$1 dir=$2
+	mkdir -p "$dir/arch/x86/boot" || die "cannot create $dir"
+	if ! cp "$work/arch/x86/boot/bzImage" "$dir/arch/x86/boot/" ||
+		! cp "$work/.config" "$work/vmlinux" "$work/build-seconds" "$dir/"; then
+		die "cannot copy the kernel of $work into $dir"
+	fi
 }
 
 # OUT/kernel/ (or OUT/kernel-lockstat/): bzImage, its config, and the
@@ -244,7 +242,7 @@ add_fragment() {
 }
 
 kernel() {
-	local dir hash
+	local dir work hash
 	LOCKSTAT=
 	EXTRA_FRAGMENTS=()
 	KERNEL_SRC=
@@ -280,12 +278,14 @@ kernel() {
 	mkdir -p "$dir" || die "cannot create $dir"
 	if [ -z "$KSRC_EXACT" ] || [ ! -f "$dir/build-seconds" ]; then
 		rm -f "$dir/build-seconds"
-		[ -z "$KSRC_EXACT" ] || [ -f "$dir/.config" ] ||
-			seed_kernel_build "$dir" "$hash"
-		configure_kernel "$dir"
-		check_kernel_config "$dir/.config"
-		make_kernel "$dir"
-		[ -z "$KSRC_EXACT" ] || remember_kernel_build "$dir" "$hash"
+		work=$dir
+		[ -z "$KERNEL_SRC" ] || [ -z "$KSRC_EXACT" ] ||
+			work=$(tree_build_dir "$hash")
+		mkdir -p "$work" || die "cannot create $work"
+		configure_kernel "$work"
+		check_kernel_config "$work/.config"
+		make_kernel "$work"
+		[ "$work" = "$dir" ] || keep_kernel_build "$work" "$dir"
 	fi
 	check_kernel_config "$dir/.config"
 	publish_kernel "$dir" "$hash"

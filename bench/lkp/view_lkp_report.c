@@ -153,8 +153,9 @@ static void put_row(FILE *out, const struct rd_rep_table *t,
 	}
 	snprintf(interval, sizeof(interval), "[%+.1f%%, %+.1f%%]",
 		 (row->v.lo - 1) * 100, (row->v.hi - 1) * 100);
-	fprintf(out, "%+8.1f%%  %-18s %s (%s)\n", (row->v.ratio - 1) * 100,
-		interval, judge(change_pct, row), an_verdict_name(row->v.verdict));
+	fprintf(out, "%+8.1f%%  %-18s %s (%s%s%s)\n", (row->v.ratio - 1) * 100,
+		interval, judge(change_pct, row), an_verdict_name(row->v.verdict),
+		row->v.why ? ": " : "", an_verdict_why_name(row->v.why));
 }
 
 /*

@@ -73,6 +73,15 @@ static int judge(struct rd_rep_table *t, struct rd_rep_row *row)
 			     an_seed(key), &row->v);
 }
 
+/* A control of the suite that this comparison is not about. */
+static int is_control(const struct rd_rep_table *t, const char *test)
+{
+	for (size_t i = 0; i < t->nr_subjects; i++)
+		if (!strcmp(t->subjects[i], test))
+			return 0;
+	return rd_test_control(t->m, test) != 0;
+}
+
 /*
  * The run-to-run noise from every judged point, then each verdict
  * against it, then the controls: a control is off when it changed by
@@ -96,7 +105,7 @@ static int apply_noise(struct rd_rep_table *t)
 	for (i = 0; i < t->nr; i++) {
 		row = &t->rows[i];
 		an_verdict_apply_noise(&t->rule, t->noise, &row->v);
-		row->control_off = rd_test_control(t->m, row->test) &&
+		row->control_off = is_control(t, row->test) &&
 				   fabs(row->v.ratio - 1) >
 				   CMP_CONTROL_TOLERANCE + 1e-9 &&
 				   (row->v.verdict == AN_VERDICT_IMPROVED ||
@@ -162,13 +171,16 @@ out:
 int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 		  const struct rd_cmp_label *a, size_t na,
 		  const struct rd_cmp_label *b, size_t nb,
-		  const struct an_verdict_rule *rule, FILE *diag)
+		  const struct an_verdict_rule *rule,
+		  const char *const *subjects, size_t nr_subjects, FILE *diag)
 {
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->m = m;
 	t->rule = *rule;
+	t->subjects = subjects;
+	t->nr_subjects = nr_subjects;
 	ret = rd_compare_sides(t->side, m, a, na, b, nb, 1, diag);
 	if (ret || !build_rows(t))
 		return ret;

@@ -39,16 +39,22 @@ struct rd_rep_table {
 	struct an_verdict_rule rule;
 	double noise;		/* run-to-run, of log(B/A); 0: too few points */
 	size_t noise_points;	/* the points it came from */
+	const char *const *subjects;	/* tests it is about: no controls */
+	size_t nr_subjects;
 };
 
 /*
- * Resolve both sides (their runs pooled) and judge every point.  Returns
- * 0, or 2 (a side names nothing, out of memory) with the reason on diag.
+ * Resolve both sides (their runs pooled) and judge every point.  The
+ * nr_subjects tests of subjects are what the comparison is about (a
+ * 0-day report's): a change of theirs is the finding, so none of them
+ * is a control here, whatever the suite says.  Returns 0, or 2 (a side
+ * names nothing, out of memory) with the reason on diag.
  */
 int rd_repeats_build(struct rd_rep_table *t, const struct rd_model *m,
 		  const struct rd_cmp_label *a, size_t na,
 		  const struct rd_cmp_label *b, size_t nb,
-		  const struct an_verdict_rule *rule, FILE *diag);
+		  const struct an_verdict_rule *rule,
+		  const char *const *subjects, size_t nr_subjects, FILE *diag);
 void rd_repeats_free(struct rd_rep_table *t);
 
 /*

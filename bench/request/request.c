@@ -321,12 +321,22 @@ static int compare_and_print(FILE *out, const struct rd_model *m,
 static int judge_and_print(FILE *out, const struct rd_model *m,
 			   const struct wis_report_req *c, int files)
 {
+	const char *subjects[LKP_MAX_ATOMS];
+	struct lkp_job report = { 0 };
 	struct rd_rep_table t;
-	size_t i, k;
+	size_t i, k, nr_subjects = 0;
+	char err[512];
 	int ret;
 
+	/* A report's tests are its finding, not controls; a report that
+	 * does not load is said by its view below. */
+	if (c->o.lkp_report && !lkp_load(&report, c->o.lkp_report, err,
+					 sizeof(err)))
+		for (int a = 0; a < report.nr_atoms; a++)
+			subjects[nr_subjects++] = report.atoms[a].test;
 	ret = rd_repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
-			    c->nr_side[1], &c->rule, m->in.diag);
+			    c->nr_side[1], &c->rule, subjects, nr_subjects,
+			    m->in.diag);
 	if (!ret && c->o.lkp_report)
 		ret = rd_view_lkp_report(out, &t, c->o.lkp_report, m->in.diag);
 	else if (!ret && c->o.lkp_table)
@@ -355,6 +365,7 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 		ret = WIS_BISECT_ABORT;
 	}
 	rd_repeats_free(&t);
+	lkp_job_free(&report);
 	return ret;
 }
 
