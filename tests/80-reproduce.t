@@ -4,10 +4,12 @@
 # TCG, one side booted with pti=on (each system call then switches page
 # tables, which TCG pays with a TLB flush: getppid1 falls by about 95 %):
 # the fixture report's -21.3 % regression of getppid1 is 'reproduced
-# (regressed)' with pti=on on the head only, and 'not reproduced' with it
-# on both sides.  The builds and --bisect are checked end to end by
+# (regressed)' with pti=on on the head only, and 'not reproduced' with
+# the same words on both sides (none: with pti=on TCG's rate swings by
+# half from boot to boot).  The builds and --bisect are checked end to end by
 # bench/scripts/reproduce-check (docs/reproducing.md): under TCG they
 # take longer than the suite's budget allows.
+# alone: it judges rates measured under TCG, which swing by a factor of three beside other tests.
 set -eu
 . tests/tap.sh
 
@@ -46,6 +48,7 @@ reproduce() {
 rc=0
 reproduce --head-cmdline pti=on >"$tmp/slow.out" 2>"$tmp/slow.err" || rc=$?
 is "pti=on on the head only: exit 0" 0 "$rc"
+[ "$rc" -eq 0 ] || diag "$(cat "$tmp/slow.out")"
 check "... 'reproduced (regressed)', said functional under TCG" grep -qx \
 	'reproduced (regressed) (TCG: functional only)' "$tmp/slow.out"
 check "... the row of per_process_ops regressed" grep -q \
@@ -61,12 +64,12 @@ check "... and their records say pti=on ran" grep -aq 'pti=on' \
 	"$head_run/1/virtio.wis"
 
 rc=0
-reproduce --base-cmdline pti=on --head-cmdline pti=on >"$tmp/same.out" \
-	2>"$tmp/same.err" || rc=$?
-is "pti=on on both sides: exit 1" 1 "$rc"
+reproduce >"$tmp/same.out" 2>"$tmp/same.err" || rc=$?
+is "the same words on both sides: exit 1" 1 "$rc"
+[ "$rc" -eq 1 ] || diag "$(cat "$tmp/same.out")"
 check "... 'not reproduced (no change)'" grep -qx \
 	'not reproduced (no change) (TCG: functional only)' "$tmp/same.out"
 boots=$(find "$tmp/cache/runs" -name virtio.wis | wc -l)
-is "... six boots in all: the head's two of the first call taken again" 6 "$boots"
+is "... six boots in all: the base's two of the first call taken again" 6 "$boots"
 
 done_testing
