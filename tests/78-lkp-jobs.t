@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 50
+plan 55
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -63,6 +63,29 @@ check "... the run record keeps the job and what was given over it" grep -q \
 check "... and the sweep the user's keys made" grep -q \
 	'"sweep":"wis.tests=getppid1 wis.mode=processes wis.tasks=1 wis.samples=2 wis.warmup=0 ' run.wis
 
+# ucode: the microcode the job asks for, kept in wis.lkp and checked
+# against this machine's, which the run record keeps (microcode); a
+# mismatch said with both values, and named by compare.
+here_ucode=$(cat /sys/devices/system/cpu/cpu0/microcode/version 2>/dev/null ||
+	sed -n 's/^microcode[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+[ -n "$here_ucode" ] || here_ucode=none
+check "the run record keeps this machine's microcode ($here_ucode)" grep -q \
+	"\"microcode\":\"$here_ucode\"" run.wis
+sed 's/^cpufreq_governor: performance$/ucode: 0xdead0001/' "$FIX/atom.yaml" \
+	>ucode.yaml
+is "a job's ucode kept in wis.lkp" "smt=0,ucode=0xdead0001" \
+	"$(FIX=$tmp keys ucode.yaml 1 | grep -o 'smt=0,.*')"
+"$WIS" sweep --job ucode.yaml --dry-run --cpus 1 >out 2>err || true
+check "... this machine's differing: warned with both values" grep -qxF \
+	"wis: warning: ucode.yaml: ucode: 0xdead0001, but this machine's is $here_ucode (the run record's microcode says which it ran with)" err
+perl "$root/tests/lib/reframe.pl" \
+	's/"microcode":"[^"]*"/"microcode":"0xdead0001"/; s/"run":"[^"]*"/"run":"b"/' <run.wis >old-ucode.wis
+"$WIS" report --compare run.wis old-ucode.wis >out 2>&1 || true
+check "... and compare names it among the audited settings that differ" \
+	grep -qF "microcode ($here_ucode vs 0xdead0001)" out
+sed 's/^cpufreq_governor: performance$/ucode: 5003006h/' "$FIX/atom.yaml" \
+	>bad-ucode.yaml
+
 bad() {
 	rc=0
 	"$WIS" sweep --job "$FIX/$1" wis.cpus=0 wis.out=file:bad.wis >out 2>err || rc=$?
@@ -72,6 +95,7 @@ bad() {
 bad not-wis.yaml "not-wis.yaml: line 1: suite: 'netperf' is not will-it-scale"
 bad malformed.yaml "malformed.yaml:3: test: a '[' list must end on its line"
 bad zero.yaml "nr_task: 10% of 1 CPUs is 0 tasks"
+FIX=$tmp bad bad-ucode.yaml "bad-ucode.yaml: line 12: ucode: bad value '5003006h': a microcode revision (0x5003006)"
 grep -v -e '^compiler/' -e '^  gcc-12/performance' "$FIX/no-params.txt" \
 	>"$tmp/no-point.txt"
 FIX=$tmp bad no-point.txt "no-point.txt: a 0-day report without a parameters: block (its nr_task:, mode:, test: lines) or a params header with test"

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 14
+plan 16
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -43,10 +43,20 @@ old() {
 old >old.txt
 "$WIS" sweep --job old.txt --keys --cpus 2 >out 2>err || true
 is "an old report: its point, runtime 10m as 600 s, both commits" \
-	"wis.tests=brk1 wis.mode=processes wis.tasks=2 wis.samples=595 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=report=old.txt,nr_task=100%,mode=process,runtime=600,no_affinity=0,smt=0,cpufreq_governor=performance,commit=1111111111..2222222222" \
+	"wis.tests=brk1 wis.mode=processes wis.tasks=2 wis.samples=595 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=report=old.txt,nr_task=100%,mode=process,runtime=600,no_affinity=0,smt=0,cpufreq_governor=performance,ucode=0x5003006,commit=1111111111..2222222222" \
 	"$(cat out)"
 check "... its machine from the header ending in /ucode" grep -qx \
 	"wis: old.txt: the report's machine: 8 CPUs, lkp-box" err
+# The header's ucode is the point's when its parameters: block has none,
+# and a ucode this machine does not have is said with both values.
+grep -v '^ucode:' old.txt | sed 's/^nr_task: 100%$/&\nucode: 0xd000331/' >ucode.txt
+rc=0
+"$WIS" sweep --job ucode.txt --dry-run --cpus 2 >out 2>err || rc=$?
+check "a parameters: ucode the header contradicts: refused, both named" sh -c \
+	"test $rc -eq 2 && grep -qF \"ucode.txt: ucode: '0xd000331' in the parameters: block, '0x5003006' under the header at line 15\" err"
+"$WIS" sweep --job old.txt --dry-run --cpus 2 >out 2>err || true
+check "the header's ucode asked of this machine: warned with both" grep -q \
+	"^wis: warning: old.txt: ucode: 0x5003006, but this machine's is [^ ]* (the run record's microcode says which it ran with)$" err
 
 refused() {
 	rc=0

@@ -17,10 +17,10 @@
 
 /* The parameters LKP expands and wis maps, in struct lkp_atom's terms. */
 enum param { P_TEST, P_MODE, P_NR_TASK, P_RUNTIME, P_NO_AFFINITY, P_SMT,
-	P_GOVERNOR, NR_PARAMS };
+	P_GOVERNOR, P_UCODE, NR_PARAMS };
 static const char *const param_names[NR_PARAMS] = {
 	"test", "mode", "nr_task", "runtime", "no_affinity", "smt",
-	"cpufreq_governor",
+	"cpufreq_governor", "ucode",
 };
 
 /*
@@ -29,7 +29,7 @@ static const char *const param_names[NR_PARAMS] = {
  */
 static const char *const bookkeeping[] = {
 	"suite", "testcase", "category", "job_origin", "testbox", "arch",
-	"tbox_group", "nr_node", "nr_cpu", "memory", "model", "brand", "ucode",
+	"tbox_group", "nr_node", "nr_cpu", "memory", "model", "brand",
 	"need_kconfig", "need_kconfig_hw", "kconfig", "commit", "compiler",
 	"rootfs", "hdd_partitions", "ssd_partitions", "swap_partitions",
 	"rootfs_partition", "nr_hdd_partitions", "nr_ssd_partitions",
@@ -194,6 +194,11 @@ static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 		    strspn(v, "abcdefghijklmnopqrstuvwxyz_") != strlen(v))
 			return bad(e, node, v, "a cpufreq governor");
 		snprintf(a->governor, sizeof(a->governor), "%s", v);
+		return 0;
+	case P_UCODE:
+		if (strlen(v) >= sizeof(a->ucode) || !lkp_ucode_valid(v))
+			return bad(e, node, v, "a microcode revision (0x5003006)");
+		snprintf(a->ucode, sizeof(a->ucode), "%s", v);
 		return 0;
 	}
 	return 0;
@@ -455,6 +460,26 @@ int lkp_nr_task_valid(const char *v)
 	return (frac != 1) && v[n + frac] == '%' && !v[n + frac + 1];
 }
 
+int lkp_ucode_valid(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!strncmp(v, "0x", 2))
+		return n > 2 && n <= 18 && strspn(v + 2, "0123456789abcdefABCDEF") ==
+		       n - 2;
+	return n && n <= 19 && strspn(v, "0123456789") == n;
+}
+
+int lkp_ucode_same(const char *x, const char *y)
+{
+	int base_x = strncmp(x, "0x", 2) ? 10 : 16;
+	int base_y = strncmp(y, "0x", 2) ? 10 : 16;
+
+	if (!lkp_ucode_valid(x) || !lkp_ucode_valid(y))
+		return !strcmp(x, y);
+	return strtoull(x, NULL, base_x) == strtoull(y, NULL, base_y);
+}
+
 long lkp_count(const char *v, unsigned nr_cpu, int *pct)
 {
 	double p;
@@ -578,7 +603,11 @@ int lkp_atom_samples(const struct lkp_atom *a, const struct lkp_machine *m)
 	return duration < 5 ? 5 : duration;
 }
 
-/* Atoms of one sweep differ in their test and mode only. */
+/*
+ * Atoms of one sweep differ in their test and mode only.  The ucode is
+ * the machine's, which no sweep sets: atoms that differ in it alone
+ * (a report's points of other machines) run once, the first's kept.
+ */
 static int same_sweep(const struct lkp_atom *x, const struct lkp_atom *y)
 {
 	return !strcmp(x->nr_task, y->nr_task) && x->runtime == y->runtime &&
@@ -716,7 +745,7 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 		    const char *skip, char *buf, size_t len)
 {
 	const struct lkp_atom *a = g->first;
-	char name[64], tasks[512] = "", over[128] = "", gov[64] = "";
+	char name[64], tasks[512] = "", over[128] = "", gov[96] = "";
 	static const char *const keys[] = {
 		"wis.tests", "wis.mode", "wis.tasks", "wis.samples",
 		"wis.warmup", "wis.interval", "wis.affinity", NULL,
@@ -754,6 +783,9 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 	}
 	if (a->governor[0])
 		snprintf(gov, sizeof(gov), ",cpufreq_governor=%s", a->governor);
+	if (a->ucode[0])
+		snprintf(gov + strlen(gov), sizeof(gov) - strlen(gov),
+			 ",ucode=%s", a->ucode);
 	w = snprintf(buf + used, used < len ? len - used : 0,
 		     "wis.lkp=%s=%s,nr_task=%s,mode=%s,runtime=%u,"
 		     "no_affinity=%d,smt=%d%s%s%s%s%s%s", j->report ? "report" : "job",

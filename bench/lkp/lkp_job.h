@@ -20,7 +20,9 @@
  * setup_threads_to_iterate's counts, and a shorter duration
  * (runtime / (3 + nodes) / 2 - 5, at least 5); runtime (default 300)
  * runs runtime - 5 samples of 1 s after will-it-scale's 5 of warmup;
- * no_affinity 1 is wis.affinity=none, smt 1 wis.affinity=pu.
+ * no_affinity 1 is wis.affinity=none, smt 1 wis.affinity=pu;
+ * cpufreq_governor and ucode (the microcode revision) are what the job
+ * asks of the machine, kept in wis.lkp and checked against this one's.
  */
 #ifndef WIS_LKP_JOB_H
 #define WIS_LKP_JOB_H
@@ -45,6 +47,7 @@ struct lkp_atom {
 	unsigned runtime;	/* seconds */
 	int no_affinity, smt;
 	char governor[32];	/* cpufreq_governor; "" none */
+	char ucode[32];		/* the microcode asked for; "" none */
 	int doc;		/* the document it came from, from 1 */
 	/*
 	 * A report's atom: its machine (0 and "": the job's, their_cpus
@@ -175,6 +178,14 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
  * CPUs (50%, 12.5%), at most 7 digits before any point.
  */
 int lkp_nr_task_valid(const char *v);
+
+/*
+ * Whether v is a microcode revision as LKP's ucode: and /proc/cpuinfo
+ * write it (0x5003006; or decimal digits), and whether two are the
+ * same revision (0x05003006 is 0x5003006).
+ */
+int lkp_ucode_valid(const char *v);
+int lkp_ucode_same(const char *x, const char *y);
 
 /*
  * What LKP's params/nr_task makes of v on nr_cpu CPUs: a count, or -1

@@ -338,6 +338,7 @@ static int atom_of(const struct lkp_job *j, struct lkp_atom *a,
 	const char *test = param_get(p, "test"), *mode = param_get(p, "mode");
 	const char *nr_task = param_get(p, "nr_task");
 	const char *runtime = param_get(p, "runtime");
+	const char *ucode = param_get(p, "ucode");
 
 	*a = (struct lkp_atom){ .runtime = LKP_RUNTIME_DEFAULT, .doc = 1 };
 	if (!test || !*test) {
@@ -384,6 +385,14 @@ static int atom_of(const struct lkp_job *j, struct lkp_atom *a,
 	a->smt = param_get(p, "smt") && !strcmp(param_get(p, "smt"), "1");
 	snprintf(a->governor, sizeof(a->governor), "%s",
 		 param_or_empty(p, "cpufreq_governor"));
+	if (ucode && (!lkp_ucode_valid(ucode) ||
+		      strlen(ucode) >= sizeof(a->ucode))) {
+		snprintf(err, errlen, "%s: %sucode: bad value '%s': a "
+			 "microcode revision (0x5003006)", j->name, where,
+			 ucode);
+		return -1;
+	}
+	snprintf(a->ucode, sizeof(a->ucode), "%s", ucode ? ucode : "");
 	return 0;
 }
 
@@ -550,6 +559,9 @@ static int section_atom(struct lkp_job *j, const struct params *h, int line,
 	return 0;
 }
 
+/* The header's axes that name what the machine is asked for. */
+static const char *const machine_axes[] = { "cpufreq_governor", "ucode" };
+
 static int report_parse(struct lkp_job *j, char *text, char *err,
 			size_t errlen)
 {
@@ -669,6 +681,18 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 				goto out;
 			}
 		}
+	}
+	/* What the machine is asked for may be the header's only. */
+	for (size_t i = 0; header_at >= 0 && params_at >= 0 &&
+	     i < sizeof(machine_axes) / sizeof(*machine_axes); i++)
+		if (!param_get(&params, machine_axes[i]) &&
+		    (v = param_get(&header, machine_axes[i])))
+			param_add(&params, machine_axes[i],
+				  strlen(machine_axes[i]), v);
+	if (params.over[0]) {
+		snprintf(err, errlen, "%s: its parameters: block and params "
+			 "header have %s", j->name, params.over);
+		goto out;
 	}
 	ret = atom_of(j, &j->atoms[0], &params, "", err, errlen);
 	if (!ret)
