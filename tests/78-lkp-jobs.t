@@ -82,7 +82,7 @@ perl "$root/tests/lib/reframe.pl" \
 	's/"microcode":"[^"]*"/"microcode":"0xdead0001"/; s/"run":"[^"]*"/"run":"b"/' <run.wis >old-ucode.wis
 "$WIS" report --compare run.wis old-ucode.wis >out 2>&1 || true
 check "... and compare names it among the audited settings that differ" \
-	grep -qF "microcode ($here_ucode vs 0xdead0001)" out
+	grep -qF "microcode (\"$here_ucode\" vs \"0xdead0001\")" out
 sed 's/^cpufreq_governor: performance$/ucode: 5003006h/' "$FIX/atom.yaml" \
 	>bad-ucode.yaml
 

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 16
+plan 24
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -109,6 +109,38 @@ check "compare --report: the verdicts, and no escape byte of the report" \
 check "... the row key and the headline written with '?' for it" sh -c \
 	"grep -q '^will-it-scale.?\[1A?\[2Kworkload ' out &&
 	 grep -q '^report: ?\[1A?\[2Kkernel test robot noticed' out"
+
+# Re-tests of three and four commits, their rows wrapped by the mail
+# (figures on one line, the rest and the key on the next): every row
+# read, every commit kept, each later column listed against A.
+sed 's|100%/thread/sched_yield|1/process/brk1|; s/per_thread_ops/per_process_ops/;
+	s/144.threads/1.processes/' "$FIX/018-20201215-hotplug-sched-yield-three-commit-wrapped.txt" >r18.txt
+"$WIS" compare --report r18.txt a.wis -- b.wis >out 2>err || true
+is "018's wrapped rows: all three read, the head's column judged" \
+	"will-it-scale.1.processes -1.6%|will-it-scale.per_process_ops -1.6%|will-it-scale.workload -1.6%" \
+	"$(awk '/^will-it-scale/ { printf "%s%s %s", n++ ? "|" : "", $1, $2 }' out)"
+check "... the third commit's column listed, not judged" grep -qx \
+	"commit 4b26139b8db627a55043183614a32b0aba799d27 (the report's column 3, against A; not judged): will-it-scale.1.processes -0.6%, will-it-scale.per_process_ops -0.6%, will-it-scale.workload -0.6%" out
+check "... and the machine's CPUs said unknown, not 0" grep -qx \
+	"its point: brk1, mode process, nr_task 1, on lkp-cpl-4sp1 (its CPUs not stated)" out
+sed 's|16/process/open1|1/process/brk1|' \
+	"$FIX/011-20200727-fsnotify-open1-four-commit-wrapped.txt" >r11.txt
+"$WIS" compare --report r11.txt a.wis -- b.wis >out 2>err || true
+check "011: four commits, each row wrapped mid-figures, every column read" sh -c \
+	"grep -Eq '^will-it-scale.per_process_ops +-9.8% ' out &&
+	 grep -qx \"commit 7f66797f773621d0ef6718df0ef2cf849814d114 (the report's column 4, against A; not judged): will-it-scale.per_process_ops -11.7%, will-it-scale.workload -11.7%\" out"
+sed '20d' "$FIX/018-20201215-hotplug-sched-yield-three-commit-wrapped.txt" >short.txt
+refused short.txt "three commits' columns under two commits" \
+	"short.txt: line 25: a %change row whose columns are not one a commit of the 2 under commit: (at most 4)"
+sed 's/^   4b26139b8db627a55043183614a32b0aba799d27 (this test patch)$/&\n   1111111\n   2222222/' \
+	"$FIX/018-20201215-hotplug-sched-yield-three-commit-wrapped.txt" >five.txt
+refused five.txt "a fifth commit" "five.txt: line 22: a commit past the 4 wis reads under commit: ('2222222')"
+"$WIS" sweep --job "$FIX/001-20231204-fork-mt-dup-brk2-improvement-quoted-cut.txt" --keys --cpus 2 >out 2>err || true
+check "a table cut inside a row: said, not dropped" grep -qx \
+	"wis: 001-20231204-fork-mt-dup-brk2-improvement-quoted-cut.txt: not read: line 50: the %stddev table ends in a row without its key (the text is cut there)" err
+"$WIS" sweep --job "$FIX/003-20210428-writeback-killable-mmap2-ucode-quoted.txt" --keys --cpus 2 >out 2>err || true
+check "a second table, of the robot's own runs: said, not mixed in" grep -qx \
+	"wis: 003-20210428-writeback-killable-mmap2-ucode-quoted.txt: not read: line 33: a second %stddev table, of other runs' columns" err
 
 # The "In addition" entries: each will-it-scale one an atom with its
 # machine and stated change, judged on its own runs; another testcase's

@@ -192,6 +192,9 @@ static void say_job(const struct lkp_job *j, int nr_groups)
 			a->nr_task[0] ? a->nr_task : "none", a->their_cpus,
 			a->their_box[0] ? ", " : "", a->their_box, change);
 	}
+	if (j->unread[0])
+		wis_say_clean(stderr, "wis: %s: not read: %s", j->name,
+			      j->unread);
 	if (j->other_tests[0])
 		wis_say_clean(stderr, "wis: %s: points of other testcases, not "
 			"run (wis runs will-it-scale): %s", j->name,

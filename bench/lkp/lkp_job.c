@@ -746,6 +746,7 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 {
 	const struct lkp_atom *a = g->first;
 	char name[64], tasks[512] = "", over[128] = "", gov[96] = "";
+	char more[LKP_MAX_COMMITS * 66] = "";
 	static const char *const keys[] = {
 		"wis.tests", "wis.mode", "wis.tasks", "wis.samples",
 		"wis.warmup", "wis.interval", "wis.affinity", NULL,
@@ -786,16 +787,20 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 	if (a->ucode[0])
 		snprintf(gov + strlen(gov), sizeof(gov) - strlen(gov),
 			 ",ucode=%s", a->ucode);
+	/* A re-test's commits after base and head, in its table's order. */
+	for (int c = 2; c < j->nr_commits; c++)
+		snprintf(more + strlen(more), sizeof(more) - strlen(more),
+			 "%s%s", c > 2 ? "+" : ",more_commits=", j->commit[c]);
 	w = snprintf(buf + used, used < len ? len - used : 0,
 		     "wis.lkp=%s=%s,nr_task=%s,mode=%s,runtime=%u,"
-		     "no_affinity=%d,smt=%d%s%s%s%s%s%s", j->report ? "report" : "job",
-		     name, a->nr_task[0] ? a->nr_task : "none",
+		     "no_affinity=%d,smt=%d%s%s%s%s%s%s%s",
+		     j->report ? "report" : "job", name, a->nr_task[0] ? a->nr_task : "none",
 		     g->modes == WIS_LKP_THREAD ? "thread" :
 		     g->modes == WIS_LKP_PROCESS ? "process" : "both",
 		     a->runtime, a->no_affinity,
 		     a->smt, gov, j->commit[0][0] ? ",commit=" : "",
 		     j->commit[0], j->commit[0][0] ? ".." : "", j->commit[1],
-		     over);
+		     more, over);
 	used += (size_t)w;
 	return used < len ? (int)used : -1;
 }

@@ -35,6 +35,7 @@
 #define LKP_MAX_ATOMS 4096
 #define LKP_MAX_TOP_KEYS 512	/* top-level keys of a document */
 #define LKP_MAX_ROWS 256	/* will-it-scale rows of a report's table */
+#define LKP_MAX_COMMITS 4	/* a report's commits: base, head, re-tests */
 
 /* The default runtime, and will-it-scale's warmup, seconds. */
 #define LKP_RUNTIME_DEFAULT 300
@@ -61,11 +62,17 @@ struct lkp_atom {
 	int line;		/* where the report names it, from 1 */
 };
 
-/* A row of a report's table: a will-it-scale key and its %change. */
+/*
+ * A row of a report's table: a will-it-scale key, its %change (head
+ * against base) and, in a re-test's table of more commits, each later
+ * commit's %change against the base.
+ */
 struct lkp_row {
 	char key[96];
 	double change_pct;
 	double base, head;
+	double more_pct[LKP_MAX_COMMITS - 2];
+	int nr_more;
 };
 
 struct lkp_job {
@@ -78,13 +85,19 @@ struct lkp_job {
 	/* The machine the job or report names, when it does. */
 	unsigned their_cpus;	/* nr_cpu, or the report's "N threads" */
 	char their_box[64];	/* tbox_group */
-	/* A report's commits (base, head), table and headline. */
-	char commit[2][64];
+	/*
+	 * A report's commits (base, head, then a re-test's others, as its
+	 * table's columns), table and headline.
+	 */
+	char commit[LKP_MAX_COMMITS][64];
+	int nr_commits;
 	char headline[256];
 	struct lkp_row rows[LKP_MAX_ROWS];	/* of its first atom */
 	int nr_rows;
 	/* Its "In addition" entries of other testcases, "name (line N)". */
 	char other_tests[256];
+	/* What of the report is not read, and why: a sentence, or "". */
+	char unread[256];
 };
 
 /*

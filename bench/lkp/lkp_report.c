@@ -205,31 +205,60 @@ static int is_commit(const char *l)
 	return l[0] == 'v' && isdigit((unsigned char)l[1]);
 }
 
-/* The commit ids under the header's "commit:", base then head. */
-static void read_commits(struct lkp_job *j, const struct text *t, int at)
+/*
+ * The commit ids under the header's "commit:", base, head and a
+ * re-test's others; -1 past LKP_MAX_COMMITS.
+ */
+static int read_commits(struct lkp_job *j, const struct text *t, int at,
+			char *err, size_t errlen)
 {
-	int k = 0;
-
-	for (int i = at + 1; i < t->nr && k < 2; i++) {
+	for (int i = at + 1; i < t->nr; i++) {
 		const char *l = skip_blanks(t->line[i]);
 
 		if (!*l)
 			break;
-		if (is_commit(l))
-			copy_clean(j->commit[k++], sizeof(j->commit[0]), l);
+		if (!is_commit(l))
+			continue;
+		if (j->nr_commits == LKP_MAX_COMMITS) {
+			snprintf(err, errlen, "%s: line %d: a commit past the "
+				 "%d wis reads under commit: ('%.40s')",
+				 j->name, i + 1, LKP_MAX_COMMITS, l);
+			return -1;
+		}
+		copy_clean(j->commit[j->nr_commits++], sizeof(j->commit[0]),
+			   l);
 	}
+	return 0;
 }
 
-/* One "%stddev %change %stddev" row: A [± N%] CHANGE B [± N%] KEY. */
-static int read_row(struct lkp_job *j, const char *line)
+/* Whether w is a figure of a row: a number, "±", "N%" or "±N%". */
+static int is_figure(const char *w)
 {
-	char buf[512], *tok[12], *save;
-	int n = 0, i = 1;
-	struct lkp_row *r;
 	char *end;
 
+	if (!strncmp(w, "\xc2\xb1", 2))	/* "±" */
+		w += 2;
+	if (!*w)
+		return 1;
+	strtod(w, &end);
+	return end != w && (!*end || !strcmp(end, "%"));
+}
+
+/*
+ * One "%stddev %change %stddev" row, A [± N%] CHANGE B [± N%] KEY, and
+ * in a re-test's table of more commits CHANGE C [± N%] ... before KEY.
+ * 0 when it is no will-it-scale row, 1 past LKP_MAX_ROWS, -1 when its
+ * figures do not read, -2 when they are not one column a commit.
+ */
+static int read_row(struct lkp_job *j, const char *line)
+{
+	char buf[512], *tok[24], *save, *end;
+	int n = 0, i = 1, cols = 1;
+	struct lkp_row *r;
+	double pct;
+
 	snprintf(buf, sizeof(buf), "%s", line);
-	for (char *w = strtok_r(buf, " \t", &save); w && n < 12;
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 24;
 	     w = strtok_r(NULL, " \t", &save))
 		tok[n++] = w;
 	if (n < 4 || strncmp(tok[n - 1], SUITE ".", sizeof(SUITE)))
@@ -237,18 +266,120 @@ static int read_row(struct lkp_job *j, const char *line)
 	if (j->nr_rows == LKP_MAX_ROWS)
 		return 1;
 	r = &j->rows[j->nr_rows];
+	*r = (struct lkp_row){ .nr_more = 0 };
 	snprintf(r->key, sizeof(r->key), "%s", tok[n - 1]);
 	r->base = strtod(tok[0], NULL);
-	if (!strcmp(tok[i], "\xc2\xb1"))	/* "±" */
+	for (;;) {
+		/* "± 10%", or "±223%" when the figure fills its field */
+		if (i < n - 1 && !strncmp(tok[i], "\xc2\xb1", 2))
+			i += tok[i][2] ? 1 : 2;
+		if (i == n - 1)
+			break;
+		if (i + 2 > n - 1)
+			return -1;
+		pct = strtod(tok[i], &end);
+
+		if (end == tok[i] || (*end && strcmp(end, "%")))
+			return -1;
+		if (cols == 1) {
+			r->change_pct = pct;
+			r->head = strtod(tok[i + 1], NULL);
+		} else if (cols - 2 < LKP_MAX_COMMITS - 2) {
+			r->more_pct[r->nr_more++] = pct;
+		} else {
+			return -2;
+		}
+		cols++;
 		i += 2;
-	if (i + 2 > n - 1)
-		return -1;
-	r->change_pct = strtod(tok[i], &end);
-	if (end == tok[i] || (*end && strcmp(end, "%")))
-		return -1;
-	r->head = strtod(tok[i + 1], NULL);
+	}
+	if (cols < 2 || (j->nr_commits && cols != j->nr_commits))
+		return -2;
 	j->nr_rows++;
 	return 0;
+}
+
+/* Whether every word of line is a figure: a row the mail wrapped. */
+static int all_figures(const char *line)
+{
+	char buf[512], *save;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *w = strtok_r(buf, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save), n++)
+		if (!is_figure(w))
+			return 0;
+	return n > 0;
+}
+
+/* A sentence of what is not read, after those before it. */
+static void say_unread(struct lkp_job *j, const char *what, int line)
+{
+	size_t n = strlen(j->unread);
+
+	if (n + strlen(what) + 20 < sizeof(j->unread))
+		snprintf(j->unread + n, sizeof(j->unread) - n, "%sline %d: %s",
+			 n ? "; " : "", line, what);
+	else if (!strstr(j->unread, "; ..."))
+		strcat(j->unread, "; ...");
+}
+
+/*
+ * The rows of the "%stddev %change" table whose header is line at, up
+ * to a blank line.  A row the mail wrapped (its figures on one line,
+ * the rest and its key on the next: a key too long for the column, or
+ * more commits' columns than a line holds) is read joined; one the
+ * text ends in before its key is said in unread.  Returns the line it
+ * ended at, or -1.
+ */
+static int read_table(struct lkp_job *j, const struct text *t, int at,
+		      char *err, size_t errlen)
+{
+	char row[512] = "";
+	int k, row_at = 0;
+
+	for (k = at + 2; k < t->nr && *skip_blanks(t->line[k]); k++) {
+		size_t len = strlen(row);
+
+		if (len + strlen(t->line[k]) + 2 > sizeof(row)) {
+			snprintf(err, errlen, "%s: line %d: a %%change row "
+				 "over %zu characters", j->name, k + 1,
+				 sizeof(row) - 1);
+			return -1;
+		}
+		if (!len)
+			row_at = k;
+		snprintf(row + len, sizeof(row) - len, "%s%s", len ? " " : "",
+			 t->line[k]);
+		if (all_figures(row))
+			continue;
+		switch (read_row(j, row)) {
+		case 0:
+			break;
+		case 1:
+			snprintf(err, errlen, "%s: line %d: a will-it-scale row "
+				 "past the %d wis reads", j->name, k + 1,
+				 LKP_MAX_ROWS);
+			return -1;
+		case -2:
+			snprintf(err, errlen, "%s: line %d: a %%change row whose "
+				 "columns are not one a commit of the %d under "
+				 "commit: (at most %d): '%.60s'", j->name,
+				 row_at + 1, j->nr_commits, LKP_MAX_COMMITS,
+				 row);
+			return -1;
+		default:
+			snprintf(err, errlen, "%s: line %d: a %%change row that "
+				 "does not read: '%.60s'", j->name, row_at + 1,
+				 row);
+			return -1;
+		}
+		row[0] = '\0';
+	}
+	if (row[0])
+		say_unread(j, "the %stddev table ends in a row without its key "
+			   "(the text is cut there)", row_at + 1);
+	return k;
 }
 
 /* The leading "N threads" of "test machine: N threads 2 sockets ...". */
@@ -569,6 +700,7 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	struct params params = { .n = 0 }, header = { .n = 0 }, h;
 	struct entry entry = { .line = 0 };
 	int params_at = -1, header_at = -1, ret = -1, section = 0, sheader = 0;
+	int table_done = 0, first_header = 0;
 	const char *v;
 
 	if (!t) {
@@ -582,6 +714,11 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 			 "whole or not at all", j->name, MAX_LINES);
 		goto out;
 	}
+	while (first_header < t->nr &&
+	       !is_header(skip_blanks(t->line[first_header])))
+		first_header++;
+	if (first_header == t->nr)
+		first_header = 0;
 	for (int i = 0; i < t->nr; i++) {
 		const char *l = t->line[i];
 
@@ -620,32 +757,26 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		    !read_header(t, i, &header))
 			header_at = i;
 		if (header_at >= 0 && (v = labelled(l, "commit")) && !*v &&
-		    !j->commit[0][0])
-			read_commits(j, t, i);
+		    !j->nr_commits && read_commits(j, t, i, err, errlen))
+			goto out;
 		/* 2019-2022 "FYI, we noticed", later "kernel test robot noticed" */
 		if (!j->headline[0] && (strstr(l, "robot noticed") ||
 					strstr(l, "we noticed")))
 			snprintf(j->headline, sizeof(j->headline), "%s",
 				 skip_blanks(l));
-		if (!section && strstr(l, "%stddev") && strstr(l, "%change"))
-			for (int k = i + 2; k < t->nr && *skip_blanks(t->line[k]);
-			     k++)
-				switch (read_row(j, t->line[k])) {
-				case 0:
-					break;
-				case 1:
-					snprintf(err, errlen, "%s: line %d: "
-						 "a will-it-scale row past "
-						 "the %d wis reads", j->name,
-						 k + 1, LKP_MAX_ROWS);
-					goto out;
-				default:
-					snprintf(err, errlen, "%s: line %d: a "
-						 "%%change row that does not "
-						 "read: '%.60s'", j->name,
-						 k + 1, t->line[k]);
-					goto out;
-				}
+		/* The table of the header's commits; one before it is not. */
+		if (!section && strstr(l, "%stddev") && strstr(l, "%change")) {
+			if (table_done || i < first_header)
+				say_unread(j, table_done ? "a second %stddev "
+					   "table, of other runs' columns" :
+					   "a %stddev table before the params "
+					   "header, of other runs' columns",
+					   i + 1);
+			else if ((i = read_table(j, t, i, err, errlen)) < 0)
+				goto out;
+			else
+				table_done = 1;
+		}
 	}
 	if (entry_close(j, &entry, err, errlen))
 		goto out;
