@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 55
+plan 57
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -148,6 +148,18 @@ for host in lkp-hsw-d01 lkp-ivb-d02 lkp-ivb-d04 lkp-skl-d01 vm-snb vm-snb-i386; 
 		"wis.tests=brk1 wis.mode=both wis.tasks=1,2 wis.samples=32 partitions:0" \
 		"$(keys "split-$host-brk1.yaml" 2 | cut -d' ' -f1-4) partitions:$(grep -c partitions err)"
 done
+
+# The robot's own job.yaml, attached to a 0-day report: the atom LKP's
+# split-job --compatible makes of it (bench/scripts/lkp-jobs-check: test
+# mmap1, mode thread, nr_task 50%), the host's and the robot's keys
+# named in one warning, whole, or not at all.
+robot=robot-job-20210226-mmap1.yaml
+is "the robot's job.yaml: LKP's atom, 50% of 2 CPUs, its ucode" \
+	"wis.tests=mmap1 wis.mode=threads wis.tasks=1 wis.samples=295 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=job=$robot,nr_task=50%,mode=thread,runtime=300,no_affinity=0,smt=0,cpufreq_governor=performance,ucode=0xb000280" \
+	"$(keys $robot 2)"
+is "... the keys it leaves in one warning: its monitors and boot line, whole" \
+	"wis: warning: $robot: keys wis does not map (it runs no LKP monitor, setup or other program): kernel_cmdline_hw,kmsg,boot-time,uptime,iostat,heartbeat,vmstat,numa-numastat,numa-vmstat,numa-meminfo,proc-vmstat,proc-stat,meminfo,slabinfo,interrupts,lock_stat,perf-sched,softirqs,bdi_dev_mapping,diskstats,nfsstat,cpuidle,cpufreq-stats,sched_debug,perf-stat,mpstat,perf-profile,pmeter,bootloader_append,oom-killer,watchdog" \
+	"$(grep warning err)"
 
 # YAML's quotes: '' anywhere in single quotes, escapes in double ones.
 printf '%s\n' "suite: will-it-scale" "tbox_group: 'a''b''c'" "nr_cpu: 4" \

@@ -25,7 +25,10 @@ static const char *const param_names[NR_PARAMS] = {
 
 /*
  * Keys of an LKP job that name it, its machine or its kernel, and so
- * change nothing of what is measured: not warned about.
+ * change nothing of what is measured: not warned about.  The second
+ * part are those the robot's scheduler adds to the job.yaml it
+ * attaches to a report (its queue, ids, result path, the files it
+ * booted, when it ran).
  */
 static const char *const bookkeeping[] = {
 	"suite", "testcase", "category", "job_origin", "testbox", "arch",
@@ -33,7 +36,15 @@ static const char *const bookkeeping[] = {
 	"need_kconfig", "need_kconfig_hw", "kconfig", "commit", "compiler",
 	"rootfs", "hdd_partitions", "ssd_partitions", "swap_partitions",
 	"rootfs_partition", "nr_hdd_partitions", "nr_ssd_partitions",
-	SUITE, NULL,
+	SUITE,
+	"queue_cmdline_keys", "queue", "queue_at_least_once", "submit_id",
+	"job_file", "id", "_id", "_rt", "queuer_version", "scheduler_version",
+	"enqueue_time", "dequeue_time", "user", "LKP_SERVER", "LKP_CGI_PORT",
+	"LKP_CIFS_PORT", "site", "head_commit", "base_commit", "branch",
+	"monitor_sha", "result_root", "max_uptime", "kernel", "initrd",
+	"modules_initrd", "bm_initrd", "ucode_initrd", "lkp_initrd",
+	"last_kernel", "repeat_to", "good_samples", "job_state", "loadavg",
+	"start_time", "end_time", "version", NULL,
 };
 
 static int in_list(const char *const *list, const char *s)

@@ -80,7 +80,7 @@ struct lkp_job {
 	int report;		/* a 0-day report, not a job */
 	struct lkp_atom *atoms;
 	int nr_atoms;
-	char unmapped[512];	/* keys wis does not map, comma list */
+	char unmapped[1024];	/* keys wis does not map, comma list */
 	int skipped_docs;	/* documents without a test (no atom) */
 	/* The machine the job or report names, when it does. */
 	unsigned their_cpus;	/* nr_cpu, or the report's "N threads" */
