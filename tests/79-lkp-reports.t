@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 24
+plan 26
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -142,6 +142,14 @@ check "a table cut inside a row: said, not dropped" grep -qx \
 check "a second table, of the robot's own runs: said, not mixed in" grep -qx \
 	"wis: 003-20210428-writeback-killable-mmap2-ucode-quoted.txt: not read: line 33: a second %stddev table, of other runs' columns" err
 
+"$WIS" sweep --job "$FIX/014-20220512-zone-lock-page-fault1-thp-enabled-axis-quoted.txt" --keys --cpus 2 >out 2>err || true
+check "a header axis wis does not map (thp_enabled) named, once" grep -qx \
+	"wis: warning: 014-20220512-zone-lock-page-fault1-thp-enabled-axis-quoted.txt: keys wis does not map (it runs no LKP monitor, setup or other program): thp_enabled" err
+"$WIS" sweep --job "$FIX/012-20210604-gup-mmap1-three-commit-misaligned.txt" --keys --cpus 2 >out 2>err || true
+check "an \"In addition\" entry the reply cuts after its first row: said, the point mapped" sh -c \
+	"grep -qx 'wis: 012-20210604-gup-mmap1-three-commit-misaligned.txt: not read: line 15: an \"In addition\" entry without its test machine and parameters (the text cuts it)' err &&
+	 grep -q '^wis.tests=mmap1 wis.mode=threads wis.tasks=1 ' out"
+
 # The "In addition" entries: each will-it-scale one an atom with its
 # machine and stated change, judged on its own runs; another testcase's
 # named, not run; one without a change kept as a point.
@@ -191,8 +199,11 @@ check "... the point without a stated change said" grep -qx \
 	"line 34: open1, mode thread, nr_task 50%, on Haswell (8 CPUs): no change stated, nothing to judge" out
 
 # Each real report: the sweeps --keys lists (tests, mode, tasks on 2
-# CPUs), both commits and the machine, or the refusal naming what it
-# lacks (expected.txt, one report a line).
+# CPUs), its commits and the machine, or the refusal naming what it
+# lacks (expected.txt, one report a line, each value read by hand from
+# the report's text: its parameters or params header, the commits under
+# commit: or its headline's commit and base, test machine and
+# tbox_group).
 fails=0
 while IFS='|' read -r f sweeps commits machine; do
 	rc=0

@@ -63,18 +63,17 @@ static int param_of(const char *key)
 	return -1;
 }
 
-/* key, cleaned as every view cleans input, in j's comma list. */
-static void note_unmapped(struct lkp_job *j, const char *key)
+static int skipped(const char *skip, const char *key);
+
+void lkp_note_unmapped(struct lkp_job *j, const char *key)
 {
 	size_t n = strlen(j->unmapped);
-	char item[80], *name = item + 1;
+	char name[80];
 
-	snprintf(item, sizeof(item), ",%s,", key);
-	wis_clean(item);
-	if (strstr(j->unmapped, name) == j->unmapped ||
-	    (n && strstr(j->unmapped, item)))
+	snprintf(name, sizeof(name), "%s", key);
+	wis_clean(name);
+	if (skipped(j->unmapped, name))
 		return;
-	item[strlen(item) - 1] = '\0';
 	if (n + strlen(name) + 6 >= sizeof(j->unmapped)) {
 		if (!strstr(j->unmapped, ",..."))
 			strcat(j->unmapped, ",...");
@@ -322,7 +321,7 @@ static int expand_job(struct expand *e, const int *top, int n)
 			}
 			for (int c = t->child; c >= 0; c = y->nodes[c].next) {
 				if (param_of(y->nodes[c].key) < 0)
-					note_unmapped(e->j, y->nodes[c].key);
+					lkp_note_unmapped(e->j, y->nodes[c].key);
 				else if (add_dim(e, c))
 					return -1;
 			}
@@ -330,7 +329,7 @@ static int expand_job(struct expand *e, const int *top, int n)
 			if (add_dim(e, top[i]))
 				return -1;
 		} else if (!in_list(bookkeeping, t->key)) {
-			note_unmapped(e->j, t->key);
+			lkp_note_unmapped(e->j, t->key);
 		}
 	}
 	for (int i = 0; program >= 0 && i < e->nr_dims; i++)
@@ -741,7 +740,7 @@ static void put_lkp_word(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
-/* Whether the comma list skip holds key. */
+/* Whether the comma list skip holds key (j->unmapped is one too). */
 static int skipped(const char *skip, const char *key)
 {
 	size_t n = strlen(key);

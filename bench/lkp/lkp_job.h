@@ -100,6 +100,9 @@ struct lkp_job {
 	char unread[256];
 };
 
+/* key, cleaned as every view cleans input, in j->unmapped, once. */
+void lkp_note_unmapped(struct lkp_job *j, const char *key);
+
 /*
  * Read the job at path.  0, or -1 with the file, line and key in err
  * (the caller exits 2 and writes nothing).  lkp_job_free() it either

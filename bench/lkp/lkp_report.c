@@ -459,10 +459,34 @@ static int missing(char *err, size_t errlen, const struct lkp_job *j,
 }
 
 /*
+ * The parameters and axes of a point wis maps, and those that only name
+ * its job, machine or kernel; any other (thp_enabled, debug-setup, fs)
+ * is named among the keys wis does not map.
+ */
+static const char *const point_keys[] = {
+	"test", "mode", "nr_task", "runtime", "no_affinity", "smt",
+	"cpufreq_governor", "ucode", "compiler", "kconfig", "rootfs",
+	"tbox_group", "testcase",
+};
+
+static void note_params(struct lkp_job *j, const struct params *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		size_t k = 0;
+
+		while (k < sizeof(point_keys) / sizeof(*point_keys) &&
+		       strcmp(point_keys[k], p->key[i]))
+			k++;
+		if (k == sizeof(point_keys) / sizeof(*point_keys))
+			lkp_note_unmapped(j, p->key[i]);
+	}
+}
+
+/*
  * Atom a from the parameters, each checked as a job's would be; where
  * names them in a message ("" for the report's parameters: block).
  */
-static int atom_of(const struct lkp_job *j, struct lkp_atom *a,
+static int atom_of(struct lkp_job *j, struct lkp_atom *a,
 		   const struct params *p, const char *where, char *err,
 		   size_t errlen)
 {
@@ -472,6 +496,7 @@ static int atom_of(const struct lkp_job *j, struct lkp_atom *a,
 	const char *ucode = param_get(p, "ucode");
 
 	*a = (struct lkp_atom){ .runtime = LKP_RUNTIME_DEFAULT, .doc = 1 };
+	note_params(j, p);
 	if (!test || !*test) {
 		snprintf(err, errlen, "%s: %sa 0-day report's point without "
 			 "test:", j->name, where);
@@ -606,6 +631,14 @@ static int entry_close(struct lkp_job *j, struct entry *e, char *err,
 		e->line = 0;
 		return 0;
 	}
+	/* A reply may quote an entry's first row only. */
+	if (!e->p.n && !e->machine[0]) {
+		say_unread(j, "an \"In addition\" entry without its test "
+			   "machine and parameters (the text cuts it)",
+			   e->line);
+		e->line = 0;
+		return 0;
+	}
 	snprintf(where, sizeof(where), "line %d: ", e->line);
 	if ((k = add_atom(j, e->line, err, errlen)) < 0)
 		return -1;
@@ -700,7 +733,8 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	struct params params = { .n = 0 }, header = { .n = 0 }, h;
 	struct entry entry = { .line = 0 };
 	int params_at = -1, header_at = -1, ret = -1, section = 0, sheader = 0;
-	int table_done = 0, first_header = 0;
+	int table_done = 0, first_header = 0, said_at = 0;
+	char said[2][sizeof(j->commit[0])] = { "", "" };
 	const char *v;
 
 	if (!t) {
@@ -759,6 +793,14 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		if (header_at >= 0 && (v = labelled(l, "commit")) && !*v &&
 		    !j->nr_commits && read_commits(j, t, i, err, errlen))
 			goto out;
+		/* The headline's commit and its base, if the header has none. */
+		if (!said[0][0] && (v = labelled(l, "base")) &&
+		    strrchr(v, ' ') && is_commit(strrchr(v, ' ') + 1))
+			copy_clean(said[0], sizeof(said[0]), strrchr(v, ' ') + 1);
+		if (!said[1][0] && (v = labelled(l, "commit")) && is_commit(v)) {
+			copy_clean(said[1], sizeof(said[1]), v);
+			said_at = i + 1;
+		}
 		/* 2019-2022 "FYI, we noticed", later "kernel test robot noticed" */
 		if (!j->headline[0] && (strstr(l, "robot noticed") ||
 					strstr(l, "we noticed")))
@@ -780,6 +822,13 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	}
 	if (entry_close(j, &entry, err, errlen))
 		goto out;
+	if (!j->nr_commits && said[0][0] && said[1][0]) {
+		memcpy(j->commit, said, sizeof(said));
+		j->nr_commits = 2;
+	} else if (!j->nr_commits && said[1][0]) {
+		say_unread(j, "its commit, without a base: no commit kept",
+			   said_at);
+	}
 	if (params.over[0] || header.over[0]) {
 		snprintf(err, errlen, "%s: %s %s", j->name, params.over[0] ?
 			 "its parameters: block has" : "its params header has",
@@ -825,6 +874,8 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 			 "header have %s", j->name, params.over);
 		goto out;
 	}
+	if (header_at >= 0)
+		note_params(j, &header);
 	ret = atom_of(j, &j->atoms[0], &params, "", err, errlen);
 	if (!ret)
 		read_change(&j->atoms[0], j->headline);
