@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 26
+plan 27
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -142,6 +142,10 @@ check "a table cut inside a row: said, not dropped" grep -qx \
 check "a second table, of the robot's own runs: said, not mixed in" grep -qx \
 	"wis: 003-20210428-writeback-killable-mmap2-ucode-quoted.txt: not read: line 33: a second %stddev table, of other runs' columns" err
 
+f17=017-20201215-hotplug-sched-yield-three-commit-quoted-rejoined.txt
+check "a report's name of ${#f17} characters kept whole in wis.lkp" sh -c \
+	"'$WIS' sweep --job '$FIX/$f17' --keys --cpus 2 2>/dev/null |
+	 grep -q 'wis.lkp=report=$f17,'"
 "$WIS" sweep --job "$FIX/014-20220512-zone-lock-page-fault1-thp-enabled-axis-quoted.txt" --keys --cpus 2 >out 2>err || true
 check "a header axis wis does not map (thp_enabled) named, once" grep -qx \
 	"wis: warning: 014-20220512-zone-lock-page-fault1-thp-enabled-axis-quoted.txt: keys wis does not map (it runs no LKP monitor, setup or other program): thp_enabled" err

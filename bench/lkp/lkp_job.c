@@ -755,7 +755,8 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 		    const char *skip, char *buf, size_t len)
 {
 	const struct lkp_atom *a = g->first;
-	char name[64], tasks[512] = "", over[128] = "", gov[96] = "";
+	char name[sizeof(j->name)], tasks[512] = "", over[128] = "";
+	char gov[96] = "";
 	char more[LKP_MAX_COMMITS * 66] = "";
 	static const char *const keys[] = {
 		"wis.tests", "wis.mode", "wis.tasks", "wis.samples",

@@ -277,9 +277,9 @@ static int read_row(struct lkp_job *j, const char *line)
 			break;
 		if (i + 2 > n - 1)
 			return -1;
+		/* A will-it-scale key's change is a percentage. */
 		pct = strtod(tok[i], &end);
-
-		if (end == tok[i] || (*end && strcmp(end, "%")))
+		if (end == tok[i] || strcmp(end, "%"))
 			return -1;
 		if (cols == 1) {
 			r->change_pct = pct;
