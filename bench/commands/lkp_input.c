@@ -141,12 +141,13 @@ static void check_machine(const struct lkp_job *j)
 		machine_asked[k].here(here, sizeof(here));
 		for (int i = 0; i < j->nr_atoms; i++) {
 			const char *asked = (const char *)&j->atoms[i] + off;
-			int said = 0;
+			int said = !*asked ||
+				   machine_asked[k].same(asked, here);
 
 			for (int p = 0; p < i && !said; p++)
-				said = !strcmp(asked,
-					       (const char *)&j->atoms[p] + off);
-			if (said || !*asked || machine_asked[k].same(asked, here))
+				said = !strcmp(asked, (const char *)
+					       &j->atoms[p] + off);
+			if (said)
 				continue;
 			wis_say_clean(stderr, "wis: warning: %s: %s: %s, but "
 				"this machine's is %s (the run record's %s "

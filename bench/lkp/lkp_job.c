@@ -207,7 +207,8 @@ static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 		return 0;
 	case P_UCODE:
 		if (strlen(v) >= sizeof(a->ucode) || !lkp_ucode_valid(v))
-			return bad(e, node, v, "a microcode revision (0x5003006)");
+			return bad(e, node, v,
+				   "a microcode revision (0x5003006)");
 		snprintf(a->ucode, sizeof(a->ucode), "%s", v);
 		return 0;
 	}
@@ -321,7 +322,8 @@ static int expand_job(struct expand *e, const int *top, int n)
 			}
 			for (int c = t->child; c >= 0; c = y->nodes[c].next) {
 				if (param_of(y->nodes[c].key) < 0)
-					lkp_note_unmapped(e->j, y->nodes[c].key);
+					lkp_note_unmapped(e->j,
+							  y->nodes[c].key);
 				else if (add_dim(e, c))
 					return -1;
 			}
@@ -475,8 +477,8 @@ int lkp_ucode_valid(const char *v)
 	size_t n = strlen(v);
 
 	if (!strncmp(v, "0x", 2))
-		return n > 2 && n <= 18 && strspn(v + 2, "0123456789abcdefABCDEF") ==
-		       n - 2;
+		return n > 2 && n <= 18 &&
+		       strspn(v + 2, "0123456789abcdefABCDEF") == n - 2;
 	return n && n <= 19 && strspn(v, "0123456789") == n;
 }
 
@@ -805,7 +807,8 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 	w = snprintf(buf + used, used < len ? len - used : 0,
 		     "wis.lkp=%s=%s,nr_task=%s,mode=%s,runtime=%u,"
 		     "no_affinity=%d,smt=%d%s%s%s%s%s%s%s",
-		     j->report ? "report" : "job", name, a->nr_task[0] ? a->nr_task : "none",
+		     j->report ? "report" : "job", name,
+		     a->nr_task[0] ? a->nr_task : "none",
 		     g->modes == WIS_LKP_THREAD ? "thread" :
 		     g->modes == WIS_LKP_PROCESS ? "process" : "both",
 		     a->runtime, a->no_affinity,

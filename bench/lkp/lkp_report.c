@@ -357,21 +357,21 @@ static int read_table(struct lkp_job *j, const struct text *t, int at,
 		case 0:
 			break;
 		case 1:
-			snprintf(err, errlen, "%s: line %d: a will-it-scale row "
-				 "past the %d wis reads", j->name, k + 1,
+			snprintf(err, errlen, "%s: line %d: a will-it-scale "
+				 "row past the %d wis reads", j->name, k + 1,
 				 LKP_MAX_ROWS);
 			return -1;
 		case -2:
-			snprintf(err, errlen, "%s: line %d: a %%change row whose "
-				 "columns are not one a commit of the %d under "
-				 "commit: (at most %d): '%.60s'", j->name,
-				 row_at + 1, j->nr_commits, LKP_MAX_COMMITS,
-				 row);
+			snprintf(err, errlen, "%s: line %d: a %%change row "
+				 "whose columns are not one a commit of the %d "
+				 "under commit: (at most %d): '%.60s'",
+				 j->name, row_at + 1, j->nr_commits,
+				 LKP_MAX_COMMITS, row);
 			return -1;
 		default:
-			snprintf(err, errlen, "%s: line %d: a %%change row that "
-				 "does not read: '%.60s'", j->name, row_at + 1,
-				 row);
+			snprintf(err, errlen, "%s: line %d: a %%change row "
+				 "that does not read: '%.60s'", j->name,
+				 row_at + 1, row);
 			return -1;
 		}
 		row[0] = '\0';
@@ -793,11 +793,13 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		if (header_at >= 0 && (v = labelled(l, "commit")) && !*v &&
 		    !j->nr_commits && read_commits(j, t, i, err, errlen))
 			goto out;
-		/* The headline's commit and its base, if the header has none. */
+		/* The headline's commit and base, for want of a header's. */
 		if (!said[0][0] && (v = labelled(l, "base")) &&
 		    strrchr(v, ' ') && is_commit(strrchr(v, ' ') + 1))
-			copy_clean(said[0], sizeof(said[0]), strrchr(v, ' ') + 1);
-		if (!said[1][0] && (v = labelled(l, "commit")) && is_commit(v)) {
+			copy_clean(said[0], sizeof(said[0]),
+				   strrchr(v, ' ') + 1);
+		if (!said[1][0] && (v = labelled(l, "commit")) &&
+		    is_commit(v)) {
 			copy_clean(said[1], sizeof(said[1]), v);
 			said_at = i + 1;
 		}

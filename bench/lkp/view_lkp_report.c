@@ -176,7 +176,8 @@ static void put_more_commit(FILE *out, const struct lkp_job *j, int c)
 
 	fputs("commit ", out);
 	puts_clean(out, j->commit[c]);
-	fprintf(out, " (the report's column %d, against A; not judged):", c + 1);
+	fprintf(out, " (the report's column %d, against A; not judged):",
+		c + 1);
 	for (int i = 0; i < j->nr_rows; i++) {
 		if (j->rows[i].nr_more < c - 1)
 			continue;
