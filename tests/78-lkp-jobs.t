@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 50
+plan 57
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -63,6 +63,29 @@ check "... the run record keeps the job and what was given over it" grep -q \
 check "... and the sweep the user's keys made" grep -q \
 	'"sweep":"wis.tests=getppid1 wis.mode=processes wis.tasks=1 wis.samples=2 wis.warmup=0 ' run.wis
 
+# ucode: the microcode the job asks for, kept in wis.lkp and checked
+# against this machine's, which the run record keeps (microcode); a
+# mismatch said with both values, and named by compare.
+here_ucode=$(cat /sys/devices/system/cpu/cpu0/microcode/version 2>/dev/null ||
+	sed -n 's/^microcode[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+[ -n "$here_ucode" ] || here_ucode=none
+check "the run record keeps this machine's microcode ($here_ucode)" grep -q \
+	"\"microcode\":\"$here_ucode\"" run.wis
+sed 's/^cpufreq_governor: performance$/ucode: 0xdead0001/' "$FIX/atom.yaml" \
+	>ucode.yaml
+is "a job's ucode kept in wis.lkp" "smt=0,ucode=0xdead0001" \
+	"$(FIX=$tmp keys ucode.yaml 1 | grep -o 'smt=0,.*')"
+"$WIS" sweep --job ucode.yaml --dry-run --cpus 1 >out 2>err || true
+check "... this machine's differing: warned with both values" grep -qxF \
+	"wis: warning: ucode.yaml: ucode: 0xdead0001, but this machine's is $here_ucode (the run record's microcode says which it ran with)" err
+perl "$root/tests/lib/reframe.pl" \
+	's/"microcode":"[^"]*"/"microcode":"0xdead0001"/; s/"run":"[^"]*"/"run":"b"/' <run.wis >old-ucode.wis
+"$WIS" report --compare run.wis old-ucode.wis >out 2>&1 || true
+check "... and compare names it among the audited settings that differ" \
+	grep -qF "microcode (\"$here_ucode\" vs \"0xdead0001\")" out
+sed 's/^cpufreq_governor: performance$/ucode: 5003006h/' "$FIX/atom.yaml" \
+	>bad-ucode.yaml
+
 bad() {
 	rc=0
 	"$WIS" sweep --job "$FIX/$1" wis.cpus=0 wis.out=file:bad.wis >out 2>err || rc=$?
@@ -72,6 +95,7 @@ bad() {
 bad not-wis.yaml "not-wis.yaml: line 1: suite: 'netperf' is not will-it-scale"
 bad malformed.yaml "malformed.yaml:3: test: a '[' list must end on its line"
 bad zero.yaml "nr_task: 10% of 1 CPUs is 0 tasks"
+FIX=$tmp bad bad-ucode.yaml "bad-ucode.yaml: line 12: ucode: bad value '5003006h': a microcode revision (0x5003006)"
 grep -v -e '^compiler/' -e '^  gcc-12/performance' "$FIX/no-params.txt" \
 	>"$tmp/no-point.txt"
 FIX=$tmp bad no-point.txt "no-point.txt: a 0-day report without a parameters: block (its nr_task:, mode:, test: lines) or a params header with test"
@@ -124,6 +148,18 @@ for host in lkp-hsw-d01 lkp-ivb-d02 lkp-ivb-d04 lkp-skl-d01 vm-snb vm-snb-i386; 
 		"wis.tests=brk1 wis.mode=both wis.tasks=1,2 wis.samples=32 partitions:0" \
 		"$(keys "split-$host-brk1.yaml" 2 | cut -d' ' -f1-4) partitions:$(grep -c partitions err)"
 done
+
+# The robot's own job.yaml, attached to a 0-day report: the atom LKP's
+# split-job --compatible makes of it (bench/scripts/lkp-jobs-check: test
+# mmap1, mode thread, nr_task 50%), the host's and the robot's keys
+# named in one warning, whole, or not at all.
+robot=robot-job-20210226-mmap1.yaml
+is "the robot's job.yaml: LKP's atom, 50% of 2 CPUs, its ucode" \
+	"wis.tests=mmap1 wis.mode=threads wis.tasks=1 wis.samples=295 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=job=$robot,nr_task=50%,mode=thread,runtime=300,no_affinity=0,smt=0,cpufreq_governor=performance,ucode=0xb000280" \
+	"$(keys $robot 2)"
+is "... the keys it leaves in one warning: its monitors and boot line, whole" \
+	"wis: warning: $robot: keys wis does not map (it runs no LKP monitor, setup or other program): kernel_cmdline_hw,kmsg,boot-time,uptime,iostat,heartbeat,vmstat,numa-numastat,numa-vmstat,numa-meminfo,proc-vmstat,proc-stat,meminfo,slabinfo,interrupts,lock_stat,perf-sched,softirqs,bdi_dev_mapping,diskstats,nfsstat,cpuidle,cpufreq-stats,sched_debug,perf-stat,mpstat,perf-profile,pmeter,bootloader_append,oom-killer,watchdog" \
+	"$(grep warning err)"
 
 # YAML's quotes: '' anywhere in single quotes, escapes in double ones.
 printf '%s\n' "suite: will-it-scale" "tbox_group: 'a''b''c'" "nr_cpu: 4" \

@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 14
+plan 27
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -43,10 +43,20 @@ old() {
 old >old.txt
 "$WIS" sweep --job old.txt --keys --cpus 2 >out 2>err || true
 is "an old report: its point, runtime 10m as 600 s, both commits" \
-	"wis.tests=brk1 wis.mode=processes wis.tasks=2 wis.samples=595 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=report=old.txt,nr_task=100%,mode=process,runtime=600,no_affinity=0,smt=0,cpufreq_governor=performance,commit=1111111111..2222222222" \
+	"wis.tests=brk1 wis.mode=processes wis.tasks=2 wis.samples=595 wis.warmup=5 wis.interval=1000 wis.affinity=core wis.lkp=report=old.txt,nr_task=100%,mode=process,runtime=600,no_affinity=0,smt=0,cpufreq_governor=performance,ucode=0x5003006,commit=1111111111..2222222222" \
 	"$(cat out)"
 check "... its machine from the header ending in /ucode" grep -qx \
 	"wis: old.txt: the report's machine: 8 CPUs, lkp-box" err
+# The header's ucode is the point's when its parameters: block has none,
+# and a ucode this machine does not have is said with both values.
+grep -v '^ucode:' old.txt | sed 's/^nr_task: 100%$/&\nucode: 0xd000331/' >ucode.txt
+rc=0
+"$WIS" sweep --job ucode.txt --dry-run --cpus 2 >out 2>err || rc=$?
+check "a parameters: ucode the header contradicts: refused, both named" sh -c \
+	"test $rc -eq 2 && grep -qF \"ucode.txt: ucode: '0xd000331' in the parameters: block, '0x5003006' under the header at line 15\" err"
+"$WIS" sweep --job old.txt --dry-run --cpus 2 >out 2>err || true
+check "the header's ucode asked of this machine: warned with both" grep -q \
+	"^wis: warning: old.txt: ucode: 0x5003006, but this machine's is [^ ]* (the run record's microcode says which it ran with)$" err
 
 refused() {
 	rc=0
@@ -100,6 +110,50 @@ check "... the row key and the headline written with '?' for it" sh -c \
 	"grep -q '^will-it-scale.?\[1A?\[2Kworkload ' out &&
 	 grep -q '^report: ?\[1A?\[2Kkernel test robot noticed' out"
 
+# Re-tests of three and four commits, their rows wrapped by the mail
+# (figures on one line, the rest and the key on the next): every row
+# read, every commit kept, each later column listed against A.
+sed 's|100%/thread/sched_yield|1/process/brk1|; s/per_thread_ops/per_process_ops/;
+	s/144.threads/1.processes/' "$FIX/018-20201215-hotplug-sched-yield-three-commit-wrapped.txt" >r18.txt
+"$WIS" compare --report r18.txt a.wis -- b.wis >out 2>err || true
+is "018's wrapped rows: all three read, the head's column judged" \
+	"will-it-scale.1.processes -1.6%|will-it-scale.per_process_ops -1.6%|will-it-scale.workload -1.6%" \
+	"$(awk '/^will-it-scale/ { printf "%s%s %s", n++ ? "|" : "", $1, $2 }' out)"
+check "... the third commit's column listed, not judged" grep -qx \
+	"commit 4b26139b8db627a55043183614a32b0aba799d27 (the report's column 3, against A; not judged): will-it-scale.1.processes -0.6%, will-it-scale.per_process_ops -0.6%, will-it-scale.workload -0.6%" out
+check "... and the machine's CPUs said unknown, not 0" grep -qx \
+	"its point: brk1, mode process, nr_task 1, on lkp-cpl-4sp1 (its CPUs not stated)" out
+sed 's|16/process/open1|1/process/brk1|' \
+	"$FIX/011-20200727-fsnotify-open1-four-commit-wrapped.txt" >r11.txt
+"$WIS" compare --report r11.txt a.wis -- b.wis >out 2>err || true
+check "011: four commits, each row wrapped mid-figures, every column read" sh -c \
+	"grep -Eq '^will-it-scale.per_process_ops +-9.8% ' out &&
+	 grep -qx \"commit 7f66797f773621d0ef6718df0ef2cf849814d114 (the report's column 4, against A; not judged): will-it-scale.per_process_ops -11.7%, will-it-scale.workload -11.7%\" out"
+sed '20d' "$FIX/018-20201215-hotplug-sched-yield-three-commit-wrapped.txt" >short.txt
+refused short.txt "three commits' columns under two commits" \
+	"short.txt: line 25: a %change row whose columns are not one a commit of the 2 under commit: (at most 4)"
+sed 's/^   4b26139b8db627a55043183614a32b0aba799d27 (this test patch)$/&\n   1111111\n   2222222/' \
+	"$FIX/018-20201215-hotplug-sched-yield-three-commit-wrapped.txt" >five.txt
+refused five.txt "a fifth commit" "five.txt: line 22: a commit past the 4 wis reads under commit: ('2222222')"
+"$WIS" sweep --job "$FIX/001-20231204-fork-mt-dup-brk2-improvement-quoted-cut.txt" --keys --cpus 2 >out 2>err || true
+check "a table cut inside a row: said, not dropped" grep -qx \
+	"wis: 001-20231204-fork-mt-dup-brk2-improvement-quoted-cut.txt: not read: line 50: the %stddev table ends in a row without its key (the text is cut there)" err
+"$WIS" sweep --job "$FIX/003-20210428-writeback-killable-mmap2-ucode-quoted.txt" --keys --cpus 2 >out 2>err || true
+check "a second table, of the robot's own runs: said, not mixed in" grep -qx \
+	"wis: 003-20210428-writeback-killable-mmap2-ucode-quoted.txt: not read: line 33: a second %stddev table, of other runs' columns" err
+
+f17=017-20201215-hotplug-sched-yield-three-commit-quoted-rejoined.txt
+check "a report's name of ${#f17} characters kept whole in wis.lkp" sh -c \
+	"'$WIS' sweep --job '$FIX/$f17' --keys --cpus 2 2>/dev/null |
+	 grep -q 'wis.lkp=report=$f17,'"
+"$WIS" sweep --job "$FIX/014-20220512-zone-lock-page-fault1-thp-enabled-axis-quoted.txt" --keys --cpus 2 >out 2>err || true
+check "a header axis wis does not map (thp_enabled) named, once" grep -qx \
+	"wis: warning: 014-20220512-zone-lock-page-fault1-thp-enabled-axis-quoted.txt: keys wis does not map (it runs no LKP monitor, setup or other program): thp_enabled" err
+"$WIS" sweep --job "$FIX/012-20210604-gup-mmap1-three-commit-misaligned.txt" --keys --cpus 2 >out 2>err || true
+check "an \"In addition\" entry the reply cuts after its first row: said, the point mapped" sh -c \
+	"grep -qx 'wis: 012-20210604-gup-mmap1-three-commit-misaligned.txt: not read: line 15: an \"In addition\" entry without its test machine and parameters (the text cuts it)' err &&
+	 grep -q '^wis.tests=mmap1 wis.mode=threads wis.tasks=1 ' out"
+
 # The "In addition" entries: each will-it-scale one an atom with its
 # machine and stated change, judged on its own runs; another testcase's
 # named, not run; one without a change kept as a point.
@@ -149,8 +203,11 @@ check "... the point without a stated change said" grep -qx \
 	"line 34: open1, mode thread, nr_task 50%, on Haswell (8 CPUs): no change stated, nothing to judge" out
 
 # Each real report: the sweeps --keys lists (tests, mode, tasks on 2
-# CPUs), both commits and the machine, or the refusal naming what it
-# lacks (expected.txt, one report a line).
+# CPUs), its commits and the machine, or the refusal naming what it
+# lacks (expected.txt, one report a line, each value read by hand from
+# the report's text: its parameters or params header, the commits under
+# commit: or its headline's commit and base, test machine and
+# tbox_group).
 fails=0
 while IFS='|' read -r f sweeps commits machine; do
 	rc=0

@@ -7,10 +7,12 @@
  * (--dry-run) or printed as keys (--keys).  Every check runs before
  * the first sweep: a bad job writes nothing.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit.h"
 #include "cli.h"
 #include "cpuset.h"
 #include "file.h"
@@ -99,21 +101,61 @@ static int check_tests(const struct lkp_job *j, char *err, size_t errlen)
 	return 0;
 }
 
-/* cpufreq_governor against the machine's (what the audit records). */
-static void check_governor(const struct lkp_job *j)
+static const char *governor_here(char *buf, size_t len)
+{
+	if (wis_read_line("/sys/devices/system/cpu/cpu0/cpufreq/"
+			  "scaling_governor", buf, len))
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+static int governor_same(const char *x, const char *y)
+{
+	return !strcmp(x, y);
+}
+
+/*
+ * What a job asks of the machine, against what the audit records of
+ * this one: each value an atom asks for that differs is said, once.
+ */
+static const struct {
+	const char *key, *field;		/* the job's, the record's */
+	size_t offset;				/* in struct lkp_atom */
+	const char *(*here)(char *buf, size_t len);
+	int (*same)(const char *asked, const char *here);
+} machine_asked[] = {
+	{ "cpufreq_governor", "cpufreq_governor",
+	  offsetof(struct lkp_atom, governor), governor_here, governor_same },
+	{ "ucode", "microcode", offsetof(struct lkp_atom, ucode),
+	  wis_audit_microcode, lkp_ucode_same },
+};
+
+static void check_machine(const struct lkp_job *j)
 {
 	char here[64];
 
-	if (!j->nr_atoms || !j->atoms[0].governor[0])
-		return;
-	if (wis_read_line("/sys/devices/system/cpu/cpu0/cpufreq/"
-			  "scaling_governor", here, sizeof(here)))
-		snprintf(here, sizeof(here), "none");
-	if (strcmp(here, j->atoms[0].governor))
-		wis_say_clean(stderr, "wis: warning: %s: cpufreq_governor: "
-			"%s, but this machine's is %s (the run record's "
-			"cpufreq_governor says which it ran with)", j->name,
-			j->atoms[0].governor, here);
+	for (size_t k = 0; k < sizeof(machine_asked) / sizeof(*machine_asked);
+	     k++) {
+		size_t off = machine_asked[k].offset;
+
+		machine_asked[k].here(here, sizeof(here));
+		for (int i = 0; i < j->nr_atoms; i++) {
+			const char *asked = (const char *)&j->atoms[i] + off;
+			int said = !*asked ||
+				   machine_asked[k].same(asked, here);
+
+			for (int p = 0; p < i && !said; p++)
+				said = !strcmp(asked, (const char *)
+					       &j->atoms[p] + off);
+			if (said)
+				continue;
+			wis_say_clean(stderr, "wis: warning: %s: %s: %s, but "
+				"this machine's is %s (the run record's %s "
+				"says which it ran with)", j->name,
+				machine_asked[k].key, asked, here,
+				machine_asked[k].field);
+		}
+	}
 }
 
 static void say_job(const struct lkp_job *j, int nr_groups)
@@ -151,6 +193,9 @@ static void say_job(const struct lkp_job *j, int nr_groups)
 			a->nr_task[0] ? a->nr_task : "none", a->their_cpus,
 			a->their_box[0] ? ", " : "", a->their_box, change);
 	}
+	if (j->unread[0])
+		wis_say_clean(stderr, "wis: %s: not read: %s", j->name,
+			      j->unread);
 	if (j->other_tests[0])
 		wis_say_clean(stderr, "wis: %s: points of other testcases, not "
 			"run (wis runs will-it-scale): %s", j->name,
@@ -224,7 +269,7 @@ int wis_lkp_sweeps(const char *cmd, const char *path, int nr_words,
 	}
 	say_job(&j, n);
 	if (what != WIS_LKP_KEYS)
-		check_governor(&j);
+		check_machine(&j);
 	for (int g = 0; g < n; g++) {
 		int argc;
 		char **argv = group_argv(&j, &groups[g], nr_words, words,

@@ -80,7 +80,7 @@ struct wis_sweep_cfg {
 	enum wis_signals signals;
 	enum wis_tmpfs tmpfs;
 	char preset[64];
-	char lkp[256];			/* wis.lkp: the LKP job mapped */
+	char lkp[512];			/* wis.lkp: the LKP job mapped */
 	char storage[4096];		/* backing for tests[] */
 
 	/* Which level set each key: 0 default, higher wins (explicit top). */

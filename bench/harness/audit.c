@@ -450,8 +450,19 @@ static void audit_boot(struct wis_json *j, const char *boot, double sweep)
 	wis_json_f64(j, WIS_FIELD(boot_sweep), sweep);
 }
 
+const char *wis_audit_microcode(char *buf, size_t len)
+{
+	if (wis_read_line("/sys/devices/system/cpu/cpu0/microcode/version",
+			  buf, len) &&
+	    proc_field("/proc/cpuinfo", "microcode", buf, len))
+		snprintf(buf, len, "none");
+	return buf;
+}
+
 void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 {
+	char buf[64];
+
 	audit_kernel(j);
 	audit_libc(j);
 	audit_cpus(j, mask);
@@ -464,6 +475,8 @@ void wis_audit_json(struct wis_json *j, const struct wis_cpuset *mask)
 		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "none");
 	json_file(j, WIS_FIELD(cpufreq_governor),
 		  "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
+	wis_json_str(j, WIS_FIELD(microcode), wis_audit_microcode(buf,
+								 sizeof(buf)));
 	json_file(j, WIS_FIELD(clocksource), CLOCKSOURCE_PATH, "unknown");
 	json_choice(j, WIS_FIELD(thp), THP_PATH);
 	json_file(j, WIS_FIELD(numa_balancing), NUMA_BALANCING_PATH, "none");

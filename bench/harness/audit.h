@@ -22,6 +22,12 @@ void wis_audit_start_json(struct wis_json *j, const char *boot,
 void wis_audit_env(struct wis_env *e);
 
 
+/*
+ * CPU 0's microcode revision into buf (sysfs's microcode/version, else
+ * /proc/cpuinfo's first microcode line), "none" when neither says.
+ */
+const char *wis_audit_microcode(char *buf, size_t len);
+
 /* The kernel's vm_committed_as batch in pages, -1 if unknown. */
 long wis_committed_as_batch(void);
 

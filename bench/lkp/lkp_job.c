@@ -17,23 +17,34 @@
 
 /* The parameters LKP expands and wis maps, in struct lkp_atom's terms. */
 enum param { P_TEST, P_MODE, P_NR_TASK, P_RUNTIME, P_NO_AFFINITY, P_SMT,
-	P_GOVERNOR, NR_PARAMS };
+	P_GOVERNOR, P_UCODE, NR_PARAMS };
 static const char *const param_names[NR_PARAMS] = {
 	"test", "mode", "nr_task", "runtime", "no_affinity", "smt",
-	"cpufreq_governor",
+	"cpufreq_governor", "ucode",
 };
 
 /*
  * Keys of an LKP job that name it, its machine or its kernel, and so
- * change nothing of what is measured: not warned about.
+ * change nothing of what is measured: not warned about.  The second
+ * part are those the robot's scheduler adds to the job.yaml it
+ * attaches to a report (its queue, ids, result path, the files it
+ * booted, when it ran).
  */
 static const char *const bookkeeping[] = {
 	"suite", "testcase", "category", "job_origin", "testbox", "arch",
-	"tbox_group", "nr_node", "nr_cpu", "memory", "model", "brand", "ucode",
+	"tbox_group", "nr_node", "nr_cpu", "memory", "model", "brand",
 	"need_kconfig", "need_kconfig_hw", "kconfig", "commit", "compiler",
 	"rootfs", "hdd_partitions", "ssd_partitions", "swap_partitions",
 	"rootfs_partition", "nr_hdd_partitions", "nr_ssd_partitions",
-	SUITE, NULL,
+	SUITE,
+	"queue_cmdline_keys", "queue", "queue_at_least_once", "submit_id",
+	"job_file", "id", "_id", "_rt", "queuer_version", "scheduler_version",
+	"enqueue_time", "dequeue_time", "user", "LKP_SERVER", "LKP_CGI_PORT",
+	"LKP_CIFS_PORT", "site", "head_commit", "base_commit", "branch",
+	"monitor_sha", "result_root", "max_uptime", "kernel", "initrd",
+	"modules_initrd", "bm_initrd", "ucode_initrd", "lkp_initrd",
+	"last_kernel", "repeat_to", "good_samples", "job_state", "loadavg",
+	"start_time", "end_time", "version", NULL,
 };
 
 static int in_list(const char *const *list, const char *s)
@@ -52,18 +63,17 @@ static int param_of(const char *key)
 	return -1;
 }
 
-/* key, cleaned as every view cleans input, in j's comma list. */
-static void note_unmapped(struct lkp_job *j, const char *key)
+static int skipped(const char *skip, const char *key);
+
+void lkp_note_unmapped(struct lkp_job *j, const char *key)
 {
 	size_t n = strlen(j->unmapped);
-	char item[80], *name = item + 1;
+	char name[80];
 
-	snprintf(item, sizeof(item), ",%s,", key);
-	wis_clean(item);
-	if (strstr(j->unmapped, name) == j->unmapped ||
-	    (n && strstr(j->unmapped, item)))
+	snprintf(name, sizeof(name), "%s", key);
+	wis_clean(name);
+	if (skipped(j->unmapped, name))
 		return;
-	item[strlen(item) - 1] = '\0';
 	if (n + strlen(name) + 6 >= sizeof(j->unmapped)) {
 		if (!strstr(j->unmapped, ",..."))
 			strcat(j->unmapped, ",...");
@@ -195,6 +205,12 @@ static int set_param(struct expand *e, struct lkp_atom *a, int p, int node,
 			return bad(e, node, v, "a cpufreq governor");
 		snprintf(a->governor, sizeof(a->governor), "%s", v);
 		return 0;
+	case P_UCODE:
+		if (strlen(v) >= sizeof(a->ucode) || !lkp_ucode_valid(v))
+			return bad(e, node, v,
+				   "a microcode revision (0x5003006)");
+		snprintf(a->ucode, sizeof(a->ucode), "%s", v);
+		return 0;
 	}
 	return 0;
 }
@@ -306,7 +322,8 @@ static int expand_job(struct expand *e, const int *top, int n)
 			}
 			for (int c = t->child; c >= 0; c = y->nodes[c].next) {
 				if (param_of(y->nodes[c].key) < 0)
-					note_unmapped(e->j, y->nodes[c].key);
+					lkp_note_unmapped(e->j,
+							  y->nodes[c].key);
 				else if (add_dim(e, c))
 					return -1;
 			}
@@ -314,7 +331,7 @@ static int expand_job(struct expand *e, const int *top, int n)
 			if (add_dim(e, top[i]))
 				return -1;
 		} else if (!in_list(bookkeeping, t->key)) {
-			note_unmapped(e->j, t->key);
+			lkp_note_unmapped(e->j, t->key);
 		}
 	}
 	for (int i = 0; program >= 0 && i < e->nr_dims; i++)
@@ -455,6 +472,26 @@ int lkp_nr_task_valid(const char *v)
 	return (frac != 1) && v[n + frac] == '%' && !v[n + frac + 1];
 }
 
+int lkp_ucode_valid(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!strncmp(v, "0x", 2))
+		return n > 2 && n <= 18 &&
+		       strspn(v + 2, "0123456789abcdefABCDEF") == n - 2;
+	return n && n <= 19 && strspn(v, "0123456789") == n;
+}
+
+int lkp_ucode_same(const char *x, const char *y)
+{
+	int base_x = strncmp(x, "0x", 2) ? 10 : 16;
+	int base_y = strncmp(y, "0x", 2) ? 10 : 16;
+
+	if (!lkp_ucode_valid(x) || !lkp_ucode_valid(y))
+		return !strcmp(x, y);
+	return strtoull(x, NULL, base_x) == strtoull(y, NULL, base_y);
+}
+
 long lkp_count(const char *v, unsigned nr_cpu, int *pct)
 {
 	double p;
@@ -578,7 +615,11 @@ int lkp_atom_samples(const struct lkp_atom *a, const struct lkp_machine *m)
 	return duration < 5 ? 5 : duration;
 }
 
-/* Atoms of one sweep differ in their test and mode only. */
+/*
+ * Atoms of one sweep differ in their test and mode only.  The ucode is
+ * the machine's, which no sweep sets: atoms that differ in it alone
+ * (a report's points of other machines) run once, the first's kept.
+ */
 static int same_sweep(const struct lkp_atom *x, const struct lkp_atom *y)
 {
 	return !strcmp(x->nr_task, y->nr_task) && x->runtime == y->runtime &&
@@ -701,7 +742,7 @@ static void put_lkp_word(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
-/* Whether the comma list skip holds key. */
+/* Whether the comma list skip holds key (j->unmapped is one too). */
 static int skipped(const char *skip, const char *key)
 {
 	size_t n = strlen(key);
@@ -716,7 +757,9 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 		    const char *skip, char *buf, size_t len)
 {
 	const struct lkp_atom *a = g->first;
-	char name[64], tasks[512] = "", over[128] = "", gov[64] = "";
+	char name[sizeof(j->name)], tasks[512] = "", over[128] = "";
+	char gov[96] = "";
+	char more[LKP_MAX_COMMITS * 66] = "";
 	static const char *const keys[] = {
 		"wis.tests", "wis.mode", "wis.tasks", "wis.samples",
 		"wis.warmup", "wis.interval", "wis.affinity", NULL,
@@ -754,16 +797,24 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
 	}
 	if (a->governor[0])
 		snprintf(gov, sizeof(gov), ",cpufreq_governor=%s", a->governor);
+	if (a->ucode[0])
+		snprintf(gov + strlen(gov), sizeof(gov) - strlen(gov),
+			 ",ucode=%s", a->ucode);
+	/* A re-test's commits after base and head, in its table's order. */
+	for (int c = 2; c < j->nr_commits; c++)
+		snprintf(more + strlen(more), sizeof(more) - strlen(more),
+			 "%s%s", c > 2 ? "+" : ",more_commits=", j->commit[c]);
 	w = snprintf(buf + used, used < len ? len - used : 0,
 		     "wis.lkp=%s=%s,nr_task=%s,mode=%s,runtime=%u,"
-		     "no_affinity=%d,smt=%d%s%s%s%s%s%s", j->report ? "report" : "job",
-		     name, a->nr_task[0] ? a->nr_task : "none",
+		     "no_affinity=%d,smt=%d%s%s%s%s%s%s%s",
+		     j->report ? "report" : "job", name,
+		     a->nr_task[0] ? a->nr_task : "none",
 		     g->modes == WIS_LKP_THREAD ? "thread" :
 		     g->modes == WIS_LKP_PROCESS ? "process" : "both",
 		     a->runtime, a->no_affinity,
 		     a->smt, gov, j->commit[0][0] ? ",commit=" : "",
 		     j->commit[0], j->commit[0][0] ? ".." : "", j->commit[1],
-		     over);
+		     more, over);
 	used += (size_t)w;
 	return used < len ? (int)used : -1;
 }

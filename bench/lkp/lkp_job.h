@@ -20,7 +20,9 @@
  * setup_threads_to_iterate's counts, and a shorter duration
  * (runtime / (3 + nodes) / 2 - 5, at least 5); runtime (default 300)
  * runs runtime - 5 samples of 1 s after will-it-scale's 5 of warmup;
- * no_affinity 1 is wis.affinity=none, smt 1 wis.affinity=pu.
+ * no_affinity 1 is wis.affinity=none, smt 1 wis.affinity=pu;
+ * cpufreq_governor and ucode (the microcode revision) are what the job
+ * asks of the machine, kept in wis.lkp and checked against this one's.
  */
 #ifndef WIS_LKP_JOB_H
 #define WIS_LKP_JOB_H
@@ -33,6 +35,7 @@
 #define LKP_MAX_ATOMS 4096
 #define LKP_MAX_TOP_KEYS 512	/* top-level keys of a document */
 #define LKP_MAX_ROWS 256	/* will-it-scale rows of a report's table */
+#define LKP_MAX_COMMITS 4	/* a report's commits: base, head, re-tests */
 
 /* The default runtime, and will-it-scale's warmup, seconds. */
 #define LKP_RUNTIME_DEFAULT 300
@@ -45,6 +48,7 @@ struct lkp_atom {
 	unsigned runtime;	/* seconds */
 	int no_affinity, smt;
 	char governor[32];	/* cpufreq_governor; "" none */
+	char ucode[32];		/* the microcode asked for; "" none */
 	int doc;		/* the document it came from, from 1 */
 	/*
 	 * A report's atom: its machine (0 and "": the job's, their_cpus
@@ -58,11 +62,17 @@ struct lkp_atom {
 	int line;		/* where the report names it, from 1 */
 };
 
-/* A row of a report's table: a will-it-scale key and its %change. */
+/*
+ * A row of a report's table: a will-it-scale key, its %change (head
+ * against base) and, in a re-test's table of more commits, each later
+ * commit's %change against the base.
+ */
 struct lkp_row {
 	char key[96];
 	double change_pct;
 	double base, head;
+	double more_pct[LKP_MAX_COMMITS - 2];
+	int nr_more;
 };
 
 struct lkp_job {
@@ -70,19 +80,28 @@ struct lkp_job {
 	int report;		/* a 0-day report, not a job */
 	struct lkp_atom *atoms;
 	int nr_atoms;
-	char unmapped[512];	/* keys wis does not map, comma list */
+	char unmapped[1024];	/* keys wis does not map, comma list */
 	int skipped_docs;	/* documents without a test (no atom) */
 	/* The machine the job or report names, when it does. */
 	unsigned their_cpus;	/* nr_cpu, or the report's "N threads" */
 	char their_box[64];	/* tbox_group */
-	/* A report's commits (base, head), table and headline. */
-	char commit[2][64];
+	/*
+	 * A report's commits (base, head, then a re-test's others, as its
+	 * table's columns), table and headline.
+	 */
+	char commit[LKP_MAX_COMMITS][64];
+	int nr_commits;
 	char headline[256];
 	struct lkp_row rows[LKP_MAX_ROWS];	/* of its first atom */
 	int nr_rows;
 	/* Its "In addition" entries of other testcases, "name (line N)". */
 	char other_tests[256];
+	/* What of the report is not read, and why: a sentence, or "". */
+	char unread[256];
 };
+
+/* key, cleaned as every view cleans input, in j->unmapped, once. */
+void lkp_note_unmapped(struct lkp_job *j, const char *key);
 
 /*
  * Read the job at path.  0, or -1 with the file, line and key in err
@@ -175,6 +194,14 @@ int lkp_group_words(const struct lkp_job *j, const struct lkp_group *g,
  * CPUs (50%, 12.5%), at most 7 digits before any point.
  */
 int lkp_nr_task_valid(const char *v);
+
+/*
+ * Whether v is a microcode revision as LKP's ucode: and /proc/cpuinfo
+ * write it (0x5003006; or decimal digits), and whether two are the
+ * same revision (0x05003006 is 0x5003006).
+ */
+int lkp_ucode_valid(const char *v);
+int lkp_ucode_same(const char *x, const char *y);
 
 /*
  * What LKP's params/nr_task makes of v on nr_cpu CPUs: a count, or -1

@@ -205,31 +205,60 @@ static int is_commit(const char *l)
 	return l[0] == 'v' && isdigit((unsigned char)l[1]);
 }
 
-/* The commit ids under the header's "commit:", base then head. */
-static void read_commits(struct lkp_job *j, const struct text *t, int at)
+/*
+ * The commit ids under the header's "commit:", base, head and a
+ * re-test's others; -1 past LKP_MAX_COMMITS.
+ */
+static int read_commits(struct lkp_job *j, const struct text *t, int at,
+			char *err, size_t errlen)
 {
-	int k = 0;
-
-	for (int i = at + 1; i < t->nr && k < 2; i++) {
+	for (int i = at + 1; i < t->nr; i++) {
 		const char *l = skip_blanks(t->line[i]);
 
 		if (!*l)
 			break;
-		if (is_commit(l))
-			copy_clean(j->commit[k++], sizeof(j->commit[0]), l);
+		if (!is_commit(l))
+			continue;
+		if (j->nr_commits == LKP_MAX_COMMITS) {
+			snprintf(err, errlen, "%s: line %d: a commit past the "
+				 "%d wis reads under commit: ('%.40s')",
+				 j->name, i + 1, LKP_MAX_COMMITS, l);
+			return -1;
+		}
+		copy_clean(j->commit[j->nr_commits++], sizeof(j->commit[0]),
+			   l);
 	}
+	return 0;
 }
 
-/* One "%stddev %change %stddev" row: A [± N%] CHANGE B [± N%] KEY. */
-static int read_row(struct lkp_job *j, const char *line)
+/* Whether w is a figure of a row: a number, "±", "N%" or "±N%". */
+static int is_figure(const char *w)
 {
-	char buf[512], *tok[12], *save;
-	int n = 0, i = 1;
-	struct lkp_row *r;
 	char *end;
 
+	if (!strncmp(w, "\xc2\xb1", 2))	/* "±" */
+		w += 2;
+	if (!*w)
+		return 1;
+	strtod(w, &end);
+	return end != w && (!*end || !strcmp(end, "%"));
+}
+
+/*
+ * One "%stddev %change %stddev" row, A [± N%] CHANGE B [± N%] KEY, and
+ * in a re-test's table of more commits CHANGE C [± N%] ... before KEY.
+ * 0 when it is no will-it-scale row, 1 past LKP_MAX_ROWS, -1 when its
+ * figures do not read, -2 when they are not one column a commit.
+ */
+static int read_row(struct lkp_job *j, const char *line)
+{
+	char buf[512], *tok[24], *save, *end;
+	int n = 0, i = 1, cols = 1;
+	struct lkp_row *r;
+	double pct;
+
 	snprintf(buf, sizeof(buf), "%s", line);
-	for (char *w = strtok_r(buf, " \t", &save); w && n < 12;
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 24;
 	     w = strtok_r(NULL, " \t", &save))
 		tok[n++] = w;
 	if (n < 4 || strncmp(tok[n - 1], SUITE ".", sizeof(SUITE)))
@@ -237,18 +266,120 @@ static int read_row(struct lkp_job *j, const char *line)
 	if (j->nr_rows == LKP_MAX_ROWS)
 		return 1;
 	r = &j->rows[j->nr_rows];
+	*r = (struct lkp_row){ .nr_more = 0 };
 	snprintf(r->key, sizeof(r->key), "%s", tok[n - 1]);
 	r->base = strtod(tok[0], NULL);
-	if (!strcmp(tok[i], "\xc2\xb1"))	/* "±" */
+	for (;;) {
+		/* "± 10%", or "±223%" when the figure fills its field */
+		if (i < n - 1 && !strncmp(tok[i], "\xc2\xb1", 2))
+			i += tok[i][2] ? 1 : 2;
+		if (i == n - 1)
+			break;
+		if (i + 2 > n - 1)
+			return -1;
+		/* A will-it-scale key's change is a percentage. */
+		pct = strtod(tok[i], &end);
+		if (end == tok[i] || strcmp(end, "%"))
+			return -1;
+		if (cols == 1) {
+			r->change_pct = pct;
+			r->head = strtod(tok[i + 1], NULL);
+		} else if (cols - 2 < LKP_MAX_COMMITS - 2) {
+			r->more_pct[r->nr_more++] = pct;
+		} else {
+			return -2;
+		}
+		cols++;
 		i += 2;
-	if (i + 2 > n - 1)
-		return -1;
-	r->change_pct = strtod(tok[i], &end);
-	if (end == tok[i] || (*end && strcmp(end, "%")))
-		return -1;
-	r->head = strtod(tok[i + 1], NULL);
+	}
+	if (cols < 2 || (j->nr_commits && cols != j->nr_commits))
+		return -2;
 	j->nr_rows++;
 	return 0;
+}
+
+/* Whether every word of line is a figure: a row the mail wrapped. */
+static int all_figures(const char *line)
+{
+	char buf[512], *save;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *w = strtok_r(buf, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save), n++)
+		if (!is_figure(w))
+			return 0;
+	return n > 0;
+}
+
+/* A sentence of what is not read, after those before it. */
+static void say_unread(struct lkp_job *j, const char *what, int line)
+{
+	size_t n = strlen(j->unread);
+
+	if (n + strlen(what) + 20 < sizeof(j->unread))
+		snprintf(j->unread + n, sizeof(j->unread) - n, "%sline %d: %s",
+			 n ? "; " : "", line, what);
+	else if (!strstr(j->unread, "; ..."))
+		strcat(j->unread, "; ...");
+}
+
+/*
+ * The rows of the "%stddev %change" table whose header is line at, up
+ * to a blank line.  A row the mail wrapped (its figures on one line,
+ * the rest and its key on the next: a key too long for the column, or
+ * more commits' columns than a line holds) is read joined; one the
+ * text ends in before its key is said in unread.  Returns the line it
+ * ended at, or -1.
+ */
+static int read_table(struct lkp_job *j, const struct text *t, int at,
+		      char *err, size_t errlen)
+{
+	char row[512] = "";
+	int k, row_at = 0;
+
+	for (k = at + 2; k < t->nr && *skip_blanks(t->line[k]); k++) {
+		size_t len = strlen(row);
+
+		if (len + strlen(t->line[k]) + 2 > sizeof(row)) {
+			snprintf(err, errlen, "%s: line %d: a %%change row "
+				 "over %zu characters", j->name, k + 1,
+				 sizeof(row) - 1);
+			return -1;
+		}
+		if (!len)
+			row_at = k;
+		snprintf(row + len, sizeof(row) - len, "%s%s", len ? " " : "",
+			 t->line[k]);
+		if (all_figures(row))
+			continue;
+		switch (read_row(j, row)) {
+		case 0:
+			break;
+		case 1:
+			snprintf(err, errlen, "%s: line %d: a will-it-scale "
+				 "row past the %d wis reads", j->name, k + 1,
+				 LKP_MAX_ROWS);
+			return -1;
+		case -2:
+			snprintf(err, errlen, "%s: line %d: a %%change row "
+				 "whose columns are not one a commit of the %d "
+				 "under commit: (at most %d): '%.60s'",
+				 j->name, row_at + 1, j->nr_commits,
+				 LKP_MAX_COMMITS, row);
+			return -1;
+		default:
+			snprintf(err, errlen, "%s: line %d: a %%change row "
+				 "that does not read: '%.60s'", j->name,
+				 row_at + 1, row);
+			return -1;
+		}
+		row[0] = '\0';
+	}
+	if (row[0])
+		say_unread(j, "the %stddev table ends in a row without its key "
+			   "(the text is cut there)", row_at + 1);
+	return k;
 }
 
 /* The leading "N threads" of "test machine: N threads 2 sockets ...". */
@@ -328,18 +459,44 @@ static int missing(char *err, size_t errlen, const struct lkp_job *j,
 }
 
 /*
+ * The parameters and axes of a point wis maps, and those that only name
+ * its job, machine or kernel; any other (thp_enabled, debug-setup, fs)
+ * is named among the keys wis does not map.
+ */
+static const char *const point_keys[] = {
+	"test", "mode", "nr_task", "runtime", "no_affinity", "smt",
+	"cpufreq_governor", "ucode", "compiler", "kconfig", "rootfs",
+	"tbox_group", "testcase",
+};
+
+static void note_params(struct lkp_job *j, const struct params *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		size_t k = 0;
+
+		while (k < sizeof(point_keys) / sizeof(*point_keys) &&
+		       strcmp(point_keys[k], p->key[i]))
+			k++;
+		if (k == sizeof(point_keys) / sizeof(*point_keys))
+			lkp_note_unmapped(j, p->key[i]);
+	}
+}
+
+/*
  * Atom a from the parameters, each checked as a job's would be; where
  * names them in a message ("" for the report's parameters: block).
  */
-static int atom_of(const struct lkp_job *j, struct lkp_atom *a,
+static int atom_of(struct lkp_job *j, struct lkp_atom *a,
 		   const struct params *p, const char *where, char *err,
 		   size_t errlen)
 {
 	const char *test = param_get(p, "test"), *mode = param_get(p, "mode");
 	const char *nr_task = param_get(p, "nr_task");
 	const char *runtime = param_get(p, "runtime");
+	const char *ucode = param_get(p, "ucode");
 
 	*a = (struct lkp_atom){ .runtime = LKP_RUNTIME_DEFAULT, .doc = 1 };
+	note_params(j, p);
 	if (!test || !*test) {
 		snprintf(err, errlen, "%s: %sa 0-day report's point without "
 			 "test:", j->name, where);
@@ -384,6 +541,14 @@ static int atom_of(const struct lkp_job *j, struct lkp_atom *a,
 	a->smt = param_get(p, "smt") && !strcmp(param_get(p, "smt"), "1");
 	snprintf(a->governor, sizeof(a->governor), "%s",
 		 param_or_empty(p, "cpufreq_governor"));
+	if (ucode && (!lkp_ucode_valid(ucode) ||
+		      strlen(ucode) >= sizeof(a->ucode))) {
+		snprintf(err, errlen, "%s: %sucode: bad value '%s': a "
+			 "microcode revision (0x5003006)", j->name, where,
+			 ucode);
+		return -1;
+	}
+	snprintf(a->ucode, sizeof(a->ucode), "%s", ucode ? ucode : "");
 	return 0;
 }
 
@@ -463,6 +628,14 @@ static int entry_close(struct lkp_job *j, struct entry *e, char *err,
 	}
 	if (strcmp(e->testcase, SUITE)) {
 		name_other(j, e->testcase, e->line);
+		e->line = 0;
+		return 0;
+	}
+	/* A reply may quote an entry's first row only. */
+	if (!e->p.n && !e->machine[0]) {
+		say_unread(j, "an \"In addition\" entry without its test "
+			   "machine and parameters (the text cuts it)",
+			   e->line);
 		e->line = 0;
 		return 0;
 	}
@@ -550,6 +723,9 @@ static int section_atom(struct lkp_job *j, const struct params *h, int line,
 	return 0;
 }
 
+/* The header's axes that name what the machine is asked for. */
+static const char *const machine_axes[] = { "cpufreq_governor", "ucode" };
+
 static int report_parse(struct lkp_job *j, char *text, char *err,
 			size_t errlen)
 {
@@ -557,6 +733,8 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	struct params params = { .n = 0 }, header = { .n = 0 }, h;
 	struct entry entry = { .line = 0 };
 	int params_at = -1, header_at = -1, ret = -1, section = 0, sheader = 0;
+	int table_done = 0, first_header = 0, said_at = 0;
+	char said[2][sizeof(j->commit[0])] = { "", "" };
 	const char *v;
 
 	if (!t) {
@@ -570,6 +748,11 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 			 "whole or not at all", j->name, MAX_LINES);
 		goto out;
 	}
+	while (first_header < t->nr &&
+	       !is_header(skip_blanks(t->line[first_header])))
+		first_header++;
+	if (first_header == t->nr)
+		first_header = 0;
 	for (int i = 0; i < t->nr; i++) {
 		const char *l = t->line[i];
 
@@ -608,35 +791,46 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		    !read_header(t, i, &header))
 			header_at = i;
 		if (header_at >= 0 && (v = labelled(l, "commit")) && !*v &&
-		    !j->commit[0][0])
-			read_commits(j, t, i);
+		    !j->nr_commits && read_commits(j, t, i, err, errlen))
+			goto out;
+		/* The headline's commit and base, for want of a header's. */
+		if (!said[0][0] && (v = labelled(l, "base")) &&
+		    strrchr(v, ' ') && is_commit(strrchr(v, ' ') + 1))
+			copy_clean(said[0], sizeof(said[0]),
+				   strrchr(v, ' ') + 1);
+		if (!said[1][0] && (v = labelled(l, "commit")) &&
+		    is_commit(v)) {
+			copy_clean(said[1], sizeof(said[1]), v);
+			said_at = i + 1;
+		}
 		/* 2019-2022 "FYI, we noticed", later "kernel test robot noticed" */
 		if (!j->headline[0] && (strstr(l, "robot noticed") ||
 					strstr(l, "we noticed")))
 			snprintf(j->headline, sizeof(j->headline), "%s",
 				 skip_blanks(l));
-		if (!section && strstr(l, "%stddev") && strstr(l, "%change"))
-			for (int k = i + 2; k < t->nr && *skip_blanks(t->line[k]);
-			     k++)
-				switch (read_row(j, t->line[k])) {
-				case 0:
-					break;
-				case 1:
-					snprintf(err, errlen, "%s: line %d: "
-						 "a will-it-scale row past "
-						 "the %d wis reads", j->name,
-						 k + 1, LKP_MAX_ROWS);
-					goto out;
-				default:
-					snprintf(err, errlen, "%s: line %d: a "
-						 "%%change row that does not "
-						 "read: '%.60s'", j->name,
-						 k + 1, t->line[k]);
-					goto out;
-				}
+		/* The table of the header's commits; one before it is not. */
+		if (!section && strstr(l, "%stddev") && strstr(l, "%change")) {
+			if (table_done || i < first_header)
+				say_unread(j, table_done ? "a second %stddev "
+					   "table, of other runs' columns" :
+					   "a %stddev table before the params "
+					   "header, of other runs' columns",
+					   i + 1);
+			else if ((i = read_table(j, t, i, err, errlen)) < 0)
+				goto out;
+			else
+				table_done = 1;
+		}
 	}
 	if (entry_close(j, &entry, err, errlen))
 		goto out;
+	if (!j->nr_commits && said[0][0] && said[1][0]) {
+		memcpy(j->commit, said, sizeof(said));
+		j->nr_commits = 2;
+	} else if (!j->nr_commits && said[1][0]) {
+		say_unread(j, "its commit, without a base: no commit kept",
+			   said_at);
+	}
 	if (params.over[0] || header.over[0]) {
 		snprintf(err, errlen, "%s: %s %s", j->name, params.over[0] ?
 			 "its parameters: block has" : "its params header has",
@@ -670,6 +864,20 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 			}
 		}
 	}
+	/* What the machine is asked for may be the header's only. */
+	for (size_t i = 0; header_at >= 0 && params_at >= 0 &&
+	     i < sizeof(machine_axes) / sizeof(*machine_axes); i++)
+		if (!param_get(&params, machine_axes[i]) &&
+		    (v = param_get(&header, machine_axes[i])))
+			param_add(&params, machine_axes[i],
+				  strlen(machine_axes[i]), v);
+	if (params.over[0]) {
+		snprintf(err, errlen, "%s: its parameters: block and params "
+			 "header have %s", j->name, params.over);
+		goto out;
+	}
+	if (header_at >= 0)
+		note_params(j, &header);
 	ret = atom_of(j, &j->atoms[0], &params, "", err, errlen);
 	if (!ret)
 		read_change(&j->atoms[0], j->headline);

@@ -95,6 +95,15 @@ static const char *judge(double change_pct, const struct rd_rep_row *row)
 	return "undecided";
 }
 
+/* A machine's CPUs as the report states them, if it does. */
+static void put_cpus(FILE *out, unsigned cpus)
+{
+	if (cpus)
+		fprintf(out, " (%u CPUs)", cpus);
+	else
+		fputs(" (its CPUs not stated)", out);
+}
+
 /*
  * The report's lines, its headline, machine, commits and row keys among
  * them, are the sender's text: each is written cleaned (put_clean()), so
@@ -115,9 +124,9 @@ static void header(FILE *out, const struct lkp_job *j, unsigned cpus,
 	puts_clean(out, a->nr_task[0] ? a->nr_task : "none");
 	fputs(", on ", out);
 	puts_clean(out, j->their_box[0] ? j->their_box : "its machine");
-	fprintf(out, " (%u CPUs)\nhere: %u task%s on the %u CPUs of the "
-		"runs%s", j->their_cpus, tasks, tasks == 1 ? "" : "s", cpus,
-		note[0] ? "; " : "");
+	put_cpus(out, j->their_cpus);
+	fprintf(out, "\nhere: %u task%s on the %u CPUs of the runs%s", tasks,
+		tasks == 1 ? "" : "s", cpus, note[0] ? "; " : "");
 	puts_clean(out, note);
 	fputc('\n', out);
 	if (j->commit[0][0]) {
@@ -159,6 +168,28 @@ static void put_row(FILE *out, const struct rd_rep_table *t,
 }
 
 /*
+ * A re-test's commit c after base and head: its column of the table,
+ * against the base, listed (the runs judged are of A and B only).
+ */
+static void put_more_commit(FILE *out, const struct lkp_job *j, int c)
+{
+	int n = 0;
+
+	fputs("commit ", out);
+	puts_clean(out, j->commit[c]);
+	fprintf(out, " (the report's column %d, against A; not judged):",
+		c + 1);
+	for (int i = 0; i < j->nr_rows; i++) {
+		if (j->rows[i].nr_more < c - 1)
+			continue;
+		fputs(n++ ? ", " : " ", out);
+		puts_clean(out, j->rows[i].key);
+		fprintf(out, " %+.1f%%", j->rows[i].more_pct[c - 2]);
+	}
+	fputs(n ? "\n" : " no row\n", out);
+}
+
+/*
  * A later point of the report (an "In addition" entry, a later
  * section): its stated change judged on its runs, or said to be none.
  */
@@ -176,7 +207,7 @@ static void put_atom(FILE *out, const struct rd_rep_table *t,
 	puts_clean(out, a->nr_task[0] ? a->nr_task : "none");
 	fputs(", on ", out);
 	puts_clean(out, a->their_box[0] ? a->their_box : "its machine");
-	fprintf(out, " (%u CPUs)", a->their_cpus);
+	put_cpus(out, a->their_cpus);
 	if (!a->change_key[0]) {
 		fputs(": no change stated, nothing to judge\n", out);
 		return;
@@ -235,8 +266,15 @@ int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
 	if (!j.nr_rows && j.atoms[0].change_key[0])
 		put_row(out, t, &j.atoms[0], j.atoms[0].change_key,
 			j.atoms[0].change_pct, tasks[0]);
+	for (int c = 2; c < j.nr_commits; c++)
+		put_more_commit(out, &j, c);
 	for (int i = 1; i < j.nr_atoms; i++)
 		put_atom(out, t, &j, &j.atoms[i], cpus);
+	if (j.unread[0]) {
+		fputs("not read: ", out);
+		puts_clean(out, j.unread);
+		fputc('\n', out);
+	}
 	fprintf(out, "rule: reproduced when compare's verdict on the point "
 		"(docs/comparing.md) is the\nreport's direction; not "
 		"reproduced when it is the other, or no change with the\n"

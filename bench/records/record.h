@@ -15,7 +15,7 @@
 
 #define WIS_RECORD_MAGIC "WIS1"
 /* The appliance version every run record carries. */
-#define WIS_VERSION "0.2.6"
+#define WIS_VERSION "0.2.7"
 /*
  * A sweep's exit status when it ran whole but points stayed noisy or
  * starved after their re-measures: no failure, and no data for them

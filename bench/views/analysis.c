@@ -250,7 +250,7 @@ static const enum wis_field audited[] = {
 	WIS_F_cpus_used, WIS_F_packages, WIS_F_numa_nodes, WIS_F_cores,
 	WIS_F_threads_per_core, WIS_F_nodes, WIS_F_mem_total_kb, WIS_F_lsm,
 	WIS_F_apparmor, WIS_F_mitigations, WIS_F_cpufreq_driver,
-	WIS_F_cpufreq_governor, WIS_F_clocksource, WIS_F_thp,
+	WIS_F_cpufreq_governor, WIS_F_microcode, WIS_F_clocksource, WIS_F_thp,
 	WIS_F_numa_balancing, WIS_F_overcommit,
 	WIS_F_committed_as_batch_pages, WIS_F_tmp_fs,
 };
