@@ -4,8 +4,8 @@
 # united), from files and from the store with its labels as axes, once
 # per run; wis compare --lkp-table lists by LKP's rule on generated runs
 # with fixed rates; wis import reads a result root back (gzipped stats
-# too, a bad or bomb .gz refused); a malformed
-# stats file is named with its key.
+# too; a cut, changed or bomb .gz refused); a malformed stats file is
+# named with its key.
 set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
