@@ -368,7 +368,8 @@ static int usable(const struct huffman *h, int built, int n)
 static int dynamic(struct inflater *s)
 {
 	static const unsigned char order[19] = {
-		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+		16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1,
+		15 };
 	unsigned char length[MAX_LITLEN + MAX_DIST];
 	struct huffman lencode, distcode;
 	int nlen, ndist, ncode, index, sym, rep, prev;

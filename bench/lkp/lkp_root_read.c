@@ -148,7 +148,8 @@ static int read_job(int rfd, const char *shown, struct job *job, char *why,
 		    size_t whylen)
 {
 	char *buf = malloc(JOB_YAML_MAX + 1), name[4200], err[256];
-	int fd = wis_open_owned(rfd, "job.yaml", O_RDONLY, 0, 0, err, sizeof(err));
+	int fd = wis_open_owned(rfd, "job.yaml", O_RDONLY, 0, 0, err,
+				sizeof(err));
 	struct lkp_yaml y;
 	size_t got = 0;
 	ssize_t n = 0;
@@ -157,7 +158,8 @@ static int read_job(int rfd, const char *shown, struct job *job, char *why,
 	*job = (struct job){ .test = "" };
 	snprintf(name, sizeof(name), "%s/job.yaml", shown);
 	if (!buf || fd < 0) {
-		snprintf(why, whylen, "%s: %s", name, buf ? err : "out of memory");
+		snprintf(why, whylen, "%s: %s", name,
+			 buf ? err : "out of memory");
 		free(buf);
 		if (fd >= 0)
 			close(fd);
