@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gzip written and read (gzip.h).  The inflater decodes canonical
+ * gzip written and read (gzip.h).  The writer codes with deflate's fixed
+ * Huffman codes only: no code tables to build and send, which LKP's
+ * files of a few KiB would not repay.  The inflater decodes canonical
  * Huffman codes a bit at a time, as RFC 1951 defines them: slower than
  * zlib's tables, but short enough to read whole, and the files it
  * reads are LKP's stats of a few MiB at most.
@@ -11,7 +13,12 @@
 
 #include "gzip.h"
 
-#define STORED_MAX 65535u
+/* The writer's window, the longest match, and its search's bounds */
+#define WINDOW 32768u
+#define MIN_MATCH 3
+#define MAX_MATCH 258
+#define HASH_BITS 14
+#define CHAIN_MAX 32
 #define MAX_BITS 15
 #define MAX_LITLEN 288
 #define MAX_DIST 30
@@ -51,12 +58,36 @@ static uint32_t crc32_on(uint32_t crc, const void *buf, size_t len)
 	return ~crc;
 }
 
+/* Deflate's length and distance codes: base values, extra bits. */
+static const short length_base[29] = {
+	3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+	35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258 };
+static const short length_extra[29] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+	3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
+static const short dist_base[MAX_DIST] = {
+	1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
+	257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+	8193, 12289, 16385, 24577 };
+static const short dist_extra[MAX_DIST] = {
+	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
+	7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
+
+/*
+ * The writer holds the window (the last 32 KiB, which a match may reach
+ * back into) and up to 32 KiB of new bytes; each 32 KiB of them is a
+ * block of the fixed Huffman codes (RFC 1951 3.2.6), its matches found
+ * greedily along a bounded hash chain.  256 KiB in all.
+ */
 struct gz_writer {
 	FILE *out;
 	uint32_t crc, size;
-	int failed;
-	size_t n;
-	unsigned char buf[STORED_MAX];
+	uint32_t bits;		/* not yet written, nbits of them */
+	int nbits;
+	size_t n, done;		/* bytes in buf; of them, those coded */
+	int32_t head[1 << HASH_BITS];	/* a hash's last position, or -1 */
+	int32_t prev[WINDOW];	/* the one before, by position % WINDOW */
+	unsigned char buf[2 * WINDOW];
 };
 
 static void put_le(FILE *out, uint32_t v, int bytes)
@@ -65,15 +96,139 @@ static void put_le(FILE *out, uint32_t v, int bytes)
 		fputc((int)(v >> 8 * i & 0xff), out);
 }
 
-/* The bytes held as one stored block: BFINAL, BTYPE 00, LEN, NLEN. */
+/* n (up to 16) bits, least significant first, as deflate packs them. */
+static void put_bits(struct gz_writer *g, uint32_t v, int n)
+{
+	g->bits |= v << g->nbits;
+	g->nbits += n;
+	for (; g->nbits >= 8; g->nbits -= 8, g->bits >>= 8)
+		fputc((int)(g->bits & 0xff), g->out);
+}
+
+/* A Huffman code of len bits: its most significant bit first. */
+static void put_code(struct gz_writer *g, unsigned code, int len)
+{
+	unsigned rev = 0;
+
+	for (int i = 0; i < len; i++)
+		rev |= (code >> i & 1) << (len - 1 - i);
+	put_bits(g, rev, len);
+}
+
+/* A literal or length symbol in the fixed code. */
+static void put_symbol(struct gz_writer *g, unsigned sym)
+{
+	if (sym < 144)
+		put_code(g, 0x30 + sym, 8);
+	else if (sym < 256)
+		put_code(g, 0x190 + sym - 144, 9);
+	else if (sym < 280)
+		put_code(g, sym - 256, 7);
+	else
+		put_code(g, 0xc0 + sym - 280, 8);
+}
+
+/* The last of n bases that v reaches. */
+static int code_of(const short *base, int n, size_t v)
+{
+	int i = n - 1;
+
+	while ((size_t)base[i] > v)
+		i--;
+	return i;
+}
+
+static void put_match(struct gz_writer *g, size_t len, size_t dist)
+{
+	int l = code_of(length_base, 29, len);
+	int d = code_of(dist_base, MAX_DIST, dist);
+
+	put_symbol(g, 257 + (unsigned)l);
+	put_bits(g, (uint32_t)(len - (size_t)length_base[l]), length_extra[l]);
+	put_code(g, (unsigned)d, 5);
+	put_bits(g, (uint32_t)(dist - (size_t)dist_base[d]), dist_extra[d]);
+}
+
+static unsigned hash3(const unsigned char *p)
+{
+	uint32_t v = (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+
+	return (v * 2654435761u) >> (32 - HASH_BITS);
+}
+
+/* Position pos into the hash chains, when 3 bytes start there. */
+static void insert(struct gz_writer *g, size_t pos)
+{
+	unsigned h;
+
+	if (pos + MIN_MATCH > g->n)
+		return;
+	h = hash3(g->buf + pos);
+	g->prev[pos % WINDOW] = g->head[h];
+	g->head[h] = (int32_t)pos;
+}
+
+/* The longest match for pos within the window: its length, *dist. */
+static size_t longest(const struct gz_writer *g, size_t pos, size_t *dist)
+{
+	size_t best = 0, max = g->n - pos < MAX_MATCH ? g->n - pos : MAX_MATCH;
+	int32_t cand;
+
+	if (max < MIN_MATCH)
+		return 0;
+	cand = g->head[hash3(g->buf + pos)];
+	for (int chain = 0; chain < CHAIN_MAX && cand >= 0 &&
+	     (size_t)cand < pos && pos - (size_t)cand <= WINDOW; chain++) {
+		size_t len = 0;
+
+		while (len < max && g->buf[cand + len] == g->buf[pos + len])
+			len++;
+		if (len > best) {
+			best = len;
+			*dist = pos - (size_t)cand;
+			if (len == max)
+				break;
+		}
+		cand = g->prev[cand % WINDOW];
+	}
+	return best;
+}
+
+/* The bytes not yet coded as one fixed-code block. */
 static void put_block(struct gz_writer *g, int final)
 {
-	fputc(final, g->out);
-	put_le(g->out, (uint32_t)g->n, 2);
-	put_le(g->out, (uint32_t)~g->n & 0xffff, 2);
-	if (fwrite(g->buf, 1, g->n, g->out) != g->n || ferror(g->out))
-		g->failed = 1;
-	g->n = 0;
+	size_t pos = g->done, len, dist = 0;
+
+	put_bits(g, (uint32_t)final, 1);
+	put_bits(g, 1, 2);	/* BTYPE 01: the fixed codes */
+	while (pos < g->n) {
+		len = longest(g, pos, &dist);
+		if (len < MIN_MATCH) {
+			put_symbol(g, g->buf[pos]);
+			len = 1;
+		} else {
+			put_match(g, len, dist);
+		}
+		for (size_t i = 0; i < len; i++)
+			insert(g, pos + i);
+		pos += len;
+	}
+	put_symbol(g, 256);
+	g->done = pos;
+}
+
+/* The window slid by WINDOW bytes, once buf is full and coded. */
+static void slide(struct gz_writer *g)
+{
+	memmove(g->buf, g->buf + WINDOW, WINDOW);
+	g->n -= WINDOW;
+	g->done -= WINDOW;
+	for (size_t i = 0; i < sizeof(g->head) / sizeof(*g->head); i++)
+		g->head[i] = g->head[i] >= (int32_t)WINDOW ?
+			     g->head[i] - (int32_t)WINDOW : -1;
+	for (size_t i = 0; i < WINDOW; i++)
+		g->prev[i] = g->prev[i] >= (int32_t)WINDOW ?
+			     g->prev[i] - (int32_t)WINDOW : -1;
 }
 
 static ssize_t gz_write(void *cookie, const char *buf, size_t size)
@@ -81,11 +236,13 @@ static ssize_t gz_write(void *cookie, const char *buf, size_t size)
 	struct gz_writer *g = cookie;
 	size_t done = 0, take;
 
-	while (done < size && !g->failed) {
-		if (g->n == STORED_MAX)
+	while (done < size) {
+		if (g->n == sizeof(g->buf)) {
 			put_block(g, 0);
-		take = size - done < STORED_MAX - g->n ? size - done :
-							 STORED_MAX - g->n;
+			slide(g);
+		}
+		take = sizeof(g->buf) - g->n;
+		take = size - done < take ? size - done : take;
 		memcpy(g->buf + g->n, buf + done, take);
 		g->crc = crc32_on(g->crc, buf + done, take);
 		g->size += (uint32_t)take;
@@ -93,7 +250,7 @@ static ssize_t gz_write(void *cookie, const char *buf, size_t size)
 		done += take;
 	}
 	/* 0 is an error to stdio */
-	return g->failed ? 0 : (ssize_t)size;
+	return ferror(g->out) ? 0 : (ssize_t)size;
 }
 
 static int gz_close(void *cookie)
@@ -102,9 +259,11 @@ static int gz_close(void *cookie)
 	int ret;
 
 	put_block(g, 1);
+	if (g->nbits)
+		put_bits(g, 0, 8 - g->nbits);
 	put_le(g->out, g->crc, 4);
 	put_le(g->out, g->size, 4);
-	ret = g->failed || ferror(g->out) ? -1 : 0;
+	ret = ferror(g->out) ? -1 : 0;
 	free(g);
 	return ret;
 }
@@ -120,6 +279,8 @@ FILE *wis_gzip_writer(FILE *out)
 	if (!g)
 		return NULL;
 	g->out = out;
+	memset(g->head, 0xff, sizeof(g->head));
+	memset(g->prev, 0xff, sizeof(g->prev));
 	f = fopencookie(g, "w", (cookie_io_functions_t){
 		.write = gz_write, .close = gz_close });
 	if (!f) {
@@ -285,19 +446,6 @@ static int stored(struct inflater *s)
 static int codes(struct inflater *s, const struct huffman *lencode,
 		 const struct huffman *distcode)
 {
-	static const short lbase[29] = {
-		3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
-		35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258 };
-	static const short lext[29] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
-		3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
-	static const short dbase[30] = {
-		1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193,
-		257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
-		8193, 12289, 16385, 24577 };
-	static const short dext[30] = {
-		0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6,
-		7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
 	int sym;
 	size_t len, dist;
 
@@ -317,7 +465,7 @@ static int codes(struct inflater *s, const struct huffman *lencode,
 			fail(s, "a length code deflate does not have");
 			return -1;
 		}
-		len = (size_t)lbase[sym] + bits(s, lext[sym]);
+		len = (size_t)length_base[sym] + bits(s, length_extra[sym]);
 		sym = decode(s, distcode);
 		if (sym < 0 || s->err)
 			return -1;
@@ -325,7 +473,7 @@ static int codes(struct inflater *s, const struct huffman *lencode,
 			fail(s, "a distance code deflate does not have");
 			return -1;
 		}
-		dist = (size_t)dbase[sym] + bits(s, dext[sym]);
+		dist = (size_t)dist_base[sym] + bits(s, dist_extra[sym]);
 		if (s->err)
 			return -1;
 		if (dist > s->outlen - s->member) {

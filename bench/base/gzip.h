@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gzip files (RFC 1952) both ways, without zlib: the image's wis links
- * none.  The writer makes the stream `gzip -n` makes of the same bytes
- * in all but the compression: no name, mtime 0, the data in stored
- * deflate blocks (RFC 1951 3.2.4), which every inflater reads.  The
+ * none.  The writer's header is the one `gzip -n` writes (no name,
+ * mtime 0); its deflate stream (RFC 1951) is blocks of the fixed
+ * Huffman codes with LZ77 matches in a 32 KiB window: about a fifth
+ * larger than gzip -9's on LKP's JSON, for a fraction of the code.  The
  * reader inflates every kind of block, members one after the other as
  * zcat joins them, within a bound on what it inflates to.
  */
@@ -14,9 +15,9 @@
 #include <stdio.h>
 
 /*
- * A stream whose bytes reach out gzipped, in blocks of at most 64 KiB
- * (the memory it holds); fclose() ends the member (out itself stays
- * open) and fails if a write to out did.  NULL out of memory.
+ * A stream whose bytes reach out gzipped, a block each 32 KiB (256 KiB
+ * held); fclose() ends the member (out itself stays open) and fails if
+ * a write to out did.  NULL out of memory.
  */
 FILE *wis_gzip_writer(FILE *out);
 
