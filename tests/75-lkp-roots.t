@@ -10,7 +10,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 51
+plan 52
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -79,6 +79,27 @@ check "... the commit's matrix.json: a column a RUN, stats_source their stats.js
 check "... avg.json and stddev.json: the mean and the population deviation, as Ruby writes floats" sh -c \
 	"grep -qx '  \"will-it-scale.workload\": 1200.0' $c/avg.json &&
 	 grep -qx '  \"will-it-scale.workload\": 141.4213562373095' $c/stddev.json"
+
+# dump-stat gzips a monitor's file of more than 1000 values: a profile
+# of 1000 shares of 0.05 % stays perf-profile.json, one of 1001 is gzipped.
+profiled() {
+	"$WIS" emit --out "file:p$1.wis" --run "p$1" --seq 0 run id=prof
+	"$WIS" emit --out "file:p$1.wis" --run "p$1" --seq 1 point test=lock2 \
+		mode=processes tasks:=1 status=ok average:=100 per_task:=100 \
+		profile=cpu prof_event=cpu-clock prof_samples:=2000000 prof_lost:=0 \
+		"prof_self=$(seq -f 'sym%g' "$1" | paste -sd' ' -)" \
+		"prof_self_n:=[$(seq "$1" | sed 's/.*/1001/' | paste -sd, -)]"
+	"$WIS" emit --out "file:p$1.wis" --run "p$1" --seq 2 end status=ok
+}
+profiled 1000
+profiled 1001
+"$HOST" report --lkp-root prof p1000.wis p1001.wis >/dev/null 2>&1 || true
+check "1000 perf-profile shares: perf-profile.json; 1001: perf-profile.json.gz, gzip -t clean" sh -c \
+	"p=\$(find prof -name 'perf-profile.json*' | sort) &&
+	 test \$(echo \"\$p\" | grep -c 'perf-profile.json\$') -eq 1 &&
+	 f=\$(echo \"\$p\" | grep 'perf-profile.json.gz\$') && gzip -t \$f &&
+	 test \$(zcat \$f | grep -c '\"perf-profile.self.cycles-pp.sym') -eq 1001 &&
+	 test \$(grep -c '\"perf-profile.self.cycles-pp.sym' \$(echo \"\$p\" | grep 'json\$')) -eq 1000"
 
 # Rates from 3e15 to 7e15: Ruby writes their mean and deviation with an
 # exponent (Ruby 3.1: 5.0e+15, 1.414213562373095e+15).
