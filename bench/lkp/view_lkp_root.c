@@ -156,7 +156,7 @@ static size_t monitor_stats(const struct rd_lkp_atom *at, const char *monitor)
 struct gzipped {
 	void (*put)(FILE *f, const void *arg);
 	const void *arg;
-	int failed;
+	int err;	/* the errno of a failure, or 0 */
 };
 
 /* The bytes gz->put writes, gzipped into f. */
@@ -167,12 +167,12 @@ static void put_gzipped(FILE *f, const void *arg)
 	FILE *z = wis_gzip_writer(f);
 
 	if (!z) {
-		gz->failed = 1;
+		gz->err = ENOMEM;
 		return;
 	}
 	gz->put(z, gz->arg);
 	if (fclose(z))
-		gz->failed = 1;
+		gz->err = errno ? errno : EIO;
 }
 
 /* rd_write_file() of what put writes, gzipped: 0, or -1 said. */
@@ -184,10 +184,10 @@ static int write_gzipped(int dirfd, const char *shown, const char *name,
 
 	if (rd_write_file(dirfd, shown, name, put_gzipped, &gz, diag))
 		return -1;
-	if (gz.failed)
+	if (gz.err)
 		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
-			       errno ? strerror(errno) : "out of memory");
-	return gz.failed ? -1 : 0;
+			       strerror(gz.err));
+	return gz.err ? -1 : 0;
 }
 
 /*
@@ -332,8 +332,9 @@ static int write_run_files(struct roots *r, int rfd, const char *shown,
 		sp.monitor = rd_lkp_monitors[m];
 		snprintf(name, sizeof(name), "%s.json%s", rd_lkp_monitors[m],
 			 n > LKP_GZIP_VALUES ? ".gz" : "");
-		if ((n > LKP_GZIP_VALUES ? write_gzipped : rd_write_file)(
-			    rfd, shown, name, put_stats, &sp, r->diag))
+		if (n > LKP_GZIP_VALUES ?
+		    write_gzipped(rfd, shown, name, put_stats, &sp, r->diag) :
+		    rd_write_file(rfd, shown, name, put_stats, &sp, r->diag))
 			return -1;
 	}
 	sp.monitor = NULL;
