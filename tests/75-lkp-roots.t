@@ -3,13 +3,14 @@
 # LKP does (paths, JSON shapes, zero stats dropped, the commit level
 # united), from files and from the store with its labels as axes, once
 # per run; wis compare --lkp-table lists by LKP's rule on generated runs
-# with fixed rates; wis import reads a result root back; a malformed
-# stats file is named with its key.
+# with fixed rates; wis import reads a result root back (gzipped stats
+# too; a cut, changed or bomb .gz refused); a malformed stats file is
+# named with its key.
 set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 42
+plan 52
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -34,9 +35,9 @@ check "... says what it wrote" grep -qx \
 c=roots/will-it-scale/process-1-0.2s-poll2/rep/wis/defconfig/gcc/6.18.44-fc-v782
 check "... the path: params, tbox_group (wis.id), rootfs, kconfig, compiler, commit (the kernel)" \
 	test -d "$c"
-check "... a RUN per pass, 0 to 4, each with LKP's files" sh -c \
-	"for r in 0 1 2 3 4; do for f in job.yaml will-it-scale will-it-scale.json stats.json matrix.json; do
-		test -f $c/\$r/\$f || exit 1; done; done; test ! -e $c/5"
+check "... a RUN per pass, 0 to 4, each with LKP's files, its matrix gzipped" sh -c \
+	"for r in 0 1 2 3 4; do for f in job.yaml will-it-scale will-it-scale.json stats.json matrix.json.gz; do
+		test -f $c/\$r/\$f || exit 1; done; test ! -e $c/\$r/matrix.json || exit 1; done; test ! -e $c/5"
 check "... job.yaml: the atom as LKP's jobs say it, and the wis run it is of" grep -qxF "will-it-scale:
   mode: 'process'
   nr_task: 1
@@ -66,12 +67,39 @@ check "... will-it-scale.json: dump-stat's arrays, the zero stats (threads, idle
 }
 EOF
 check "... stats.json: one number a stat" grep -qx '  "will-it-scale.workload": 1400' "$c/4/stats.json"
+check "... matrix.json.gz: gzip -t clean, every RUN's" sh -c \
+	"for r in 0 1 2 3 4; do gzip -t $c/\$r/matrix.json.gz || exit 1; done"
+is "... its header as gzip -n writes it: deflate, no flags (no name), mtime 0, Unix" \
+	"1f 8b 08 00 00 00 00 00 00 03" "$(od -An -tx1 -N10 "$c/4/matrix.json.gz" | xargs)"
+check "... zcat gives the matrix: the will-it-scale stats as arrays (no perf-profile here)" \
+	sh -c "zcat $c/4/matrix.json.gz | cmp - $c/4/will-it-scale.json"
 check "... the commit's matrix.json: a column a RUN, stats_source their stats.json" sh -c \
 	"tr -d ' \n' <$c/matrix.json | grep -q '\"will-it-scale.1.processes\":\[1000,1100,1200,1300,1400\]' &&
 	 grep -q '\"$PWD/$c/4/stats.json\"' $c/matrix.json"
 check "... avg.json and stddev.json: the mean and the population deviation, as Ruby writes floats" sh -c \
 	"grep -qx '  \"will-it-scale.workload\": 1200.0' $c/avg.json &&
 	 grep -qx '  \"will-it-scale.workload\": 141.4213562373095' $c/stddev.json"
+
+# dump-stat gzips a monitor's file of more than 1000 values: a profile
+# of 1000 shares of 0.05 % stays perf-profile.json, one of 1001 is gzipped.
+profiled() {
+	"$WIS" emit --out "file:p$1.wis" --run "p$1" --seq 0 run id=prof
+	"$WIS" emit --out "file:p$1.wis" --run "p$1" --seq 1 point test=lock2 \
+		mode=processes tasks:=1 status=ok average:=100 per_task:=100 \
+		profile=cpu prof_event=cpu-clock prof_samples:=2000000 prof_lost:=0 \
+		"prof_self=$(seq -f 'sym%g' "$1" | paste -sd' ' -)" \
+		"prof_self_n:=[$(seq "$1" | sed 's/.*/1001/' | paste -sd, -)]"
+	"$WIS" emit --out "file:p$1.wis" --run "p$1" --seq 2 end status=ok
+}
+profiled 1000
+profiled 1001
+"$HOST" report --lkp-root prof p1000.wis p1001.wis >/dev/null 2>&1 || true
+check "1000 perf-profile shares: perf-profile.json; 1001: perf-profile.json.gz, gzip -t clean" sh -c \
+	"p=\$(find prof -name 'perf-profile.json*' | sort) &&
+	 test \$(echo \"\$p\" | grep -c 'perf-profile.json\$') -eq 1 &&
+	 f=\$(echo \"\$p\" | grep 'perf-profile.json.gz\$') && gzip -t \$f &&
+	 test \$(zcat \$f | grep -c '\"perf-profile.self.cycles-pp.sym') -eq 1001 &&
+	 test \$(grep -c '\"perf-profile.self.cycles-pp.sym' \$(echo \"\$p\" | grep 'json\$')) -eq 1000"
 
 # Rates from 3e15 to 7e15: Ruby writes their mean and deviation with an
 # exponent (Ruby 3.1: 5.0e+15, 1.414213562373095e+15).
@@ -169,6 +197,51 @@ check "a malformed stats.json in a root: exit 1, the file and the key named, the
 	"test $rc -eq 1 && grep -q '^wis import: $r: not a number at byte [0-9]* (key \"will-it-scale.workload\")' err &&
 	 grep -q '2 runs: 2 added' out"
 
+# Gzipped stats, as LKP's load_json() reads them: stats.json.gz first.
+# A stream cut short, a flipped byte and a gzip bomb (1 GiB of zeros:
+# 64 members of 16 MiB, as zcat joins them) are refused by name; the
+# other RUNs are stored.
+runs=$(find "$FIX/lkp-result" -name stats.json | sort)
+gz_root() {
+	rm -rf gz-result gz.db
+	cp -R "$FIX/lkp-result" gz-result
+	r=gz-result/${1#"$FIX"/lkp-result/}
+}
+gz_root "$(echo "$runs" | sed -n 2p)"
+gzip -n "$r"
+rc=0
+"$HOST" import gz.db gz-result >out 2>err || rc=$?
+"$HOST" report --db gz.db >rep 2>&1 || true
+check "a RUN's stats.json.gz: imported as its stats.json was" sh -c \
+	"test $rc -eq 0 && grep -q '3 runs: 3 added' out &&
+	 test \$(grep -c '^unlink2 *threads *16 *123[0-2]000 ' rep) -eq 3"
+sed 's/"will-it-scale.workload": /"will-it-scale.workload": x/' "$(echo "$runs" | sed -n 2p)" >"$r"
+rc=0
+"$HOST" import gz2.db gz-result >out 2>err || rc=$?
+check "... beside a stats.json: the .gz read, as LKP's load_json() prefers it" sh -c \
+	"test $rc -eq 0 && grep -q '3 runs: 3 added' out"
+rm "$r"
+head -c 100 "$r.gz" >short.gz && cat short.gz >"$r.gz"
+rc=0
+"$HOST" import gz3.db gz-result >out 2>err || rc=$?
+check "a stats.json.gz cut short: exit 1, the file named, the other RUNs stored" sh -c \
+	"test $rc -eq 1 && grep -q '^wis import: $r.gz: the file ends before its deflate stream (byte 100)' err &&
+	 grep -q '2 runs: 2 added' out"
+gzip -nc "$(echo "$runs" | sed -n 2p)" >"$r.gz"
+printf 'X' | dd of="$r.gz" bs=1 seek=30 conv=notrunc 2>/dev/null
+rc=0
+"$HOST" import gz4.db gz-result >out 2>err || rc=$?
+check "a stats.json.gz with a byte changed: exit 1, the file named, the other RUNs stored" sh -c \
+	"test $rc -eq 1 && grep -q '^wis import: $r.gz: ' err && grep -q '2 runs: 2 added' out"
+head -c 16777216 /dev/zero | gzip -n >zeros.gz
+: >"$r.gz"
+for i in $(seq 64); do cat zeros.gz; done >>"$r.gz"
+rc=0
+"$HOST" import gz5.db gz-result >out 2>err || rc=$?
+check "a gzip bomb (1 GiB inflated): exit 1, refused past 64 MiB by name, the other RUNs stored" sh -c \
+	"test $rc -eq 1 && grep -qx 'wis import: $r.gz: inflates to more than 67108864 bytes, not read' err &&
+	 grep -q '2 runs: 2 added' out"
+
 # A job.yaml value too long for wis's buffer, or not one will-it-scale
 # takes: the file, the line and the key named, the RUN not stored.
 j=$(find "$FIX/lkp-result" -name job.yaml | sort | sed -n 2p)
@@ -191,6 +264,18 @@ for bad in 'mode: thread012345678901234567890123456789|mode: empty or longer tha
 		'test "$0" -eq 1 && grep -qF -- "$1" err && grep -q "2 runs: 2 added" out' \
 		"$rc" "wis import: $r: line $line: ${bad#*|}"
 done
+
+# job.yaml read as YAML: a comment after a value is no part of it, and a
+# key of another program's parameters is not the test's.
+rm -rf yaml-result yaml.db
+cp -R "$FIX/lkp-result" yaml-result
+r=yaml-result/${j#"$FIX"/lkp-result/}
+sed 's/^  mode: thread$/  mode: "thread"  # the threads of one process/' "$j" >"$r"
+printf 'monitors:\n  perf-profile:\n    test: Not-a-test;\n' >>"$r"
+rc=0
+"$HOST" import yaml.db yaml-result >out 2>err || rc=$?
+check "job.yaml with a comment after a quoted value and another program's test: read as YAML" sh -c \
+	"test $rc -eq 0 && grep -q '3 runs: 3 added' out"
 
 # nr_task as LKP's jobs write it, a percentage of the job's nr_cpu: 50%
 # of 8 CPUs is a 4-task point; a percentage with no nr_cpu is refused.

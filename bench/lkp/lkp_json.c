@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "gzip.h"
 #include "lkp_run.h"
 #include "lkp_json.h"
 #include "siphash.h"
@@ -304,9 +305,17 @@ bad_said:
 	return -1;
 }
 
+static int is_gz(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 3 && !strcmp(name + n - 3, ".gz");
+}
+
 int rd_lkp_json_read(int dirfd, const char *name, struct rd_lkp_obj *o,
 		     char *why, size_t whylen)
 {
+	unsigned char *text;
 	char *buf = NULL, *grown;
 	size_t len = 0, cap = 0;
 	ssize_t got;
@@ -341,9 +350,30 @@ int rd_lkp_json_read(int dirfd, const char *name, struct rd_lkp_obj *o,
 		free(buf);
 		return -1;
 	}
+	if (is_gz(name)) {
+		ret = wis_gunzip((unsigned char *)buf, len, RD_LKP_JSON_MAX,
+				 &text, &len, why, whylen);
+		free(buf);
+		if (ret)
+			return -1;
+		buf = (char *)text;
+	}
 	ret = rd_lkp_json_parse(buf, len, o, why, whylen);
 	free(buf);
 	return ret;
+}
+
+const char *rd_lkp_json_pick(int dirfd, const char *name, char *buf,
+			     size_t len)
+{
+	size_t n = strlen(name);
+
+	if (n > 5 && !strcmp(name + n - 5, ".json") &&
+	    (size_t)snprintf(buf, len, "%s.gz", name) < len &&
+	    !faccessat(dirfd, buf, F_OK, AT_SYMLINK_NOFOLLOW))
+		return buf;
+	snprintf(buf, len, "%s", name);
+	return buf;
 }
 
 void rd_lkp_obj_free(struct rd_lkp_obj *o)

@@ -53,9 +53,17 @@ int rd_lkp_json_parse(const char *text, size_t len, struct rd_lkp_obj *o,
 /*
  * The same for the file name under dirfd, opened as every user path is
  * (wis_open_owned): 0, -1 with why, or 1 when there is no such file.
+ * A name ending in .gz is inflated (wis_gunzip), to RD_LKP_JSON_MAX
+ * bytes at most, as LKP reads it through zcat.
  */
 int rd_lkp_json_read(int dirfd, const char *name, struct rd_lkp_obj *o,
 		     char *why, size_t whylen);
+/*
+ * The file LKP's load_json() reads for name (X.json) under dirfd:
+ * X.json.gz when there is one, else name; into buf (len bytes).
+ */
+const char *rd_lkp_json_pick(int dirfd, const char *name, char *buf,
+			     size_t len);
 void rd_lkp_obj_free(struct rd_lkp_obj *o);
 /* One more number at the end of m's: 0, or -1 out of memory. */
 int rd_lkp_member_push(struct rd_lkp_member *m, const struct rd_lkp_num *n);

@@ -21,6 +21,7 @@
 #include "lkp_job.h"
 #include "lkp_json.h"
 #include "lkp_run.h"
+#include "lkp_yaml.h"
 #include "siphash.h"
 #include "view.h"
 
@@ -92,70 +93,73 @@ static const struct job_key {
 		 JOB_KEY(nr_cpu) };
 
 /*
- * The value of "key: value" on a line of job.yaml, unquoted, into buf of
- * len bytes: 0, 1 if the line holds another key, -1 if the value is empty
- * or does not fit.
+ * The node of key in job.yaml's one document: the test's own parameter
+ * (under will-it-scale:, as LKP hands the program its params over the
+ * job's), else the job's; -1 none.
  */
-static int yaml_value(const char *line, const char *key, char *buf, size_t len)
+static int job_node(const struct lkp_yaml *y, const char *key)
 {
-	size_t n = strlen(key), v;
+	int prog = lkp_yaml_get(y, y->docs[0], "will-it-scale"), n = -1;
 
-	line += strspn(line, " ");
-	if (strncmp(line, key, n) || line[n] != ':' || line[n + 1] != ' ')
-		return 1;
-	line += n + 2;
-	v = strcspn(line, "\n");
-	if (v >= 2 && (*line == '\'' || *line == '"') && line[v - 1] == *line) {
-		line++;
-		v -= 2;
-	}
-	if (!v || v >= len)
-		return -1;
-	memcpy(buf, line, v);
-	buf[v] = '\0';
-	return 0;
+	if (prog >= 0 && y->nodes[prog].kind == LKP_YAML_MAP)
+		n = lkp_yaml_get(y, prog, key);
+	return n >= 0 ? n : lkp_yaml_get(y, y->docs[0], key);
 }
 
-/* The keys of one line of job.yaml into job: 0, or -1 with why. */
-static int job_line(const char *line, int lineno, struct job *job, char *why,
-		    size_t whylen)
+/* The keys of job.yaml's document into job: 0, or -1 with why. */
+static int job_keys_of(const struct lkp_yaml *y, struct job *job, char *why,
+		       size_t whylen)
 {
 	for (size_t i = 0; i < sizeof(job_keys) / sizeof(*job_keys); i++) {
 		const struct job_key *k = &job_keys[i];
 		char *buf = (char *)job + k->off;
+		int n = job_node(y, k->key);
+		const struct lkp_yaml_node *node = n >= 0 ? &y->nodes[n] : NULL;
 		const char *want;
-		int got = yaml_value(line, k->key, buf, k->size);
 
-		if (got > 0)
+		if (!node)
 			continue;
-		if (got < 0) {
-			snprintf(why, whylen, "line %d: %s: empty or longer than %zu characters",
-				 lineno, k->key, k->size - 1);
+		if (node->kind != LKP_YAML_SCALAR || !*node->value ||
+		    strlen(node->value) >= k->size) {
+			snprintf(why, whylen, node->kind == LKP_YAML_MAP ||
+				 node->kind == LKP_YAML_SEQ ?
+				 "line %d: %s: not a single value" :
+				 "line %d: %s: empty or longer than %zu characters",
+				 node->line, k->key, k->size - 1);
 			return -1;
 		}
+		snprintf(buf, k->size, "%s", node->value);
 		want = k->bad(buf);
 		if (want) {
 			snprintf(why, whylen, "line %d: %s: bad value '%s': %s",
-				 lineno, k->key, buf, want);
+				 node->line, k->key, buf, want);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* test, mode and nr_task of a job.yaml: 0, or -1 with why. */
-static int read_job(int rfd, struct job *job, char *why, size_t whylen)
+/*
+ * test, mode and nr_task of a job.yaml (shown names it), by the one
+ * reader of LKP's jobs: 0, or -1 with why (the file named, with the line
+ * where the YAML is wrong).
+ */
+static int read_job(int rfd, const char *shown, struct job *job, char *why,
+		    size_t whylen)
 {
-	char *buf = malloc(JOB_YAML_MAX + 1), *line;
-	int fd = wis_open_owned(rfd, "job.yaml", O_RDONLY, 0, 0, why, whylen);
-	int lineno = 1, ret = 0;
+	char *buf = malloc(JOB_YAML_MAX + 1), name[4200], err[256];
+	int fd = wis_open_owned(rfd, "job.yaml", O_RDONLY, 0, 0, err,
+				sizeof(err));
+	struct lkp_yaml y;
 	size_t got = 0;
 	ssize_t n = 0;
+	int ret;
 
 	*job = (struct job){ .test = "" };
+	snprintf(name, sizeof(name), "%s/job.yaml", shown);
 	if (!buf || fd < 0) {
-		if (!buf)
-			snprintf(why, whylen, "out of memory");
+		snprintf(why, whylen, "%s: %s", name,
+			 buf ? err : "out of memory");
 		free(buf);
 		if (fd >= 0)
 			close(fd);
@@ -164,27 +168,35 @@ static int read_job(int rfd, struct job *job, char *why, size_t whylen)
 	while (got < JOB_YAML_MAX && (n = read(fd, buf + got, JOB_YAML_MAX - got)) > 0)
 		got += (size_t)n;
 	close(fd);
-	buf[got] = '\0';
 	if (n < 0 || got == JOB_YAML_MAX) {
 		if (n < 0)
-			snprintf(why, whylen, "%s", strerror(errno));
+			snprintf(why, whylen, "%s: %s", name, strerror(errno));
 		else
-			snprintf(why, whylen, "larger than %u KiB, not read",
-				 JOB_YAML_MAX >> 10);
+			snprintf(why, whylen, "%s: larger than %u KiB, not read",
+				 name, JOB_YAML_MAX >> 10);
 		free(buf);
 		return -1;
 	}
-	for (line = buf; line && !ret; lineno++) {
-		ret = job_line(line, lineno, job, why, whylen);
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-	}
+	/* an include is searched beside the job, as LKP's loader does */
+	ret = lkp_yaml_parse(&y, buf, got, name, shown, why, whylen);
 	free(buf);
+	if (!ret && y.nr_docs > 1) {
+		snprintf(why, whylen, "%s: %d documents: a RUN's job is one",
+			 name, y.nr_docs);
+		ret = -1;
+	}
+	if (!ret && job_keys_of(&y, job, err, sizeof(err))) {
+		snprintf(why, whylen, "%s: %s", name, err);
+		ret = -1;
+	}
+	lkp_yaml_free(&y);
 	if (!ret && !*job->test) {
-		snprintf(why, whylen, "no will-it-scale test (key \"test\")");
+		snprintf(why, whylen, "%s: no will-it-scale test (key \"test\")",
+			 name);
 		ret = -1;
 	} else if (!ret && !*job->nr_task) {
-		snprintf(why, whylen, "no task count (key \"nr_task\")");
+		snprintf(why, whylen, "%s: no task count (key \"nr_task\")",
+			 name);
 		ret = -1;
 	}
 	return ret;
@@ -275,7 +287,8 @@ static int put_point(struct recs *r, const struct rd_lkp_obj *stats,
 /* The records of the RUN open at rfd, or NULL (why said). */
 static char *run_records(struct walk *w, int rfd, size_t *len)
 {
-	char why[256], date[32], rel[4096];
+	char why[4600], date[32], rel[4096], stats_name[32];
+	const char *stats_file;
 	struct job job;
 	struct recs r = { NULL, NULL, 0, 0, "" };
 	struct rd_lkp_obj stats;
@@ -286,13 +299,16 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 	int points = 0, got;
 	static const uint8_t key[WIS_SIPHASH_KEY_LEN] = "wis lkp run ids";
 
-	if (read_job(rfd, &job, why, sizeof(why))) {
-		rd_report_diag(w->diag, "%s/job.yaml: %s", w->shown, why);
+	if (read_job(rfd, w->shown, &job, why, sizeof(why))) {
+		rd_report_diag(w->diag, "%s", why);
 		return NULL;
 	}
-	got = rd_lkp_json_read(rfd, "stats.json", &stats, why, sizeof(why));
+	/* stats.json.gz first, as LKP's load_json() takes it */
+	stats_file = rd_lkp_json_pick(rfd, "stats.json", stats_name,
+				      sizeof(stats_name));
+	got = rd_lkp_json_read(rfd, stats_file, &stats, why, sizeof(why));
 	if (got) {
-		rd_report_diag(w->diag, "%s/stats.json: %s", w->shown,
+		rd_report_diag(w->diag, "%s/%s: %s", w->shown, stats_file,
 			       got > 0 ? "missing (an incomplete run)" : why);
 		return NULL;
 	}
@@ -307,7 +323,7 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 		 w->comp[2], w->comp[3], w->comp[4], w->comp[5], w->comp[6]);
 	snprintf(r.id, sizeof(r.id), "lkp-%016llx",
 		 (unsigned long long)wis_siphash(key, rel, strlen(rel)));
-	if (fstatat(rfd, "stats.json", &st, AT_SYMLINK_NOFOLLOW) ||
+	if (fstatat(rfd, stats_file, &st, AT_SYMLINK_NOFOLLOW) ||
 	    !gmtime_r(&st.st_mtime, &tm) ||
 	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(date, sizeof(date), "1970-01-01T00:00:00Z");
@@ -341,8 +357,8 @@ static char *run_records(struct walk *w, int rfd, size_t *len)
 	rd_lkp_obj_free(&stats);
 	if (fclose(r.f) || !points) {
 		if (!points)
-			rd_report_diag(w->diag, "%s/stats.json: no will-it-scale.%lu.processes or .threads (key)",
-				       w->shown, tasks);
+			rd_report_diag(w->diag, "%s/%s: no will-it-scale.%lu.processes or .threads (key)",
+				       w->shown, stats_file, tasks);
 		free(r.text);
 		return NULL;
 	}

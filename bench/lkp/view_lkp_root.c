@@ -9,7 +9,13 @@
  *       RUN/job.yaml                         one job atom
  *       RUN/will-it-scale                    runtest.py's CSV
  *       RUN/will-it-scale.json perf-profile.json   dump-stat's files
- *       RUN/stats.json RUN/matrix.json
+ *       RUN/stats.json RUN/matrix.json.gz
+ *
+ * gzipped where LKP gzips: create_stats_matrix() saves a RUN's matrix
+ * compressed, dump-stat a monitor's file of more than 1000 values (its
+ * keys times its records; wis's have one record).  LKP's `gzip FILE`
+ * keeps the name and mtime in the header; wis keeps neither, as gzip -n,
+ * so that the same runs give the same bytes.
  *
  * One RUN per atom of every run (test, task count, pass of the sweep);
  * RUN is the first free number, as LKP takes it.  An atom already
@@ -25,6 +31,7 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "gzip.h"
 #include "lkp_run.h"
 #include "lkp_json.h"
 #include "view.h"
@@ -35,6 +42,8 @@
 #define LKP_LEVELS 7
 #define COMPONENT_MAX 256
 #define JOB_YAML_MAX 65536
+/* dump-stat gzips a monitor's file of more values than this */
+#define LKP_GZIP_VALUES 1000
 
 /* A commit directory written to, and its RUNs as the check found them. */
 struct commit {
@@ -133,13 +142,52 @@ static int of_monitor(const struct rd_lkp_stat *s, const char *monitor)
 	return !strncmp(s->key, monitor, n) && s->key[n] == '.';
 }
 
-/* Whether the atom has a stat of monitor. */
-static int has_monitor(const struct rd_lkp_atom *at, const char *monitor)
+/* How many stats of monitor the atom has. */
+static size_t monitor_stats(const struct rd_lkp_atom *at, const char *monitor)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < at->nr_stats; i++)
-		if (of_monitor(&at->stats[i], monitor))
-			return 1;
-	return 0;
+		n += of_monitor(&at->stats[i], monitor);
+	return n;
+}
+
+/* A file's writer and its argument, for put_gzipped(). */
+struct gzipped {
+	void (*put)(FILE *f, const void *arg);
+	const void *arg;
+	int err;	/* the errno of a failure, or 0 */
+};
+
+/* The bytes gz->put writes, gzipped into f. */
+static void put_gzipped(FILE *f, const void *arg)
+{
+	/* rd_write_file() passes its argument through as it was given */
+	struct gzipped *gz = (struct gzipped *)arg;
+	FILE *z = wis_gzip_writer(f);
+
+	if (!z) {
+		gz->err = ENOMEM;
+		return;
+	}
+	gz->put(z, gz->arg);
+	if (fclose(z))
+		gz->err = errno ? errno : EIO;
+}
+
+/* rd_write_file() of what put writes, gzipped: 0, or -1 said. */
+static int write_gzipped(int dirfd, const char *shown, const char *name,
+			 void (*put)(FILE *f, const void *arg),
+			 const void *arg, FILE *diag)
+{
+	struct gzipped gz = { put, arg, 0 };
+
+	if (rd_write_file(dirfd, shown, name, put_gzipped, &gz, diag))
+		return -1;
+	if (gz.err)
+		rd_report_diag(diag, "cannot write %s/%s: %s", shown, name,
+			       strerror(gz.err));
+	return gz.err ? -1 : 0;
 }
 
 /*
@@ -272,16 +320,21 @@ static int write_run_files(struct roots *r, int rfd, const char *shown,
 {
 	char name[64];
 	struct stats_put sp = { a->at, MONITOR_FILE, NULL };
+	size_t n;
 
 	if (rd_write_file(rfd, shown, "job.yaml", put_job, a, r->diag) ||
 	    rd_write_file(rfd, shown, "will-it-scale", put_csv, a, r->diag))
 		return -1;
 	for (size_t m = 0; m < RD_LKP_MONITORS; m++) {
-		if (!has_monitor(a->at, rd_lkp_monitors[m]))
+		n = monitor_stats(a->at, rd_lkp_monitors[m]);
+		if (!n)
 			continue;
 		sp.monitor = rd_lkp_monitors[m];
-		snprintf(name, sizeof(name), "%s.json", rd_lkp_monitors[m]);
-		if (rd_write_file(rfd, shown, name, put_stats, &sp, r->diag))
+		snprintf(name, sizeof(name), "%s.json%s", rd_lkp_monitors[m],
+			 n > LKP_GZIP_VALUES ? ".gz" : "");
+		if (n > LKP_GZIP_VALUES ?
+		    write_gzipped(rfd, shown, name, put_stats, &sp, r->diag) :
+		    rd_write_file(rfd, shown, name, put_stats, &sp, r->diag))
 			return -1;
 	}
 	sp.monitor = NULL;
@@ -289,7 +342,8 @@ static int write_run_files(struct roots *r, int rfd, const char *shown,
 	if (rd_write_file(rfd, shown, "stats.json", put_stats, &sp, r->diag))
 		return -1;
 	sp.kind = MATRIX_FILE;
-	return rd_write_file(rfd, shown, "matrix.json", put_stats, &sp, r->diag);
+	return write_gzipped(rfd, shown, "matrix.json.gz", put_stats, &sp,
+			     r->diag);
 }
 
 /* An atom's directories: the components of its commit's path. */
