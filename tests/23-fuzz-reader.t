@@ -6,7 +6,8 @@
 # bench/fuzz/store_corpus, LKP roots' job.yaml and JSON (import's walk,
 # --lkp-root's unite) with bench/fuzz/lkp_root_corpus, LKP's job reader
 # with bench/fuzz/lkp_yaml_corpus, 0-day reports with
-# bench/fuzz/lkp_report_corpus.
+# bench/fuzz/lkp_report_corpus, gzip's reader and writer (LKP's .json.gz)
+# with bench/fuzz/gzip_corpus.
 set -eu
 cd "$(dirname "$0")/.."
 # 8 s a target in the suite's budget; bench/fuzz's targets run longer by
@@ -32,7 +33,8 @@ targets="reader|the reader|corpus|-dict=bench/fuzz/reader.dict
 store_fuzz|the store|store_corpus|
 lkp_root_fuzz|LKP roots' job.yaml and JSON|lkp_root_corpus|
 lkp_yaml_fuzz|LKP's job reader|lkp_yaml_corpus|
-lkp_report_fuzz|0-day reports|lkp_report_corpus|"
+lkp_report_fuzz|0-day reports|lkp_report_corpus|
+gzip_fuzz|gzip's inflate and deflate|gzip_corpus|"
 
 # The targets of the build under test (./build.sh asan makes them), made
 # or brought up to date here, one make at a time (tests/10 makes them too).

@@ -10,7 +10,7 @@ set -eu
 . tests/store.sh
 FIX=$root/tests/fixtures
 
-plan 52
+plan 53
 
 # Five passes of five tests at 1 task; each pass's rate fixed by test and
 # pass (r), base and head.  The Perl is Perl's, not the shell's:
@@ -116,6 +116,17 @@ rc=0
 "$HOST" report --lkp-root roots base.wis >out 2>err || rc=$?
 check "written again: nothing added (its job.yaml names the run and pass)" sh -c \
 	"test $rc -eq 0 && grep -q '0 LKP runs written, 25 written before' out && test ! -e $c/5"
+
+# A RUN whose stats LKP gzipped: the unite reads stats.json.gz first, as
+# load_json() does, and names stats.json as its source.
+cp -a roots gz-roots
+g=gz-$c
+gzip "$g/0/stats.json"
+rates 'open1 => 1, getppid1 => 1, futex4 => 1, poll2 => 1, brk1 => 1' base-2 more.wis
+"$HOST" report --lkp-root gz-roots more.wis >gz.out 2>&1 || true
+check "a RUN's stats.json.gz united, named stats.json" sh -c \
+	"tr -d ' \n' <$g/matrix.json | grep -q '\"will-it-scale.1.processes\":\[1000,1100,1200,1300,1400,1,1,1,1,1\]' &&
+	 grep -q '\"$PWD/$g/0/stats.json\"' $g/matrix.json"
 
 # The store's labels are the axes.
 "$HOST" import db --label commit=base --label kconfig=x86_64-rhel-9.4 base.wis >/dev/null

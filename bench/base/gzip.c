@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc32.h"
 #include "gzip.h"
 
 /* The writer's window, the longest match, and its search's bounds */
@@ -32,31 +33,6 @@
 #define GZ_FCOMMENT 0x10
 #define GZ_RESERVED 0xe0
 #define GZ_OS_UNIX 3
-
-/*
- * gzip's CRC-32 carried on over buf (crc 0 to begin with): the
- * records' wis_crc32() of a whole frame cannot be carried on, and this
- * one is in the layer below them.
- */
-static uint32_t crc32_on(uint32_t crc, const void *buf, size_t len)
-{
-	/* the reflected polynomial 0xedb88320, four bits at a time */
-	static const uint32_t nibble[16] = {
-		0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
-		0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
-		0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
-		0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
-	};
-	const unsigned char *p = buf;
-
-	crc = ~crc;
-	for (size_t i = 0; i < len; i++) {
-		crc ^= p[i];
-		crc = crc >> 4 ^ nibble[crc & 15];
-		crc = crc >> 4 ^ nibble[crc & 15];
-	}
-	return ~crc;
-}
 
 /* Deflate's length and distance codes: base values, extra bits. */
 static const short length_base[29] = {
@@ -244,7 +220,7 @@ static ssize_t gz_write(void *cookie, const char *buf, size_t size)
 		take = sizeof(g->buf) - g->n;
 		take = size - done < take ? size - done : take;
 		memcpy(g->buf + g->n, buf + done, take);
-		g->crc = crc32_on(g->crc, buf + done, take);
+		g->crc = wis_crc32_on(g->crc, buf + done, take);
 		g->size += (uint32_t)take;
 		g->n += take;
 		done += take;
@@ -672,7 +648,7 @@ static int header(struct inflater *s)
 		if (s->len - s->pos < 2)
 			goto short_header;
 		if (get_le(s->in + s->pos, 2) !=
-		    (crc32_on(0, s->in + start, s->pos - start) & 0xffff)) {
+		    (wis_crc32_on(0, s->in + start, s->pos - start) & 0xffff)) {
 			fail(s, "a header whose CRC does not match it");
 			return -1;
 		}
@@ -696,7 +672,7 @@ static int trailer(struct inflater *s)
 		return -1;
 	}
 	if (get_le(s->in + s->pos, 4) !=
-	    crc32_on(0, s->out ? s->out + s->member : NULL, n)) {
+	    wis_crc32_on(0, s->out ? s->out + s->member : NULL, n)) {
 		fail(s, "a CRC-32 that does not match the data");
 		return -1;
 	}

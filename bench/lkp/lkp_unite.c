@@ -171,7 +171,7 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 	int runs[LKP_MAX_RUNS], n = run_numbers(cfd, runs), got, ret = 0;
 	struct rd_lkp_obj m = { 0 };
 	struct rd_lkp_obj stats;
-	char name[32], why[256], *source;
+	char want[32], name[40], why[256], *source;
 	struct unite_put u = { &m, 0 };
 
 	if (n < 0) {
@@ -179,7 +179,10 @@ int rd_lkp_unite(int cfd, const char *shown, const char *real, FILE *diag)
 		return -1;
 	}
 	for (int i = 0; !ret && i < n; i++) {
-		snprintf(name, sizeof(name), "%d/stats.json", runs[i]);
+		/* stats.json.gz before stats.json, as load_json() reads;
+		 * the source named is stats.json either way, as LKP's. */
+		snprintf(want, sizeof(want), "%d/stats.json", runs[i]);
+		rd_lkp_json_pick(cfd, want, name, sizeof(name));
 		got = rd_lkp_json_read(cfd, name, &stats, why, sizeof(why));
 		if (got == 1)
 			continue;

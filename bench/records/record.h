@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crc32.h"
+
 #include "json.h"
 
 #define WIS_RECORD_MAGIC "WIS1"
@@ -29,8 +31,6 @@
 
 /* A fresh run id: label, time and pid, unique across kernels booted together. */
 void wis_run_id(char *buf, size_t len, const char *label);
-
-uint32_t wis_crc32(const void *buf, size_t len);
 
 /*
  * The whole frame, newline included, of a record with the fields of j
