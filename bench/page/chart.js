@@ -77,8 +77,8 @@ const NOTE_HEIGHT = 16;
  * {stroke, values, info(i)} drawn hollow, left out of the y axis's fit
  * (on its edge when off it); spec.notes: [{x, text, color}] in the band
  * above the plot; spec.annotate(u) draws marks over it; spec.zero: the
- * y axis from 0 at first.  A series or set of points set aside with keys
- * is shown while the filters pass them (filters.js).
+ * y axis from 0 at first.  A series, set of points set aside or note
+ * with keys is shown while the filters pass them (filters.js).
  */
 function chart(div, spec) {
 	const tip = el('div', 'tip');
@@ -126,7 +126,7 @@ function chart(div, spec) {
 			draw: [u => {
 				if (!state.zero)
 					zeroBreak(u);
-				notes.forEach((n, row) => note(u, n, row, notes.length));
+				notes.forEach((n, row) => passes(n.keys) && note(u, n, row, notes.length));
 				/* Marks on the data stay inside the plot, zoomed or not. */
 				u.ctx.save();
 				u.ctx.beginPath();

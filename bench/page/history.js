@@ -142,6 +142,7 @@ function historyChart(div, test, own) {
 	const n = data.runs.length, x = [...Array(n).keys()];
 	const series = [], asides = [];
 	const changes = data.changes.filter(c => own.includes(c.series));
+	const keys = c => seriesKeys(data.series[c.series]);
 
 	own.forEach((k, j) => {
 		const s = data.series[k];
@@ -170,7 +171,8 @@ function historyChart(div, test, own) {
 		xValues: (u, v) => v.map(i => Number.isInteger(i) && i >= 0 && i < n ?
 			(l => l.length > 22 ? l.slice(0, 21) + '\u2026' : l)(byLabel(i)) : ''),
 		xRange: [-0.5, n - 0.5], series: series, asides: asides,
-		notes: changes.map(c => ({ x: c.kind === 'step' ? c.to - 0.5 : c.to, color: changeColor(c),
+		notes: changes.map(c => ({ keys: keys(c), x: c.kind === 'step' ? c.to - 0.5 : c.to,
+			color: changeColor(c),
 			text: changeWord(c) + ' ' + seriesLabel(data.series[c.series]) + ' ' + pct(c.ratio) +
 				(c.alarm ? ' (alarm)' : '') })),
 		annotate: u => {
@@ -193,7 +195,7 @@ function historyChart(div, test, own) {
 					ctx.restore();
 				});
 			});
-			changes.forEach(c => {
+			changes.filter(c => passes(keys(c))).forEach(c => {
 				ctx.save();
 				ctx.strokeStyle = changeColor(c);
 				if (c.kind === 'step') {
