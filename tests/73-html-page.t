@@ -10,7 +10,12 @@ with a planted drift and a late step (tests/lib/series.pl) lists the
 drift after the step, draws its fitted line, marks both as keeping the
 alarm up and names each series' machine.  Record strings built to
 break out of the page (</script>, an <img> with onerror, ]]>, C1
-controls, bidi overrides) must show as text and run nothing.  A
+controls, bidi overrides, right-to-left, 240 characters) must show as
+text and run nothing; on each kind of page, at 400 px in the dark
+scheme, the filters (set from the keyboard) narrow its rows, sections
+and curves and bring them back, fit the width and read at a contrast
+of 4.5 or more, and a history past --budget badges each test
+undecided (time), whole and legible.  A
 screenshot of each kind is kept in the test's scratch directory,
 OUT/tests/73-html-page/, and its path printed."""
 import csv
@@ -154,14 +159,16 @@ def load(d, path, what, in_view=True, width=1200):
     if in_view:
         # Drawn in the frames after load: on a busy machine that is a
         # moment later, so wait for the first (up to 10 s) rather than
-        # read once.
+        # read once.  A long table above it (a compare's verdicts) puts
+        # the first chart below the fold: scrolled to, as a reader would.
+        d.execute_script("document.querySelector('.chart').scrollIntoView()")
         shown = 0
         for _ in range(100):
             shown = d.execute_script("return document.querySelectorAll('.chart.drawn').length")
             if shown:
                 break
             time.sleep(0.1)
-        ok(shown >= 1, '%s: the charts in view are drawn as the page opens (%d)' % (what, shown))
+        ok(shown >= 1, '%s: the first chart is drawn as it comes into view (%d)' % (what, shown))
     d.execute_script("window.dispatchEvent(new Event('beforeprint'))")
     errors = [e['message'] for e in d.get_log('browser') if e['level'] == 'SEVERE']
     is_(errors, [], '%s: no console error' % what)
@@ -388,6 +395,12 @@ def main():
                 'page\'s data is a field of the page field table' % source)
             if source == 'files':
                 shot(d, os.path.join(SCRATCH, 'compare.png'), 'compare')
+                ok(choose(d, 'verdict', 'regressed'), 'compare: the verdict filter takes '
+                   '"regressed" from the keyboard')
+                got = d.execute_script(SHOWN)
+                ok(got['rows'] == ['lock1'] * 6 and got['hidden'] == 12 and
+                   got['sections'] == ['lock1'], 'compare: the verdict filter leaves the 6 '
+                   'regressed rows, lock1\'s, and its chart (%r)' % got)
 
         # A history of 14 runs: lock1 30 % slower from run 8.
         for i in range(1, 15):
@@ -647,7 +660,8 @@ def bisect(d):
 # Each would be markup, script or a hidden control if it reached the page as anything but text.
 HOSTILE = ['x</script><script>window.__wis_ran=1</script>',
            '"><img src=x onerror="window.__wis_ran=1">',
-           'y]]><!--z', 'a\u009b31mb\u009d0;c', 'b\u202ed\u2066e\u2028f']
+           'y]]><!--z', 'a\u009b31mb\u009d0;c', 'b\u202ed\u2066e\u2028f',
+           '\u05e9\u05dc\u05d5\u05dd-\u0645\u0631\u062d\u0628\u0627', 'long-' + 'x' * 240]
 
 
 def hostile(d):
@@ -666,6 +680,7 @@ def hostile(d):
         rc, _, err = wis(*args)
         ok(os.path.exists(args[args.index('--html') + 1]),
            'hostile strings: wis %s --html wrote its page (exit %d) %s' % (kind, rc, err.strip()[:200]))
+        scheme(d, True)
         load(d, args[args.index('--html') + 1], 'hostile strings, ' + kind, False, width=400)
         found = d.execute_script('''return {
             img: document.querySelectorAll('img').length,
@@ -682,6 +697,115 @@ def hostile(d):
         ok(not any(c in found['text'] for c in '\u009b\u009d\u202e\u2066') and
            'a?31mb?0;c' in found['text'],
            'hostile strings, %s: C1 controls and bidi overrides shown as ?, as on a terminal' % kind)
+        filters(d, kind)
+    rc, _, err = wis('history', '--db', 'x.db', '--budget', '1e-9', '--html', 'x-budget.html')
+    is_(rc, 0, 'hostile strings, history past --budget 1e-9 s: exit 0 %s' % err.strip()[:200])
+    scheme(d, True)
+    load(d, 'x-budget.html', 'hostile strings, history past --budget', False, width=400)
+    badges = d.execute_script(CONTRAST + '''return [...document.querySelectorAll('h2 .badge')].map(b => {
+        const r = b.getBoundingClientRect(), s = getComputedStyle(b);
+        return [b.textContent + ' ' + Math.round(r.left) + '-' + Math.round(r.right), r.left >= 0 && r.right <= innerWidth && r.width > 0 &&
+            b.scrollWidth <= b.clientWidth && b.scrollHeight <= b.clientHeight + 1,
+            contrast(s.color, s.backgroundColor)]})''')
+    ok(len(badges) == len(HOSTILE) and all(t.startswith('undecided (time) ') and whole and c >= 4.5
+                                           for t, whole, c in badges),
+       'hostile strings, history past --budget, 400 px dark: every test\'s badge says undecided '
+       '(time), whole on screen, its text at a contrast of 4.5 or more (%r)' % badges[:2])
+    shot(d, os.path.join(SCRATCH, 'budget-400-dark.png'), 'history past --budget, 400 px dark', 400)
+    scheme(d, False)
+
+
+# contrast(a, b): the WCAG contrast ratio of two CSS rgb() colours.
+CONTRAST = '''const contrast = (a, b) => {
+    const lum = c => c.match(/[\\d.]+/g).slice(0, 3).map(v => v / 255).map(v =>
+        v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+};
+'''
+
+# What the filters leave: the tests of the sections shown, the first
+# and second cells of the rows shown of the filtered tables and how many
+# are hidden,
+# the curves shown, the status line.
+SHOWN = '''const first = e => e.querySelector('h2').firstChild.textContent;
+return {sections: [...document.querySelectorAll('section')].filter(s => !s.hidden).map(first),
+    rows: [...document.querySelectorAll('.filtered tbody tr')].filter(r => !r.hidden)
+        .map(r => r.children[0].textContent),
+    modes: [...document.querySelectorAll('.filtered tbody tr')].filter(r => !r.hidden)
+        .map(r => r.children[1].textContent),
+    hidden: [...document.querySelectorAll('.filtered tbody tr')].filter(r => r.hidden).length,
+    curves: [...document.querySelectorAll('.chart.drawn .u-legend .u-series')]
+        .filter(l => !l.classList.contains('u-off')).map(l => l.textContent),
+    status: document.querySelector('.filters .status').textContent}'''
+
+
+def choose(d, label, value):
+    """The filter label set to value from the keyboard, as a user would:
+    its select focused (as Tab would), the arrow keys down its options."""
+    d.execute_script("document.querySelector('select[aria-label=' + arguments[0] + ']').focus()",
+                     label)
+    for _ in range(12):
+        if d.execute_script('return document.activeElement.value') == value:
+            return True
+        d.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    return False
+
+
+def filters(d, kind):
+    """The filters of a page of hostile strings, at 400 px dark, from the
+    keyboard: the first row's test leaves its section and rows, Escape
+    brings every one back, the mode filter leaves the threads curves;
+    then the page at 1400 px."""
+    what = 'hostile strings, %s, filters' % kind
+    d.execute_script("window.dispatchEvent(new Event('beforeprint'))")
+    every = d.execute_script(SHOWN)
+    test = every['rows'][0] if every['rows'] else every['sections'][0]
+    ok(choose(d, 'test', test), '%s: the test filter\'s select takes a test named %r from '
+       'the keyboard' % (what, test[:20]))
+    one = d.execute_script(SHOWN)
+    ok(one['sections'] == [test] and set(one['rows']) <= {test} and
+       one['hidden'] == len(every['rows']) - len(one['rows']) and
+       (kind == 'report' or one['rows']) and one['status'].endswith('test ' + test),
+       '%s: one test chosen, its section and rows alone are shown, the status says so (%r)'
+       % (what, {k: v for k, v in one.items() if k != 'curves'}))
+    colours = d.execute_script(CONTRAST + '''const b = document.querySelector('.filters');
+        const body = getComputedStyle(document.body).backgroundColor;
+        return [...b.querySelectorAll('label, button, select, .status')].map(e => {
+            const s = getComputedStyle(e), bg = s.backgroundColor;
+            return contrast(s.color, bg.endsWith(', 0)') ? body : bg)})''')
+    ok(colours and min(colours) >= 4.5,
+       '%s: the filters\' text at a contrast of 4.5 or more in the dark scheme (%r)' % (what, colours))
+    wide = d.execute_script('''const b = document.querySelector('.filters').getBoundingClientRect();
+        return [document.documentElement.scrollWidth, innerWidth, b.right]''')
+    ok(wide[0] <= wide[1] and wide[2] <= wide[1],
+       '%s: the filters fit 400 px, the page does not scroll sideways (%r)' % (what, wide))
+    shot(d, os.path.join(SCRATCH, 'x-%s-filtered-400-dark.png' % kind), what + ', 400 px dark', 400)
+    d.execute_script("document.querySelector('select[aria-label=test]').focus()")
+    d.switch_to.active_element.send_keys(Keys.ESCAPE)
+    back = d.execute_script(SHOWN)
+    is_(back, every, '%s: Escape in a filter brings every section, row and curve back' % what)
+    choose(d, 'mode', 'threads')
+    threads = d.execute_script(SHOWN)
+    curves = threads['curves']
+    ok(curves and all('threads' in c for c in curves) and len(curves) < len(every['curves']) and
+       all(m.startswith('threads') for m in threads['modes']) and
+       (kind == 'report' or 0 < len(threads['rows']) < len(every['rows'])),
+       '%s: the mode filter leaves the threads rows (%d of %d) and curves (%d of %d)'
+       % (what, len(threads['rows']), len(every['rows']), len(curves), len(every['curves'])))
+    click(d, '.filters button')
+    is_(d.execute_script(SHOWN), every, '%s: "clear the filters" brings them back' % what)
+    # The same page in a window made wide (the charts follow it).
+    d.set_window_size(1400, 1000)
+    time.sleep(0.2)
+    wide = d.execute_script('''return [document.documentElement.scrollWidth, innerWidth,
+        ...[...document.querySelectorAll('.filtered')].map(t => t.scrollWidth - t.clientWidth)]''')
+    ok(wide[0] <= wide[1] and all(w <= 0 for w in wide[2:]),
+       '%s at 1400 px dark: no horizontal scroll, of the page or of its table, the name of 240 '
+       'characters broken in its cell (%r)' % (what, wide))
+    shot(d, os.path.join(SCRATCH, 'x-%s-1400-dark.png' % kind), what + ', 1400 px dark', 1400)
+    scheme(d, False)
 
 
 sys.exit(main())

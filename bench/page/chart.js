@@ -77,7 +77,8 @@ const NOTE_HEIGHT = 16;
  * {stroke, values, info(i)} drawn hollow, left out of the y axis's fit
  * (on its edge when off it); spec.notes: [{x, text, color}] in the band
  * above the plot; spec.annotate(u) draws marks over it; spec.zero: the
- * y axis from 0 at first.
+ * y axis from 0 at first.  A series, set of points set aside or note
+ * with keys is shown while the filters pass them (filters.js).
  */
 function chart(div, spec) {
 	const tip = el('div', 'tip');
@@ -125,7 +126,7 @@ function chart(div, spec) {
 			draw: [u => {
 				if (!state.zero)
 					zeroBreak(u);
-				notes.forEach((n, row) => note(u, n, row, notes.length));
+				notes.forEach((n, row) => passes(n.keys) && note(u, n, row, notes.length));
 				/* Marks on the data stay inside the plot, zoomed or not. */
 				u.ctx.save();
 				u.ctx.beginPath();
@@ -154,6 +155,7 @@ function chart(div, spec) {
 	(spec.notes ?? []).length > NOTE_ROWS && div.appendChild(el('ul', 'marks',
 		...spec.notes.slice(NOTE_ROWS).map(n => el('li', null, n.text))));
 	drawn.push({ u: u, spec: spec, div: div });
+	filterChart(drawn[drawn.length - 1]);
 	div.dataset.series = spec.series.filter(s => !s.ref).length;
 	div.dataset.points = spec.series.filter(s => !s.ref)
 		.reduce((n, s) => n + s.values.filter(v => v !== null).length, 0);
@@ -234,7 +236,7 @@ function asideTop(u, v) {
 function hollow(u, a) {
 	const ctx = u.ctx, dpr = devicePixelRatio;
 
-	if (a.of !== undefined && !a.shown)
+	if (!a.shown)
 		return;
 	ctx.save();
 	ctx.strokeStyle = a.stroke;
@@ -269,7 +271,7 @@ function hover(u, spec, asides, tip, div) {
 			near.push([Math.abs(u.valToPos(s.values[i], s.scale ?? 'y') - u.cursor.top), s]);
 	});
 	asides.forEach(a => {
-		if (a.values[i] !== null && (a.of === undefined || a.shown))
+		if (a.values[i] !== null && a.shown)
 			near.push([Math.abs(asideTop(u, a.values[i]) - u.cursor.top), a]);
 	});
 	near.sort((x, y) => x[0] - y[0]);

@@ -4,8 +4,8 @@
  * bench/views/page_fields.def names (docs/records.md, "The page's
  * data"), and gives the other files elements, numbers, the runs'
  * tables and the words for points set aside.  The Makefile joins
- * common.js, chart.js, the page kinds' files and main.js, in that
- * order, into one script in one function's scope.  Every string of the
+ * common.js, chart.js, filters.js, the page kinds' files and main.js,
+ * in that order, into one script in one function's scope.  Every string of the
  * data is inserted as a text node, never as HTML.
  */
 'use strict';
@@ -153,10 +153,10 @@ function runPoints(r) {
 
 function runsTable(runs) {
 	const make = () => table(['#', 'run', 'kernel', 'commit', 'CPU', 'host', 'date',
-		'labels', 'points', 'status'], runs.map(r => el('tr', r.ok ? null : 'empty',
+		'labels', 'points', 'status'], runs.map(r => filtered(el('tr', r.ok ? null : 'empty',
 		td(r.number, 'num'), td(r.id), td(r.kernel ?? '-'), td(r.commit ?? '-'),
 		td(r.cpu ?? '-'), td(r.host ?? '-'), td(r.date ?? '-'), td(r.labels ?? ''),
-		td(runPoints(r)), td(r.status))));
+		td(runPoints(r)), td(r.status)), { kernel: r.kernel ?? '?' })));
 	return runs.length > 12 ? foldedLater(runs.length + ' runs', make) : make();
 }
 

@@ -37,7 +37,7 @@ function compareChart(div, test, rows) {
 			const where = i => ['AB'[s] + ': ' + sideText(s), m + ', ' + x[i] + ' tasks'];
 			const label = 'AB'[s] + ' ' + m + ': ' + sideText(s);
 			series.push({
-				label: label, stroke: palette[(2 * k + s) % palette.length],
+				keys: { mode: m }, label: label, stroke: palette[(2 * k + s) % palette.length],
 				dash: s ? [6, 3] : undefined, values: v,
 				info: i => {
 					const r = at(m, x[i]), lines = where(i);
@@ -68,12 +68,12 @@ function compareChart(div, test, rows) {
 				aside, i => where(i).concat(['recorded ops/s: ' +
 					rate(aside.y[aside.at.indexOf(i)])]));
 			if (drawnAside)
-				asides.push(drawnAside);
+				asides.push(Object.assign(drawnAside, { keys: { mode: m } }));
 		}
 		const ratio = x.map(t => at(m, t) ? at(m, t).ratio : null);
 		rmax = Math.max(rmax, ...ratio.filter(y => y !== null));
 		series.push({
-			label: 'B/A ' + m, stroke: palette[(4 + k) % palette.length], dash: [2, 3],
+			keys: { mode: m }, label: 'B/A ' + m, stroke: palette[(4 + k) % palette.length], dash: [2, 3],
 			scale: 'r', values: ratio,
 			info: i => {
 				const r = at(m, x[i]);
@@ -120,10 +120,15 @@ function comparePage() {
 		(data.noise !== null ? '; run-to-run noise ' + data.noise + ' %' : '') + '.' :
 		'Lowest B/A first. B/A of single rates: no interval and no verdict (wis compare A... -- B..., ' +
 		'with repeats on each side, gives them).'));
+	/* A row's verdict, or without repeats its check, is a filter's field. */
+	const judged = repeats ? 'verdict' : 'check';
+	const rowKeys = r => ({ test: r.test, mode: r.mode, [judged]: repeats ? r.verdict : r.check });
+	add(page, filterBar([['test', tests], ['mode', distinct(rows, r => r.mode)],
+		[judged, distinct(rows, r => rowKeys(r)[judged])]]));
 	const head = repeats ?
 		['test', 'mode', 'tasks', 'A median', 'B median', 'B/A', 'interval', 'verdict', 'control', 'symbols that moved'] :
 		['test', 'mode', 'tasks', 'A ops/s', 'B ops/s', 'B/A', 'check', 'control', 'symbols that moved'];
-	page.appendChild(table(head, rows.map(r => {
+	page.appendChild(filteredTable(head, rows.map(r => {
 		const link = el('a', null, r.test);
 		link.href = '#' + anchor(r.test);
 		const cells = [el('td', null, link), td(r.mode), td(r.tasks, 'num')];
@@ -138,7 +143,8 @@ function comparePage() {
 			cells.push(td(rate(r.a), 'num'), td(rate(r.b), 'num'), td(pct(r.ratio), 'num'),
 				td(r.check + aside));
 		cells.push(controlCell(r), td(r.symbols ? r.symbols.trim() : 'not profiled on both sides'));
-		return el('tr', repeats ? r.verdict.replace(' ', '-') : null, ...cells);
+		return filtered(el('tr', repeats ? r.verdict.replace(' ', '-') : null, ...cells),
+			rowKeys(r));
 	})));
 	page.appendChild(runsTable(data.runs));
 	page.appendChild(auditSection(data.runs));
@@ -146,9 +152,11 @@ function comparePage() {
 		const div = chartBox(anchor(t));
 		const own = rows.filter(r => r.test === t);
 		const syms = own.filter(r => r.symbols);
-		page.appendChild(el('section', null, el('h2', null, t), div,
-			syms.length ? el('ul', 'marks', ...syms.map(r => el('li', null,
-				r.mode + ' ' + r.tasks + ' tasks, symbols that moved:' + r.symbols))) : null));
+		page.appendChild(filtered(el('section', null, el('h2', null, t), div,
+			syms.length ? el('ul', 'marks', ...syms.map(r => filtered(el('li', null,
+				r.mode + ' ' + r.tasks + ' tasks, symbols that moved:' + r.symbols),
+				rowKeys(r)))) : null), { test: t, mode: distinct(own, r => r.mode),
+			[judged]: distinct(own, r => rowKeys(r)[judged]) }));
 		later(div, () => compareChart(div, t, own));
 	});
 }

@@ -112,46 +112,18 @@ function levelsPanel(panel, c) {
 	panel.style.display = 'block';
 }
 
-/* ---- Filters, and the shown data as CSV ---- */
+/* ---- The shown data as CSV ---- */
 
-const filter = { test: '', mode: '', machine: '' };
-
-function shown(s) {
-	return (!filter.test || s.test === filter.test) && (!filter.mode || s.mode === filter.mode) &&
-		(!filter.machine || s.machine === filter.machine);
-}
-
-function choice(label, key, values, apply) {
-	if (values.length < 2)
-		return null;
-	const sel = el('select', null, el('option', null, 'every ' + label),
-		...values.map(v => el('option', null, v)));
-	sel.options[0].value = '';
-	sel.setAttribute('aria-label', label);
-	sel.addEventListener('change', () => {
-		filter[key] = sel.value;
-		apply();
-	});
-	return el('label', null, label + ' ', sel);
-}
-
-function applyFilter() {
-	for (const sec of document.querySelectorAll('section[data-test]'))
-		sec.hidden = !!filter.test && sec.dataset.test !== filter.test;
-	for (const tr of document.querySelectorAll('tr[data-series]'))
-		tr.hidden = !shown(data.series[+tr.dataset.series]);
-	for (const c of drawn) {
-		c.spec.asides.forEach(a => a && (a.shown = shown(data.series[a.of])));
-		c.spec.series.forEach((s, j) => s.of !== undefined &&
-			c.u.setSeries(j + 1, { show: shown(data.series[s.of]) }));
-	}
+/* The keys a series' rows and curves are filtered by (filters.js). */
+function seriesKeys(s) {
+	return { test: s.test, mode: s.mode, machine: s.machine };
 }
 
 function csvRows() {
 	const rows = [['#', 'run', data.by, 'kernel', 'commit', 'test', 'mode', 'tasks', 'machine',
 		'ops/s', 'samples sd %', 'status']];
 	data.series.forEach(s => {
-		if (!shown(s))
+		if (!passes(seriesKeys(s)))
 			return;
 		const aside = new Map(s.aside ? items(s.aside).map(a => [a.at, a.status]) : []);
 		data.runs.forEach((r, i) => {
@@ -170,6 +142,7 @@ function historyChart(div, test, own) {
 	const n = data.runs.length, x = [...Array(n).keys()];
 	const series = [], asides = [];
 	const changes = data.changes.filter(c => own.includes(c.series));
+	const keys = c => seriesKeys(data.series[c.series]);
 
 	own.forEach((k, j) => {
 		const s = data.series[k];
@@ -177,7 +150,8 @@ function historyChart(div, test, own) {
 			(data.by === 'kernel' ? '' : ', kernel ' + (data.runs[i].kernel ?? '?')),
 			data.runs[i].labels ? 'labels: ' + data.runs[i].labels : 'no labels'];
 		series.push({
-			of: k, label: seriesLabel(s), stroke: palette[j % palette.length], values: s.v,
+			keys: seriesKeys(s), label: seriesLabel(s), stroke: palette[j % palette.length],
+			values: s.v,
 			info: i => where(i).concat([seriesLabel(s) + ': ' + rate(s.v[i]) + ' ops/s',
 				'samples \u00b1' + (s.sd[i] === null ? '-' : s.sd[i] + ' %')]),
 		});
@@ -185,7 +159,7 @@ function historyChart(div, test, own) {
 			i => where(i).concat([seriesLabel(s) + ' recorded ' +
 				rate(s.aside.y[s.aside.at.indexOf(i)]) + ' ops/s']));
 		if (aside)
-			asides.push(Object.assign(aside, { of: k }));
+			asides.push(Object.assign(aside, { keys: seriesKeys(s) }));
 	});
 	const long = Math.max(...x.map(i => byLabel(i).length));
 	chart(div, {
@@ -197,7 +171,8 @@ function historyChart(div, test, own) {
 		xValues: (u, v) => v.map(i => Number.isInteger(i) && i >= 0 && i < n ?
 			(l => l.length > 22 ? l.slice(0, 21) + '\u2026' : l)(byLabel(i)) : ''),
 		xRange: [-0.5, n - 0.5], series: series, asides: asides,
-		notes: changes.map(c => ({ x: c.kind === 'step' ? c.to - 0.5 : c.to, color: changeColor(c),
+		notes: changes.map(c => ({ keys: keys(c), x: c.kind === 'step' ? c.to - 0.5 : c.to,
+			color: changeColor(c),
 			text: changeWord(c) + ' ' + seriesLabel(data.series[c.series]) + ' ' + pct(c.ratio) +
 				(c.alarm ? ' (alarm)' : '') })),
 		annotate: u => {
@@ -220,7 +195,7 @@ function historyChart(div, test, own) {
 					ctx.restore();
 				});
 			});
-			changes.forEach(c => {
+			changes.filter(c => passes(keys(c))).forEach(c => {
 				ctx.save();
 				ctx.strokeStyle = changeColor(c);
 				if (c.kind === 'step') {
@@ -243,13 +218,14 @@ function historyChart(div, test, own) {
 			});
 		},
 	});
-	applyFilter();
 }
 
 function historyPage() {
 	const changes = data.changes;
 	const tests = [...new Set(data.series.map(s => s.test))];
-	const moved = [...new Set(changes.map(c => data.series[c.series].test))];
+	/* The tests that moved, or whose changes are undecided (time): not folded away. */
+	const moved = [...new Set(changes.map(c => data.series[c.series].test).concat(
+		data.series.filter(s => s.budget !== undefined).map(s => s.test)))];
 	const anchor = t => 'test-' + tests.indexOf(t);
 	const testLink = t => {
 		const link = el('a', null, t);
@@ -269,18 +245,23 @@ function historyPage() {
 		(outOfTime.length ? ', ' + outOfTime.length + ' undecided (time)' : '') +
 		(alarms ? '; ' + alarms + (alarms === 1 ? ' keeps' : ' keep') + ' the alarm up' : '') + '.'));
 	page.appendChild(changes.length ? el('p', 'warn headline', headline(changes[0])) :
-		el('p', null, 'no step in ' + data.series.length + ' series over ' + data.runs.length + ' runs'));
+		el('p', null, 'no step in ' + data.series.length + ' series over ' + data.runs.length +
+		' runs' + (outOfTime.length ? ', ' + outOfTime.length + ' of them undecided (time)' : '')));
 	page.appendChild(el('p', 'note', 'Steps: ' + data.method + '. Changes keeping the alarm ' +
 		'up first, the newest first; then the largest. Click a change (or Tab to it, Enter) for ' +
 		'its two levels compared, all runs of each, and the wis compare that does it from the ' +
 		'store. A drift is the line fitted to its runs, its change from its first run to its ' +
 		'last; alarm: a change among its series\u2019 latest runs, which wis history exits 1 for. ' +
 		'Drag across a chart to zoom, double-click to zoom out.'));
-	/* A series whose changes passed --budget: nothing decided, said so. */
-	for (const s of outOfTime)
-		page.appendChild(el('p', 'warn out-of-time', 'undecided (time): ' + s.test + ' ' +
-			s.mode + '/' + s.tasks + on(s) + ': its changes passed --budget ' + s.budget +
-			' s of CPU'));
+	/* A series whose changes passed --budget: nothing decided, said so; many folded. */
+	const late = outOfTime.map(s => el('p', 'warn out-of-time', 'undecided (time): ' + s.test +
+		' ' + s.mode + '/' + s.tasks + on(s) + ': its changes passed --budget ' + s.budget +
+		' s of CPU'));
+	if (late.length > 3)
+		page.appendChild(folded(late.length + ' series undecided (time): their changes passed ' +
+			'--budget ' + outOfTime[0].budget + ' s of CPU', ...late));
+	else
+		late.forEach(p => page.appendChild(p));
 	add(page, asideNote());
 	const panel = el('div', 'panel');
 	panel.id = 'step-compare';
@@ -297,25 +278,22 @@ function historyPage() {
 			td(c.kind === 'step' ? pct(c.lo) + ' .. ' + pct(c.hi) : '-', 'num'),
 			el('td', 'verdict', changeWord(c), c.alarm ? el('span', 'badge alarm', 'alarm') : null),
 			td(controlMoved(c)), td(c.symbols ? c.symbols.trim() : 'not profiled on both sides'));
-		tr.dataset.series = c.series;
-		return clickable(tr, () => levelsPanel(panel, c));
+		return filtered(clickable(tr, () => levelsPanel(panel, c)), seriesKeys(s));
 	});
 	const head = ['test', 'mode', 'tasks', 'between', 'at run', 'size', 'interval',
 		'verdict', 'control', 'symbols that moved'];
-	const machines = [...new Set(data.series.map(s => s.machine).filter(m => m))];
-	page.appendChild(el('div', 'tools filters', choice('test', 'test', tests, applyFilter),
-		choice('mode', 'mode', [...new Set(data.series.map(s => s.mode))], applyFilter),
-		choice('machine', 'machine', machines, applyFilter),
+	page.appendChild(filterBar([['test', tests], ['mode', distinct(data.series, s => s.mode)],
+		['machine', distinct(data.series, s => s.machine)]],
 		csvLink('wis-history.csv', csvRows)));
 	if (rows.length) {
-		const t = table(head, rows.slice(0, 15));
+		const t = filteredTable(head, rows.slice(0, 15));
 		t.id = 'steps';
 		page.appendChild(t);
 	}
 	/* The rest of a fleet's changes folded; their rows click the same. */
 	if (rows.length > 15)
 		page.appendChild(folded((rows.length - 15) + ' more changes, smaller',
-			table(head, rows.slice(15))));
+			filteredTable(head, rows.slice(15))));
 	page.appendChild(panel);
 	const section = t => {
 		const own = data.series.map((s, k) => s.test === t ? k : -1).filter(k => k >= 0);
@@ -329,9 +307,9 @@ function historyPage() {
 			h.appendChild(el('span', 'badge' + (none ? ' undecided' : ''), none ? 'undecided' :
 				[...new Set(its.filter(c => !c.undecided).map(c => c.kind))].join(', ')));
 		later(div, () => historyChart(div, t, own));
-		const sec = el('section', null, h, div);
-		sec.dataset.test = t;
-		return sec;
+		return filtered(el('section', null, h, div), { test: t,
+			mode: distinct(own, k => data.series[k].mode),
+			machine: distinct(own, k => data.series[k].machine) });
 	};
 	for (const t of moved)
 		page.appendChild(section(t));

@@ -11,6 +11,11 @@ function kernelColors(runs) {
 	return r => palette[kernels.indexOf(r.kernel ?? '?') % palette.length];
 }
 
+/* The keys a curve is filtered by (filters.js). */
+function curveKeys(c) {
+	return { mode: c.mode, kernel: data.runs[c.run].kernel ?? '?' };
+}
+
 function reportChart(div, t) {
 	const runs = data.runs, few = t.curves.length <= 12;
 	const byKernel = kernelColors(runs);
@@ -26,7 +31,7 @@ function reportChart(div, t) {
 		const where = i => [runName(r), c.mode + ', ' + t.x[i] + ' tasks' +
 			(c.repeat ? ', repeat ' + (c.repeat + 1) : '')];
 		series.push({
-			label: label, stroke: color(c, k), values: c.y,
+			keys: curveKeys(c), label: label, stroke: color(c, k), values: c.y,
 			dash: few && c.mode === 'threads' && runs.length > 1 ? [6, 3] : undefined,
 			info: i => where(i).concat(['ops/s: ' + rate(c.y[i]),
 				'efficiency: ' + (c.eff[i] === null ? '-' : c.eff[i].toFixed(2)),
@@ -35,20 +40,20 @@ function reportChart(div, t) {
 		const aside = asideSeries(color(c, k), t.x.length, c.aside,
 			i => where(i).concat(['recorded ops/s: ' + rate(c.aside.y[c.aside.at.indexOf(i)])]));
 		if (aside)
-			asides.push(aside);
+			asides.push(Object.assign(aside, { keys: curveKeys(c) }));
 		top = Math.max(top, ...c.y.filter(v => v !== null));
 	});
 	/* Linear from each curve's 1-task rate, or each mode's median (C's). */
 	const at1 = t.x.indexOf(1);
 	const refs = few ? t.curves.map((c, k) => [series[k].label, series[k].stroke,
-		at1 < 0 ? null : c.y[at1]]) :
-		items(t.linear).map(l => [l.mode, '#777', l.rate]);
-	for (const [label, stroke, base] of refs) {
+		at1 < 0 ? null : c.y[at1], curveKeys(c)]) :
+		items(t.linear).map(l => [l.mode, '#777', l.rate, { mode: l.mode }]);
+	for (const [label, stroke, base, keys] of refs) {
 		if (base === null)
 			continue;
 		/* Cut where it leaves the frame that holds it at the first step. */
 		const cap = Math.max(top, at1 + 1 < t.x.length ? base * t.x[at1 + 1] : 0) * 1.05;
-		series.push({ label: 'linear ' + label + (few ? '' : ' (median 1-task rate)'),
+		series.push({ keys: keys, label: 'linear ' + label + (few ? '' : ' (median 1-task rate)'),
 			stroke: stroke, dash: [2, 4], width: 1, ref: true,
 			values: t.x.map(x => base * x <= cap ? base * x : null) });
 	}
@@ -92,7 +97,8 @@ function markText(t, m) {
 function markLines(t) {
 	const marks = items(t.marks);
 	if (marks.length <= 10)
-		return el('ul', 'marks', ...marks.map(m => el('li', null, markText(t, m))));
+		return el('ul', 'marks', ...marks.map(m => filtered(el('li', null, markText(t, m)),
+			curveKeys(t.curves[m.curve]))));
 	const groups = new Map();
 	for (const m of marks) {
 		const key = [m.wall, t.curves[m.curve].mode, m.from, m.to].join(' ');
@@ -107,11 +113,11 @@ function markLines(t) {
 	const lines = [...groups.values()].sort((x, y) => y.n - x.n).map(g => {
 		const m = g.m, mode = t.curves[m.curve].mode;
 		const top = [...g.growth].sort((x, y) => y[1] - x[1])[0];
-		return el('li', null, mode + ', ' + g.n + ' curves: ' + (m.wall ?
+		return filtered(el('li', null, mode + ', ' + g.n + ' curves: ' + (m.wall ?
 			'wall: ' + m.from + ' \u2192 ' + m.to + ' tasks falls ' + (100 * g.lo).toFixed(0) +
 			'-' + (100 * g.hi).toFixed(0) + ' %' : 'knee at ' + m.from + ' tasks (' +
 			g.lo.toFixed(2) + ' to ' + g.hi.toFixed(2) + ' of linear per task added after it)') +
-			(top ? '; in ' + top[1] + ' of them' + top[0].replace(/;$/, '') : ''));
+			(top ? '; in ' + top[1] + ' of them' + top[0].replace(/;$/, '') : '')), { mode: mode });
 	});
 	return folded(marks.length + ' knees and walls, in ' + lines.length + ' kinds',
 		el('ul', 'marks', ...lines));
@@ -130,6 +136,9 @@ function reportPage() {
 		'\u25c7 marks the knee, \u25cb a wall. Hover a point for its efficiency and idle time; ' +
 		'drag across a chart to zoom, double-click to zoom out.'));
 	add(page, asideNote());
+	add(page, filterBar([['test', data.tests.map(t => t.test)],
+		['mode', distinct(data.tests.flatMap(t => t.curves), c => c.mode)],
+		['kernel', distinct(data.runs, r => r.kernel ?? '?')]]));
 	page.appendChild(runsTable(data.runs));
 	page.appendChild(auditSection(data.runs));
 	if (data.tests.some(t => t.curves.length > 12)) {
@@ -150,7 +159,9 @@ function reportPage() {
 		else if (t.marks.wall.length)
 			h.appendChild(el('span', 'badge knee', 'knee'));
 		const div = chartBox('test-' + k);
-		page.appendChild(el('section', null, h, div, markLines(t)));
+		page.appendChild(filtered(el('section', null, h, div, markLines(t)), { test: t.test,
+			mode: distinct(t.curves, c => c.mode),
+			kernel: distinct(t.curves, c => curveKeys(c).kernel) }));
 		later(div, () => reportChart(div, t));
 	});
 }
