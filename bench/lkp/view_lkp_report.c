@@ -11,8 +11,9 @@
  *			direction (regressed for a negative %change,
  *			improved for a positive one);
  *	not reproduced	the verdict is the other direction, or no change
- *			with the report's change outside the interval of
- *			B/A (the runs rule it out);
+ *			with an interval of B/A that holds 1 (no change at
+ *			all) and not the report's change (the runs rule it
+ *			out);
  *	undecided	anything else: the point is undecided (too few
  *			repeats, a failed repeat, a control off), or no
  *			change with the report's change still inside the
@@ -89,8 +90,12 @@ static const char *judge(double change_pct, const struct rd_rep_row *row)
 	if ((v == AN_VERDICT_REGRESSED && change_pct < 0) ||
 	    (v == AN_VERDICT_IMPROVED && change_pct > 0))
 		return "reproduced";
+	/* No change rules the report out only when its interval holds 1
+	 * and not the report's change: a change in the report's direction
+	 * too small to decide is not evidence against it. */
 	if (v == AN_VERDICT_REGRESSED || v == AN_VERDICT_IMPROVED ||
-	    (v == AN_VERDICT_NO_CHANGE && (want < row->v.lo || want > row->v.hi)))
+	    (v == AN_VERDICT_NO_CHANGE && row->v.lo <= 1 && row->v.hi >= 1 &&
+	     (want < row->v.lo || want > row->v.hi)))
 		return "not reproduced";
 	return "undecided";
 }
@@ -277,9 +282,10 @@ int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
 	}
 	fprintf(out, "rule: reproduced when compare's verdict on the point "
 		"(docs/comparing.md) is the\nreport's direction; not "
-		"reproduced when it is the other, or no change with the\n"
-		"report's change outside the interval; else undecided.  The "
-		"size is not judged:\nthe report's machine is another.\n");
+		"reproduced when it is the other, or no change with an\n"
+		"interval that holds 0 and not the report's change; else "
+		"undecided.  The size is\nnot judged otherwise: the report's "
+		"machine is another.\n");
 	ret = 0;
 out:
 	lkp_job_free(&j);
