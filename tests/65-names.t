@@ -71,13 +71,16 @@ listed=$(awk 'NR == FNR { name[$1] = 1; next }
 is "the README names no list of tests" "" "$listed"
 
 # The files whose code may not name a test: the tree but for the places
-# above.
+# above, and the scripts that generate runs of any test by name (LKP's
+# roots, the scores), whose names say nothing of the test.
 code_files() {
 	for top in .ci bench build build.sh init kconfig qemu rootfs; do
 		[ -e "$top" ] && find "$top" -type f
 	done | grep -v -e '^bench/tests/' -e '^rootfs/etc/wis/presets/' \
 		-e '^bench/harness/harness_bench\.c$' -e '^bench/fuzz/' \
 		-e '^bench/scripts/lkp-roots-check$' \
+		-e '^bench/scripts/aside-score$' \
+		-e '^bench/scripts/report-verdict-score$' \
 		-e '/node_modules/' -e '\.md$' | sort
 }
 # shellcheck disable=SC2046 # file names without blanks
