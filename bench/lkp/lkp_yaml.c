@@ -21,12 +21,26 @@ struct line {
 	int indent;
 	const char *file;
 	int no;
+	int raw;		/* its index among every line, blank ones too */
+	int broken;		/* a line break ends it */
+};
+
+struct anchor {
+	const char *name;
+	int node;
 };
 
 struct parser {
 	struct lkp_yaml *y;
-	struct line *lines;
-	int nr, cap, at;
+	struct line *all;	/* every line, as block scalars read them */
+	int nr_all, cap;
+	struct line *lines;	/* those with a node: no blank, no comment */
+	int nr, at;
+	int *weight;		/* a node's values, its aliases expanded */
+	int *height;		/* the levels under it, likewise */
+	int expanded;		/* the values of the documents so far */
+	struct anchor anchors[LKP_YAML_MAX_ANCHORS];
+	int nr_anchors;
 	size_t bytes;
 	int includes;
 	char *err;
@@ -57,18 +71,20 @@ static int empty_line(const char *s)
 }
 
 static int add_line(struct parser *p, char *s, int indent, const char *file,
-		    int no)
+		    int no, int broken)
 {
-	if (p->nr == p->cap) {
+	if (p->nr_all == p->cap) {
 		int cap = p->cap ? p->cap * 2 : 256;
-		struct line *l = realloc(p->lines, (size_t)cap * sizeof(*l));
+		struct line *l = realloc(p->all, (size_t)cap * sizeof(*l));
 
 		if (!l)
 			return fail(p, NULL, "out of memory");
-		p->lines = l;
+		p->all = l;
 		p->cap = cap;
 	}
-	p->lines[p->nr++] = (struct line){ s, indent, file, no };
+	p->all[p->nr_all] = (struct line){ s, indent, file, no, p->nr_all,
+					   broken };
+	p->nr_all++;
 	return 0;
 }
 
@@ -208,6 +224,13 @@ static int include(struct parser *p, const struct line *l, const char *name,
 	return ret;
 }
 
+/* What follows the colon of a "<<:" line. */
+static char *include_name(char *s)
+{
+	s = strchr(s, ':') + 1;
+	return s + strspn(s, " ");
+}
+
 /* Cut text into lines; `<<: NAME` lines are replaced by NAME's lines. */
 static int add_text(struct parser *p, char *text, const char *file,
 		    const char *dir, int indent)
@@ -216,7 +239,7 @@ static int add_text(struct parser *p, char *text, const char *file,
 
 	for (char *s = text, *eol; s && *s; s = eol) {
 		int ind = (int)strspn(s, " ");
-		struct line here = { s, 0, file, ++no };
+		struct line here = { s, 0, file, ++no, 0, 0 };
 
 		eol = strchr(s, '\n');
 		if (eol)
@@ -225,21 +248,27 @@ static int add_text(struct parser *p, char *text, const char *file,
 			eol[-2] = '\0';
 		if (s[ind] == '\t')
 			return fail(p, &here, "a tab in the indentation");
-		if (!strncmp(s + ind, "<<", 2) && strchr(s + ind, ':')) {
-			char *name = strchr(s + ind, ':') + 1;
+		/*
+		 * lib/yaml.rb's rule: "<<: " and a value that is no alias
+		 * (*a) and no list of them ([*a, *b]) is a file, those YAML's
+		 * merge, and so is a mapping on the lines below.
+		 */
+		if (!strncmp(s + ind, "<<", 2) && strchr(s + ind, ':') &&
+		    !strchr("*[#", *include_name(s + ind))) {
+			char *name = include_name(s + ind);
 
-			name += strspn(name, " ");
 			name[strcspn(name, " #")] = '\0';
 			if (*name == '\'' || *name == '"')
 				name[strlen(name) - 1] = '\0', name++;
-			if (*name == '{' || *name == '*' || *name == '[' || !*name)
-				return fail(p, &here, "<<: only a file name is "
-					    "supported here");
+			if (*name == '{')
+				return fail(p, &here, "<<: an include with "
+					    "overrides ({file: ...}) is not "
+					    "supported in a job");
 			if (include(p, &here, name, dir, indent + ind))
 				return -1;
 			continue;
 		}
-		if (add_line(p, s + ind, indent + ind, file, no))
+		if (add_line(p, s + ind, indent + ind, file, no, eol != NULL))
 			return -1;
 	}
 	return 0;
@@ -250,10 +279,14 @@ static int new_node(struct parser *p, const struct line *l,
 {
 	struct lkp_yaml *y = p->y;
 
-	if (y->nr_nodes == LKP_YAML_MAX_NODES)
+	if (y->nr_nodes == LKP_YAML_MAX_NODES ||
+	    p->expanded == LKP_YAML_MAX_NODES)
 		return fail(p, l, "more than %d values", LKP_YAML_MAX_NODES);
 	y->nodes[y->nr_nodes] = (struct lkp_yaml_node){
 		.kind = kind, .line = l->no, .child = -1, .next = -1 };
+	p->weight[y->nr_nodes] = 1;
+	p->height[y->nr_nodes] = 0;
+	p->expanded++;
 	return y->nr_nodes++;
 }
 
@@ -388,71 +421,317 @@ static const char *scalar(char *s, const char **why)
 	return s;
 }
 
-static const char *const refused[] = { "&", "*", "!", "|", ">", "{", "%", "@", "`" };
-
 /* Node c after *prev among parent n's children (the first when *prev < 0). */
-static void append(struct lkp_yaml *y, int n, int *prev, int c)
+static void append(struct parser *p, int n, int *prev, int c)
 {
+	struct lkp_yaml *y = p->y;
+
 	if (*prev < 0)
 		y->nodes[n].child = c;
 	else
 		y->nodes[*prev].next = c;
 	*prev = c;
+	p->weight[n] += p->weight[c];
+	if (p->height[n] < p->height[c] + 1)
+		p->height[n] = p->height[c] + 1;
 }
 
-/* A value on its key's line: a scalar or a flow sequence of scalars. */
+/*
+ * Node c into map n, the child of its key replaced where it stands, as
+ * Psych's Hash#merge! does; skipped when that child is one of this
+ * merge's (index from on), for the first mapping of a merged list wins.
+ */
+static void place(struct parser *p, int n, int *prev, int c, int from)
+{
+	struct lkp_yaml_node *nodes = p->y->nodes;
+
+	for (int o = nodes[n].child, before = -1; o >= 0;
+	     before = o, o = nodes[o].next) {
+		if (strcmp(nodes[o].key, nodes[c].key))
+			continue;
+		if (o >= from)
+			return;
+		nodes[c].next = nodes[o].next;
+		if (before < 0)
+			nodes[n].child = c;
+		else
+			nodes[before].next = c;
+		if (*prev == o)
+			*prev = c;
+		p->weight[n] += p->weight[c];
+		return;
+	}
+	append(p, n, prev, c);
+}
+
+/* A copy of node a, its children shared: an alias or a merged key. */
+static int copy_node(struct parser *p, const struct line *l, int a)
+{
+	struct lkp_yaml_node *nodes = p->y->nodes;
+	int n = new_node(p, l, nodes[a].kind);
+
+	if (n < 0)
+		return -1;
+	nodes[n] = nodes[a];
+	nodes[n].next = -1;
+	p->weight[n] = p->weight[a];
+	p->height[n] = p->height[a];
+	p->expanded += p->weight[a] - 1;
+	return n;
+}
+
+/*
+ * "<<: v" in map n: YAML's merge as Psych reads it, v a mapping (an
+ * alias of one) or a list of them: their keys into n, a key of n before
+ * replaced, a key after replacing; 0 when v is none (then "<<" is a key).
+ */
+static int merge(struct parser *p, const struct line *l, int n, int *prev,
+		 int v)
+{
+	struct lkp_yaml_node *nodes = p->y->nodes;
+	int from = p->y->nr_nodes, one = nodes[v].kind == LKP_YAML_MAP;
+
+	for (int m = one ? -1 : nodes[v].child; !one && m >= 0;
+	     m = nodes[m].next)
+		if (nodes[m].kind != LKP_YAML_MAP)
+			return 0;
+	if (!one && nodes[v].kind != LKP_YAML_SEQ)
+		return 0;
+	for (int m = one ? v : nodes[v].child; m >= 0;
+	     m = one ? -1 : nodes[m].next) {
+		for (int k = nodes[m].child; k >= 0; k = nodes[k].next) {
+			int c = copy_node(p, l, k);
+
+			if (c < 0)
+				return -1;
+			if (p->expanded > LKP_YAML_MAX_NODES)
+				return fail(p, l, "<<: the merged keys make "
+					    "more than %d values",
+					    LKP_YAML_MAX_NODES);
+			place(p, n, prev, c, from);
+		}
+	}
+	return 1;
+}
+
+/* The anchor "&name" at *v: its name, *v left at what follows; or NULL. */
+static const char *take_anchor(char **v)
+{
+	char *name = *v + 1, *end = name + strcspn(name, " ");
+	const char *flow = strpbrk(name, ",[]{}");
+
+	if (end == name || (flow && flow < end))
+		return NULL;
+	if (*end)
+		*end++ = '\0';
+	*v = end + strspn(end, " ");
+	return name;
+}
+
+static int name_anchor(struct parser *p, const struct line *l,
+		       const char *name, int n, const char *key)
+{
+	if (p->nr_anchors == LKP_YAML_MAX_ANCHORS)
+		return fail(p, l, "%s: &%s: more than %d anchors", key, name,
+			    LKP_YAML_MAX_ANCHORS);
+	p->anchors[p->nr_anchors++] = (struct anchor){ name, n };
+	return n;
+}
+
+/*
+ * "*name": a copy of the node anchored &name last before it in the
+ * document, its children shared; the nodes its copies stand for counted
+ * (a "billion laughs" of aliases of aliases stops at the bound).
+ */
+static int alias(struct parser *p, const struct line *l, const char *name,
+		 int depth, const char *key)
+{
+	int a = -1;
+
+	for (int i = p->nr_anchors; i-- > 0 && a < 0;)
+		if (!strcmp(p->anchors[i].name, name))
+			a = p->anchors[i].node;
+	if (a < 0)
+		return fail(p, l, "%s: *%s: no anchor &%s before it (or it "
+			    "is inside its own anchor)", key, name, name);
+	if (p->expanded + p->weight[a] - 1 > LKP_YAML_MAX_NODES)
+		return fail(p, l, "%s: *%s: the aliases make more than %d "
+			    "values", key, name, LKP_YAML_MAX_NODES);
+	if (depth + 1 + p->height[a] > LKP_YAML_MAX_DEPTH)
+		return fail(p, l, "%s: *%s: nested more than %d levels", key,
+			    name, LKP_YAML_MAX_DEPTH);
+	return copy_node(p, l, a);
+}
+
+/* Where bytes that are no line of the text are kept till lkp_yaml_free(). */
+static char *keep(struct parser *p, size_t n)
+{
+	struct lkp_yaml *y = p->y;
+	char **s = y->strings, *b;
+
+	if (y->nr_strings % 64 == 0) {
+		s = realloc(y->strings, (size_t)(y->nr_strings + 64) *
+			    sizeof(*s));
+		if (!s)
+			return NULL;
+		y->strings = s;
+	}
+	b = malloc(n);
+	if (b)
+		s[y->nr_strings++] = b;
+	return b;
+}
+
+/* The next line with a node after the raw line end. */
+static void skip_to(struct parser *p, int end)
+{
+	while (p->at < p->nr && p->lines[p->at].raw < end)
+		p->at++;
+}
+
+/* Block scalar line r: an empty line (a break) at block indentation bi. */
+static int break_line(const struct line *r, int bi)
+{
+	return !r->s[0] && r->indent <= bi;
+}
+
+/*
+ * The text of the block scalar whose lines follow raw line r, indented
+ * bi, written at out (counted only when out is NULL), as libyaml (so
+ * Psych) folds it: a line break between two lines that start with no
+ * blank is a space in a folded (>) scalar unless empty lines follow it;
+ * chomp -1 strips the final line break, 0 keeps one, 1 keeps them all.
+ * Its length; *end the raw line after it.
+ */
+static size_t block_text(const struct parser *p, int r, int bi, int folded,
+			 int chomp, char *out, int *end)
+{
+	int leading_break = 0, leading_blank = 0, trailing = 0;
+	size_t n = 0;
+
+#define PUT(c) do { if (out) out[n] = (c); n++; } while (0)
+	for (; r < p->nr_all && break_line(&p->all[r], bi); r++)
+		trailing += p->all[r].broken;
+	while (r < p->nr_all && p->all[r].indent >= bi) {
+		const struct line *l = &p->all[r];
+		int trailing_blank = l->indent > bi || l->s[0] == '\t';
+
+		if (folded && leading_break && !leading_blank &&
+		    !trailing_blank) {
+			if (!trailing)
+				PUT(' ');
+		} else if (leading_break) {
+			PUT('\n');
+		}
+		for (; trailing; trailing--)
+			PUT('\n');
+		leading_blank = trailing_blank;
+		for (int i = bi; i < l->indent; i++)
+			PUT(' ');
+		for (const char *c = l->s; *c; c++)
+			PUT(*c);
+		leading_break = l->broken;
+		for (r++; r < p->nr_all && break_line(&p->all[r], bi); r++)
+			trailing += p->all[r].broken;
+	}
+	if (chomp >= 0 && leading_break)
+		PUT('\n');
+	for (; chomp > 0 && trailing; trailing--)
+		PUT('\n');
+	PUT('\0');
+#undef PUT
+	*end = r;
+	return n;
+}
+
+/*
+ * A block scalar: header h ("|" or ">", then an indentation 1-9 and a
+ * chomping - or +, either first) ending line l, in a collection at
+ * column indent.  Without an indentation, that of its first line that
+ * is not empty (or of a deeper empty line before it).
+ */
+static int block_scalar(struct parser *p, const struct line *l, const char *h,
+			int indent, const char *key)
+{
+	int chomp = 0, add = 0, bi = indent + 1, end, n;
+	size_t len;
+	char *text;
+
+	for (const char *c = h + 1; *c; c++) {
+		if (*c >= '1' && *c <= '9' && !add)
+			add = *c - '0';
+		else if ((*c == '-' || *c == '+') && !chomp)
+			chomp = *c == '-' ? -1 : 1;
+		else
+			return fail(p, l, "%s: '%s': a block scalar's header "
+				    "is | or >, an indentation 1-9 and a "
+				    "chomping - or +", key, h);
+	}
+	if (add) {
+		bi = indent + add;
+	} else {
+		for (int r = l->raw + 1; r < p->nr_all; r++) {
+			if (p->all[r].indent > bi)
+				bi = p->all[r].indent;
+			if (p->all[r].s[0])
+				break;
+		}
+	}
+	len = block_text(p, l->raw + 1, bi, *h == '>', chomp, NULL, &end);
+	if (len > LKP_YAML_MAX_BYTES)
+		return fail(p, l, "%s: a block scalar over %d bytes", key,
+			    LKP_YAML_MAX_BYTES);
+	text = keep(p, len);
+	n = text ? new_node(p, l, LKP_YAML_SCALAR) :
+		   fail(p, l, "out of memory");
+	if (n < 0)
+		return -1;
+	block_text(p, l->raw + 1, bi, *h == '>', chomp, text, &end);
+	p->y->nodes[n].value = text;
+	skip_to(p, end);
+	return n;
+}
+
+/*
+ * A value on its key's line (or its item's): a scalar, an alias, a
+ * block scalar or a flow collection ([...], {...}), in a collection at
+ * column indent.
+ */
+static int flow(struct parser *p, const struct line *l, char *v,
+		int depth, const char *key);
+
 static int inline_value(struct parser *p, const struct line *l, char *v,
-			const char *key)
+			int indent, int depth, const char *key)
 {
 	const char *why;
-	int n, prev = -1;
+	int n;
 
-	if (*v == '?')
+	if (*v == '?' && (v[1] == ' ' || !v[1]))
 		return fail(p, l, "%s: '? ' (an explicit key) is not "
 			    "supported in a job", key);
-	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++)
-		if (!strncmp(v, refused[i], 1))
-			return fail(p, l, "%s: '%c' (anchors, aliases, tags, "
-				    "block scalars, flow mappings) is not "
-				    "supported in a job", key, *v);
-	if (*v != '[') {
-		n = new_node(p, l, LKP_YAML_SCALAR);
-		if (n < 0)
-			return -1;
-		/* YAML 1.1's null, written plain: quoted, it is text. */
-		if (!strcmp(v, "~") || !strcmp(v, "null") ||
-		    !strcmp(v, "Null") || !strcmp(v, "NULL"))
-			p->y->nodes[n].kind = LKP_YAML_NULL;
-		p->y->nodes[n].value = scalar(v, &why);
-		if (!p->y->nodes[n].value)
-			return fail(p, l, "%s: %s", key, why);
-		return n;
-	}
-	if (v[strlen(v) - 1] != ']')
-		return fail(p, l, "%s: a '[' list must end on its line", key);
-	v[strlen(v) - 1] = '\0';
-	n = new_node(p, l, LKP_YAML_SEQ);
-	for (char *item = v + 1, *end; n >= 0 && item; item = end) {
-		int c;
-
-		end = strchr(item, ',');
-		if (end)
-			*end++ = '\0';
-		item += strspn(item, " ");
-		strip_comment(item);
-		if (!*item && !end && prev < 0)
-			break;
-		if (!*item || strchr("[{&*!", *item))
-			return fail(p, l, "%s: a '[' list holds plain values "
-				    "only", key);
-		c = new_node(p, l, LKP_YAML_SCALAR);
-		if (c < 0)
-			return -1;
-		p->y->nodes[c].value = scalar(item, &why);
-		if (!p->y->nodes[c].value)
-			return fail(p, l, "%s: %s", key, why);
-		append(p->y, n, &prev, c);
-	}
+	if (*v == '!')
+		return fail(p, l, "%s: '%.40s': a tag is not supported in a "
+			    "job", key, v);
+	if (strchr("%@`", *v))
+		return fail(p, l, "%s: '%c' starts no value in YAML", key, *v);
+	if (*v == '*')
+		return strchr(v, ' ') ?
+		       fail(p, l, "%s: '%s': an alias is *NAME alone", key, v) :
+		       alias(p, l, v + 1, depth, key);
+	if (*v == '|' || *v == '>')
+		return block_scalar(p, l, v, indent, key);
+	if (*v == '[' || *v == '{')
+		return flow(p, l, v, depth, key);
+	n = new_node(p, l, LKP_YAML_SCALAR);
+	if (n < 0)
+		return -1;
+	/* YAML 1.1's null, written plain: quoted, it is text. */
+	if (!strcmp(v, "~") || !strcmp(v, "null") ||
+	    !strcmp(v, "Null") || !strcmp(v, "NULL"))
+		p->y->nodes[n].kind = LKP_YAML_NULL;
+	p->y->nodes[n].value = scalar(v, &why);
+	if (!p->y->nodes[n].value)
+		return fail(p, l, "%s: %s", key, why);
 	return n;
 }
 
@@ -539,24 +818,335 @@ static int fold_plain(struct parser *p, const struct line *l, char *v,
 	return 0;
 }
 
+/*
+ * The text of the flow collection ([...] or {...}) at v on line l and
+ * on the lines below (of the same file) until its brackets close,
+ * joined by line breaks, comments cut, written at out (counted only when
+ * out is NULL): its length with its NUL, 0 when malformed.
+ */
+static size_t flow_text(struct parser *p, const struct line *l,
+			const char *v, const char *key, char *out)
+{
+	size_t n = 0;
+	char quote = 0;
+	int open = 0;
+
+	for (int r = l->raw; r < p->nr_all; r++) {
+		const struct line *c = &p->all[r];
+		const char *s = r == l->raw ? v : c->s, *e;
+
+		/* As libyaml, a closing bracket may stand at any column. */
+		if (r > l->raw && c->file != l->file)
+			break;
+		if (r > l->raw && out)
+			out[n] = '\n';
+		n += r > l->raw;
+		for (e = s; *e && open >= 0; e++) {
+			if (quote == '"' && *e == '\\' && e[1])
+				e++;
+			else if (quote == '\'' && *e == quote && e[1] == quote)
+				e++;
+			else if (quote)
+				quote = *e == quote ? 0 : quote;
+			else if (*e == '#' && (e == s || e[-1] == ' '))
+				break;
+			else if ((*e == '"' || *e == '\'') &&
+				 (e == s || strchr(" [{,:", e[-1])))
+				quote = *e;
+			else if (*e == '[' || *e == '{')
+				open++;
+			else if ((*e == ']' || *e == '}') && !--open)
+				open = -1;
+		}
+		if (out)
+			memcpy(out + n, s, (size_t)(e - s));
+		n += (size_t)(e - s);
+		if (open < 0) {
+			e += strspn(e, " ");
+			if (*e && *e != '#')
+				return fail(p, c, "%s: '%.20s' after the "
+					    "closing bracket", key, e), 0;
+			if (out) {
+				out[n] = '\0';
+				skip_to(p, r + 1);
+			}
+			return n + 1;
+		}
+	}
+	return fail(p, l, "%s: a '%c' not closed", key, *v), 0;
+}
+
+struct flow {
+	struct parser *p;
+	struct line at;		/* the line it reads, for messages */
+	char *c;
+	const char *key;
+};
+
+static void flow_blanks(struct flow *f)
+{
+	for (; *f->c == ' ' || *f->c == '\n' || *f->c == '\t'; f->c++)
+		f->at.no += *f->c == '\n';
+}
+
+/* Line breaks in s and the blanks around them folded, as YAML does. */
+static void fold_breaks(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		int breaks = 0;
+		char *b = r + strspn(r, " \t");
+
+		for (; *b == '\n'; b += strspn(b, " \t"))
+			b++, breaks++;
+		if (!breaks) {
+			*w++ = *r;
+			continue;
+		}
+		if (breaks == 1)
+			*w++ = ' ';
+		while (--breaks > 0)
+			*w++ = '\n';
+		r = b - 1;
+	}
+	*w = '\0';
+}
+
+/*
+ * The scalar at f->c, plain or quoted: its text moved a byte back over
+ * the separator before it (never part of it), so that its NUL leaves
+ * the character after it; NULL with a message when malformed.
+ */
+static char *flow_scalar(struct flow *f, int *plain)
+{
+	char *s = f->c, *e = s, *text;
+	const char *why = "unterminated quote";
+
+	*plain = *s != '"' && *s != '\'';
+	if (!*plain) {
+		e = (char *)closing_quote(s);
+		if (!e)
+			return fail(f->p, &f->at, "%s: %s", f->key, why), NULL;
+		e++;
+	} else {
+		for (; *e && !strchr(",[]{}", *e); e++)
+			if (*e == ':' && (!e[1] || strchr(" \n,[]{}", e[1])))
+				break;
+		while (e > s && strchr(" \n\t", e[-1]))
+			e--;
+	}
+	for (char *c = s; c < e; c++)
+		f->at.no += *c == '\n';
+	f->c = e;
+	text = memmove(s - 1, s, (size_t)(e - s));
+	text[e - s] = '\0';
+	fold_breaks(text);
+	if (!*plain && !scalar(text, &why))
+		return fail(f->p, &f->at, "%s: %s", f->key, why), NULL;
+	return text;
+}
+
+static int flow_node(struct flow *f, int depth);
+
+/* "[a, b]" or "{a: b, c}"; in a list, "a: b" is a mapping of one key. */
+static int flow_collection(struct flow *f, int depth)
+{
+	struct parser *p = f->p;
+	int map = *f->c == '{', prev = -1, merged = 0;
+	int n = new_node(p, &f->at, map ? LKP_YAML_MAP : LKP_YAML_SEQ);
+	char close = map ? '}' : ']';
+
+	if (depth > LKP_YAML_MAX_DEPTH)
+		return fail(p, &f->at, "%s: nested more than %d levels",
+			    f->key, LKP_YAML_MAX_DEPTH);
+	for (f->c++; n >= 0; f->c++) {
+		char *key = NULL;
+		int c, plain = 1, pair, got = 0;
+
+		flow_blanks(f);
+		if (*f->c == close)
+			break;
+		if (map && *f->c && strchr("[{&*!?", *f->c))
+			return fail(p, &f->at, "%s: '%.*s': a key that is no "
+				    "plain or quoted text is not supported in "
+				    "a job", f->key,
+				    (int)strcspn(f->c, "\n") < 20 ?
+				    (int)strcspn(f->c, "\n") : 20, f->c);
+		if (map) {
+			key = flow_scalar(f, &plain);
+			if (!key)
+				return -1;
+			flow_blanks(f);
+		}
+		pair = *f->c == ':';
+		if (map && pair)
+			f->c++;
+		if (map && (!pair || (flow_blanks(f), strchr(",}", *f->c))))
+			c = new_node(p, &f->at, LKP_YAML_NULL);
+		else
+			c = flow_node(f, depth + 1);
+		if (c < 0)
+			return -1;
+		flow_blanks(f);
+		if (!map && *f->c == ':') {
+			/* "[k: v]": the item is a mapping of one key. */
+			int m = new_node(p, &f->at, LKP_YAML_MAP), v, one = -1;
+
+			f->c++;
+			flow_blanks(f);
+			v = m < 0 ? -1 : strchr(",]", *f->c) ?
+			    new_node(p, &f->at, LKP_YAML_NULL) :
+			    flow_node(f, depth + 2);
+			if (v < 0)
+				return -1;
+			if (p->y->nodes[c].kind != LKP_YAML_SCALAR &&
+			    p->y->nodes[c].kind != LKP_YAML_NULL)
+				return fail(p, &f->at, "%s: a key that is no "
+					    "text is not supported in a job",
+					    f->key);
+			p->y->nodes[v].key = p->y->nodes[c].value;
+			append(p, m, &one, v);
+			c = m;
+			flow_blanks(f);
+		}
+		if (map)
+			p->y->nodes[c].key = key;
+		if (map && plain && !strcmp(key, "<<"))
+			got = merge(p, &f->at, n, &prev, c);
+		if (got < 0)
+			return -1;
+		merged |= got;
+		if (!got && merged)
+			place(p, n, &prev, c, p->y->nr_nodes);
+		else if (!got)
+			append(p, n, &prev, c);
+		if (*f->c == close)
+			break;
+		if (*f->c != ',')
+			return fail(p, &f->at, "%s: '%.20s': expected ',' or "
+				    "'%c'", f->key, f->c, close);
+	}
+	if (n >= 0)
+		f->c++;
+	return n;
+}
+
+/* A node of a flow collection: a collection, an alias or a scalar. */
+static int flow_node(struct flow *f, int depth)
+{
+	struct parser *p = f->p;
+	const char *anchor = NULL;
+	char *text;
+	int n, plain;
+
+	if (*f->c == '&') {
+		char *name = f->c + 1;
+		size_t len = strcspn(name, " \n,[]{}");
+
+		if (!len)
+			return fail(p, &f->at, "%s: an anchor without a name",
+				    f->key);
+		anchor = memmove(name - 1, name, len);
+		name[len - 1] = '\0';
+		f->c = name + len;
+		flow_blanks(f);
+	}
+	if (*f->c == '[' || *f->c == '{') {
+		n = flow_collection(f, depth);
+	} else if (*f->c == '*') {
+		char *name = f->c + 1;
+		size_t len = strcspn(name, " \n,[]{}");
+
+		text = memmove(name - 1, name, len);
+		name[len - 1] = '\0';
+		f->c = name + len;
+		n = len ? alias(p, &f->at, text, depth, f->key) :
+			  fail(p, &f->at, "%s: an alias without a name", f->key);
+	} else if (*f->c && strchr("!|>?%@`", *f->c)) {
+		return fail(p, &f->at, "%s: '%.20s' is not supported in a "
+			    "flow collection", f->key, f->c);
+	} else if (*f->c && strchr(",]}", *f->c)) {
+		return fail(p, &f->at, "%s: an empty value in a flow "
+			    "collection", f->key);
+	} else {
+		text = flow_scalar(f, &plain);
+		n = text ? new_node(p, &f->at, LKP_YAML_SCALAR) : -1;
+		if (n < 0)
+			return -1;
+		p->y->nodes[n].value = text;
+		if (plain && (!*text || !strcmp(text, "~") ||
+			      !strcmp(text, "null") || !strcmp(text, "Null") ||
+			      !strcmp(text, "NULL")))
+			p->y->nodes[n].kind = LKP_YAML_NULL;
+	}
+	return anchor && n >= 0 ? name_anchor(p, &f->at, anchor, n, f->key) :
+				  n;
+}
+
+/* The flow collection at v of line l. */
+static int flow(struct parser *p, const struct line *l, char *v,
+		int depth, const char *key)
+{
+	struct flow f = { p, *l, NULL, key };
+	size_t len = flow_text(p, l, v, key, NULL);
+
+	/* A byte before it: flow_scalar() moves text back over one. */
+	f.c = len ? keep(p, len + 1) : NULL;
+	if (!f.c)
+		return len ? fail(p, l, "out of memory") : -1;
+	*f.c++ = ' ';
+	flow_text(p, l, v, key, f.c);
+	return flow_collection(&f, depth + 1);
+}
+
+static int below(struct parser *p, const struct line *l, int indent,
+		 int depth, const char *key);
+
+/*
+ * The value v of key on line l (after its colon or its item's '-'), an
+ * anchor before it or not, continued on the lines below when plain or
+ * quoted; below them when v is empty.
+ */
+static int node_text(struct parser *p, const struct line *l, char *v,
+		     int indent, int depth, const char *key)
+{
+	const char *anchor = NULL;
+	int n;
+
+	if (*v == '&' && !(anchor = take_anchor(&v)))
+		return fail(p, l, "%s: '%.40s': a malformed anchor", key, v);
+	if (anchor && !strchr("[{\"'", *v) && key_colon(v))
+		return fail(p, l, "%s: &%s %s: an anchor on a key is not "
+			    "supported in a job", key, anchor, v);
+	if (!*v)
+		n = below(p, l, indent, depth, key);
+	else
+		n = fold_plain(p, l, v, indent, key) ? -1 :
+		    inline_value(p, l, v, indent, depth, key);
+	return anchor && n >= 0 ? name_anchor(p, l, anchor, n, key) : n;
+}
+
 /* The value of key, whose line l has rest after the colon. */
 static int value_of(struct parser *p, const struct line *l, char *rest,
 		    int indent, int depth, const char *key)
 {
-	struct line *next = p->at < p->nr ? &p->lines[p->at] : NULL;
-
 	rest += strspn(rest, " ");
 	strip_comment(rest);
-	if (*rest)
-		return fold_plain(p, l, rest, indent, key) ? -1 :
-		       inline_value(p, l, rest, key);
-	/* A value starting on the line below, deeper: no key, no item. */
+	return node_text(p, l, rest, indent, depth, key);
+}
+
+/* A value that starts on the line below l: no key, no item; or none. */
+static int below(struct parser *p, const struct line *l, int indent,
+		 int depth, const char *key)
+{
+	struct line *next = p->at < p->nr ? &p->lines[p->at] : NULL;
+
 	if (next && next->indent > indent && key_colon(next->s) == NULL &&
 	    !(next->s[0] == '-' && (next->s[1] == ' ' || !next->s[1]))) {
 		p->at++;
 		strip_comment(next->s);
-		return fold_plain(p, next, next->s, indent, key) ? -1 :
-		       inline_value(p, next, next->s, key);
+		return node_text(p, next, next->s, indent, depth, key);
 	}
 	if (next && (next->indent > indent ||
 		     (next->indent == indent && next->s[0] == '-' &&
@@ -583,7 +1173,7 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 				c = block(p, p->lines[p->at].indent, depth + 1, key);
 			else
 				c = new_node(p, l, LKP_YAML_NULL);
-		} else if (key_colon(l->s + 2) && !strchr("\"'[", l->s[2])) {
+		} else if (key_colon(l->s + 2) && !strchr("\"'[{&*|>", l->s[2])) {
 			/* "- k: v": a mapping of its own column. */
 			int skip = 1 + (int)strspn(l->s + 1, " ");
 
@@ -592,13 +1182,11 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 			c = block(p, l->indent, depth + 1, key);
 		} else {
 			p->at++;
-			strip_comment(l->s + 2);
-			c = fold_plain(p, l, l->s + 2, indent, key) ? -1 :
-			    inline_value(p, l, l->s + 2, key);
+			c = node_text(p, l, l->s + 2, indent, depth, key);
 		}
 		if (c < 0)
 			return -1;
-		append(p->y, n, &prev, c);
+		append(p, n, &prev, c);
 	}
 	return n;
 }
@@ -618,22 +1206,29 @@ static char *key_colon(char *s)
 static int map(struct parser *p, int indent, int depth)
 {
 	int n = new_node(p, &p->lines[p->at], LKP_YAML_MAP), prev = -1, c;
+	int merged = 0;
 
 	while (n >= 0 && p->at < p->nr && p->lines[p->at].indent == indent &&
 	       !(indent == 0 && is_separator(p->lines[p->at].s))) {
 		struct line *l = &p->lines[p->at++];
 		char *colon = key_colon(l->s), *k = l->s;
 		const char *why;
+		int got = 0;
 
 		if (l->s[0] == '-')
 			return fail(p, l, "a list item where a key was expected");
 		if (l->s[0] == '?' && (l->s[1] == ' ' || !l->s[1]))
 			return fail(p, l, "'? ' (an explicit key) is not "
 				    "supported in a job");
+		if (strchr("&*!", l->s[0]))
+			return fail(p, l, "'%.40s': an anchor, alias or tag on "
+				    "a key is not supported in a job", l->s);
 		if (!colon)
 			return fail(p, l, "'%.40s': expected KEY: VALUE", l->s);
 		*colon = '\0';
 		strip_comment(k);
+		if (!strcmp(k, "<<"))
+			got = 1;
 		if (!scalar(k, &why) || !*k)
 			return fail(p, l, "a malformed key");
 		c = value_of(p, l, colon + 1, indent, depth, k);
@@ -641,7 +1236,16 @@ static int map(struct parser *p, int indent, int depth)
 			return -1;
 		p->y->nodes[c].key = k;
 		p->y->nodes[c].line = l->no;
-		append(p->y, n, &prev, c);
+		/* Not an include (add_text() took those): YAML's merge. */
+		if (got)
+			got = merge(p, l, n, &prev, c);
+		if (got < 0)
+			return -1;
+		merged |= got;
+		if (!got && merged)
+			place(p, n, &prev, c, p->y->nr_nodes);
+		else if (!got)
+			append(p, n, &prev, c);
 	}
 	if (n >= 0 && p->at < p->nr && p->lines[p->at].indent > indent)
 		return fail(p, &p->lines[p->at], "indented deeper than the "
@@ -686,6 +1290,7 @@ static int documents(struct parser *p)
 		if (l->s[0] == '-')
 			return fail(p, l, "a document must be KEY: VALUE "
 				    "lines, not a list");
+		p->nr_anchors = 0;
 		root = map(p, 0, 0);
 		if (root < 0)
 			return -1;
@@ -696,14 +1301,17 @@ static int documents(struct parser *p)
 	return 0;
 }
 
-static void drop_empty_lines(struct parser *p)
+/* The lines with a node, the others kept in p->all for block scalars. */
+static int drop_empty_lines(struct parser *p)
 {
-	int w = 0;
-
-	for (int r = 0; r < p->nr; r++)
-		if (!empty_line(p->lines[r].s))
-			p->lines[w++] = p->lines[r];
-	p->nr = w;
+	p->lines = malloc((size_t)(p->nr_all ? p->nr_all : 1) *
+			  sizeof(*p->lines));
+	if (!p->lines)
+		return fail(p, NULL, "out of memory");
+	for (int r = 0; r < p->nr_all; r++)
+		if (!empty_line(p->all[r].s))
+			p->lines[p->nr++] = p->all[r];
+	return 0;
 }
 
 int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
@@ -719,8 +1327,12 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 			    LKP_YAML_MAX_BYTES);
 	y->text = malloc(len + 1);
 	y->nodes = calloc(LKP_YAML_MAX_NODES, sizeof(*y->nodes));
-	if (!y->text || !y->nodes)
-		return fail(&p, NULL, "out of memory");
+	p.weight = calloc(LKP_YAML_MAX_NODES, sizeof(*p.weight));
+	p.height = calloc(LKP_YAML_MAX_NODES, sizeof(*p.height));
+	if (!y->text || !y->nodes || !p.weight || !p.height) {
+		fail(&p, NULL, "out of memory");
+		goto out;
+	}
 	memcpy(y->text, text, len);
 	y->text[len] = '\0';
 	if (memchr(text, '\0', len)) {
@@ -733,12 +1345,16 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 		memmove(y->text, y->text + 3, len - 2);
 	if (add_text(&p, y->text, name, dir, 0))
 		goto out;
-	drop_empty_lines(&p);
+	if (drop_empty_lines(&p))
+		goto out;
 	ret = documents(&p);
 	if (!ret && !y->nr_docs)
 		ret = fail(&p, NULL, "%s: no KEY: VALUE line", name);
 out:
+	free(p.all);
 	free(p.lines);
+	free(p.weight);
+	free(p.height);
 	return ret;
 }
 
@@ -771,6 +1387,9 @@ void lkp_yaml_free(struct lkp_yaml *y)
 {
 	free(y->nodes);
 	free(y->text);
+	for (int i = 0; i < y->nr_strings; i++)
+		free(y->strings[i]);
+	free(y->strings);
 	for (int i = 0; i < y->nr_included; i++)
 		free(y->included[i]);
 	memset(y, 0, sizeof(*y));

@@ -24,6 +24,7 @@
 #define LKP_YAML_MAX_DEPTH 16
 #define LKP_YAML_MAX_INCLUDES 8
 #define LKP_YAML_MAX_DOCS 64
+#define LKP_YAML_MAX_ANCHORS 1024
 
 enum lkp_yaml_kind { LKP_YAML_NULL, LKP_YAML_SCALAR, LKP_YAML_MAP,
 	LKP_YAML_SEQ };
@@ -45,6 +46,8 @@ struct lkp_yaml {
 	char *text;		/* the node strings point into it */
 	char *included[LKP_YAML_MAX_INCLUDES];	/* ... and into these */
 	int nr_included;
+	char **strings;		/* ... and these: block scalars, flows */
+	int nr_strings;
 };
 
 /*
