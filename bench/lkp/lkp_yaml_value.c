@@ -191,7 +191,8 @@ static size_t block_text(const struct parser *p, int r, int bi, int folded,
 		trailing += p->all[r].broken;
 	while (r < p->nr_all && p->all[r].indent >= bi) {
 		const struct line *l = &p->all[r];
-		int trailing_blank = l->indent > bi || l->s[0] == '\t';
+		/* Starts with a blank (a tab there is refused already). */
+		int trailing_blank = l->indent > bi;
 
 		if (folded && leading_break && !leading_blank &&
 		    !trailing_blank) {
