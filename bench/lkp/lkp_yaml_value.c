@@ -410,8 +410,9 @@ static void fold_breaks(char *s)
 
 /*
  * The scalar at f->c, plain or quoted: its text moved a byte back over
- * the separator before it (never part of it), so that its NUL leaves
- * the character after it; NULL with a message when malformed.
+ * the bracket, comma, colon or blank before it (read already: a flow
+ * starts with its bracket), so that its NUL leaves the character after
+ * it; NULL with a message when malformed.
  */
 static char *flow_scalar(struct flow *f, int *plain)
 {
@@ -590,11 +591,9 @@ static int flow(struct parser *p, const struct line *l, char *v,
 	struct flow f = { p, *l, NULL, key };
 	size_t len = flow_text(p, l, v, key, NULL);
 
-	/* A byte before it: flow_scalar() moves text back over one. */
-	f.c = len ? keep(p, len + 1) : NULL;
+	f.c = len ? keep(p, len) : NULL;
 	if (!f.c)
 		return len ? fail(p, l, "out of memory") : -1;
-	*f.c++ = ' ';
 	flow_text(p, l, v, key, f.c);
 	return flow_collection(&f, depth + 1);
 }
