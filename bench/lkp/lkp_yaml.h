@@ -30,39 +30,8 @@
 
 #include <stddef.h>
 
-#define LKP_YAML_MAX_BYTES (1 << 20)
-#define LKP_YAML_MAX_NODES 16384
-#define LKP_YAML_MAX_DEPTH 16
-#define LKP_YAML_MAX_INCLUDES 8
-#define LKP_YAML_MAX_DOCS 64
-#define LKP_YAML_MAX_ANCHORS 1024
-
-enum lkp_yaml_kind { LKP_YAML_NULL, LKP_YAML_SCALAR, LKP_YAML_MAP,
-	LKP_YAML_SEQ };
-
-/*
- * A node; children are linked by next, -1 ending a list.  An alias's
- * node shares the children of the node it copies: walk, never change.
- */
-struct lkp_yaml_node {
-	enum lkp_yaml_kind kind;
-	const char *key;	/* in a mapping: its key; else NULL */
-	const char *value;	/* a scalar's text, unquoted */
-	int line;		/* 1-based, in the file it came from */
-	int child, next;
-};
-
-struct lkp_yaml {
-	struct lkp_yaml_node *nodes;
-	int nr_nodes;
-	int docs[LKP_YAML_MAX_DOCS];	/* each document's root, a map */
-	int nr_docs;
-	char *text;		/* the node strings point into it */
-	char *included[LKP_YAML_MAX_INCLUDES];	/* ... and into these */
-	int nr_included;
-	char **strings;		/* ... and these: block scalars, flows */
-	int nr_strings;
-};
+/* Its bounds and the nodes it makes. */
+#include "lkp_yaml_value.h"
 
 /*
  * Parse path (its includes spliced in) into y.  0, or -1 with

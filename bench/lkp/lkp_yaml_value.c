@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The values of LKP's YAML that stand on a line (lkp_yaml.h): plain and
- * quoted scalars, block scalars (whose lines follow) and flow
- * collections (which may run over the lines below).
+ * The nodes of LKP's YAML (lkp_yaml.h) and its values that stand on a
+ * line: plain and quoted scalars, aliases, block scalars (whose lines
+ * follow) and flow collections (which may run over the lines below).
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "file.h"
-#include "lkp_yaml_read.h"
+#include "lkp_yaml_value.h"
+
+int yaml_vfail(struct parser *p, const struct line *l, const char *fmt,
+	       va_list ap)
+{
+	size_t n = 0;
+
+	if (l)
+		n = (size_t)snprintf(p->err, p->errlen, "%s:%d: ", l->file,
+				     l->no);
+	if (n < p->errlen)
+		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	return -1;
+}
 
 static int fail(struct parser *p, const struct line *l, const char *fmt, ...)
 {
@@ -19,6 +33,150 @@ static int fail(struct parser *p, const struct line *l, const char *fmt, ...)
 	yaml_vfail(p, l, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int yaml_new_node(struct parser *p, const struct line *l,
+		    enum lkp_yaml_kind kind)
+{
+	struct lkp_yaml *y = p->y;
+
+	if (y->nr_nodes == LKP_YAML_MAX_NODES ||
+	    p->expanded == LKP_YAML_MAX_NODES)
+		return fail(p, l, "more than %d values", LKP_YAML_MAX_NODES);
+	y->nodes[y->nr_nodes] = (struct lkp_yaml_node){
+		.kind = kind, .line = l->no, .child = -1, .next = -1 };
+	p->weight[y->nr_nodes] = 1;
+	p->height[y->nr_nodes] = 0;
+	p->expanded++;
+	return y->nr_nodes++;
+}
+
+/* Node c after *prev among parent n's children (the first when *prev < 0). */
+void yaml_append(struct parser *p, int n, int *prev, int c)
+{
+	struct lkp_yaml *y = p->y;
+
+	if (*prev < 0)
+		y->nodes[n].child = c;
+	else
+		y->nodes[*prev].next = c;
+	*prev = c;
+	p->weight[n] += p->weight[c];
+	if (p->height[n] < p->height[c] + 1)
+		p->height[n] = p->height[c] + 1;
+}
+
+/*
+ * Node c into map n, the child of its key replaced where it stands, as
+ * Psych's Hash#merge! does; skipped when that child is one of this
+ * merge's (index from on), for the first mapping of a merged list wins.
+ */
+void yaml_place(struct parser *p, int n, int *prev, int c, int from)
+{
+	struct lkp_yaml_node *nodes = p->y->nodes;
+
+	for (int o = nodes[n].child, before = -1; o >= 0;
+	     before = o, o = nodes[o].next) {
+		if (strcmp(nodes[o].key, nodes[c].key))
+			continue;
+		if (o >= from)
+			return;
+		nodes[c].next = nodes[o].next;
+		if (before < 0)
+			nodes[n].child = c;
+		else
+			nodes[before].next = c;
+		if (*prev == o)
+			*prev = c;
+		p->weight[n] += p->weight[c];
+		return;
+	}
+	yaml_append(p, n, prev, c);
+}
+
+/* A copy of node a, its children shared: an alias or a merged key. */
+static int copy_node(struct parser *p, const struct line *l, int a)
+{
+	struct lkp_yaml_node *nodes = p->y->nodes;
+	int n = yaml_new_node(p, l, nodes[a].kind);
+
+	if (n < 0)
+		return -1;
+	nodes[n] = nodes[a];
+	nodes[n].next = -1;
+	p->weight[n] = p->weight[a];
+	p->height[n] = p->height[a];
+	p->expanded += p->weight[a] - 1;
+	return n;
+}
+
+/*
+ * "<<: v" in map n: YAML's merge as Psych reads it, v a mapping (an
+ * alias of one) or a list of them: their keys into n, a key of n before
+ * replaced, a key after replacing; 0 when v is none (then "<<" is a key).
+ */
+int yaml_merge(struct parser *p, const struct line *l, int n, int *prev,
+		 int v)
+{
+	struct lkp_yaml_node *nodes = p->y->nodes;
+	int from = p->y->nr_nodes, one = nodes[v].kind == LKP_YAML_MAP;
+
+	for (int m = one ? -1 : nodes[v].child; !one && m >= 0;
+	     m = nodes[m].next)
+		if (nodes[m].kind != LKP_YAML_MAP)
+			return 0;
+	if (!one && nodes[v].kind != LKP_YAML_SEQ)
+		return 0;
+	for (int m = one ? v : nodes[v].child; m >= 0;
+	     m = one ? -1 : nodes[m].next) {
+		for (int k = nodes[m].child; k >= 0; k = nodes[k].next) {
+			int c = copy_node(p, l, k);
+
+			if (c < 0)
+				return -1;
+			if (p->expanded > LKP_YAML_MAX_NODES)
+				return fail(p, l, "<<: the merged keys make "
+					    "more than %d values",
+					    LKP_YAML_MAX_NODES);
+			yaml_place(p, n, prev, c, from);
+		}
+	}
+	return 1;
+}
+
+int yaml_name_anchor(struct parser *p, const struct line *l,
+		       const char *name, int n, const char *key)
+{
+	if (p->nr_anchors == LKP_YAML_MAX_ANCHORS)
+		return fail(p, l, "%s: &%s: more than %d anchors", key, name,
+			    LKP_YAML_MAX_ANCHORS);
+	p->anchors[p->nr_anchors++] = (struct anchor){ name, n };
+	return n;
+}
+
+/*
+ * "*name": a copy of the node anchored &name last before it in the
+ * document, its children shared; the nodes its copies stand for counted
+ * (a "billion laughs" of aliases of aliases stops at the bound).
+ */
+int yaml_alias(struct parser *p, const struct line *l, const char *name,
+		 int depth, const char *key)
+{
+	int a = -1;
+
+	for (int i = p->nr_anchors; i-- > 0 && a < 0;)
+		if (!strcmp(p->anchors[i].name, name))
+			a = p->anchors[i].node;
+	if (a < 0)
+		return fail(p, l, "%s: *%s: no anchor &%s before it (or it "
+			    "is inside its own anchor)", key, name, name);
+	if (p->expanded + p->weight[a] - 1 > LKP_YAML_MAX_NODES)
+		return fail(p, l, "%s: *%s: the aliases make more than %d "
+			    "values", key, name, LKP_YAML_MAX_NODES);
+	if (depth + 1 + p->height[a] > LKP_YAML_MAX_DEPTH)
+		return fail(p, l, "%s: *%s: nested more than %d levels", key,
+			    name, LKP_YAML_MAX_DEPTH);
+	return copy_node(p, l, a);
 }
 
 /* Code point u as UTF-8 at w; the bytes written. */

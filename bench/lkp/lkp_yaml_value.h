@@ -1,15 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside lkp_yaml.c and lkp_yaml_value.c, the two halves of the reader
- * of lkp_yaml.h: the lines, the parser's state and what each half
- * calls of the other.
+ * The nodes of lkp_yaml.h's reader, its bounds, and the half of it
+ * lkp_yaml.c calls (lkp_yaml_value.c): the parser's state, the nodes
+ * made, anchors, aliases and merges, and the values that stand on a
+ * line.  Its readers include lkp_yaml.h.
  */
-#ifndef WIS_LKP_YAML_READ_H
-#define WIS_LKP_YAML_READ_H
+#ifndef WIS_LKP_YAML_VALUE_H
+#define WIS_LKP_YAML_VALUE_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
-#include "lkp_yaml.h"
+#define LKP_YAML_MAX_BYTES (1 << 20)
+#define LKP_YAML_MAX_NODES 16384
+#define LKP_YAML_MAX_DEPTH 16
+#define LKP_YAML_MAX_INCLUDES 8
+#define LKP_YAML_MAX_DOCS 64
+#define LKP_YAML_MAX_ANCHORS 1024
+
+enum lkp_yaml_kind { LKP_YAML_NULL, LKP_YAML_SCALAR, LKP_YAML_MAP,
+	LKP_YAML_SEQ };
+
+/*
+ * A node; children are linked by next, -1 ending a list.  An alias's
+ * node shares the children of the node it copies: walk, never change.
+ */
+struct lkp_yaml_node {
+	enum lkp_yaml_kind kind;
+	const char *key;	/* in a mapping: its key; else NULL */
+	const char *value;	/* a scalar's text, unquoted */
+	int line;		/* 1-based, in the file it came from */
+	int child, next;
+};
+
+struct lkp_yaml {
+	struct lkp_yaml_node *nodes;
+	int nr_nodes;
+	int docs[LKP_YAML_MAX_DOCS];	/* each document's root, a map */
+	int nr_docs;
+	char *text;		/* the node strings point into it */
+	char *included[LKP_YAML_MAX_INCLUDES];	/* ... and into these */
+	int nr_included;
+	char **strings;		/* ... and these: block scalars, flows */
+	int nr_strings;
+};
 
 struct line {
 	char *s;		/* the content, indentation stripped */
@@ -42,7 +76,7 @@ struct parser {
 	size_t errlen;
 };
 
-/* lkp_yaml.c: the block structure, anchors, merges. */
+/* The nodes, anchors, aliases and merges. */
 /* "FILE:LINE: " and the message into p->err; -1. */
 int yaml_vfail(struct parser *p, const struct line *l, const char *fmt,
 	       va_list ap);
@@ -57,7 +91,7 @@ int yaml_alias(struct parser *p, const struct line *l, const char *name,
 int yaml_name_anchor(struct parser *p, const struct line *l,
 		     const char *name, int n, const char *key);
 
-/* lkp_yaml_value.c: the values on a line. */
+/* The values on a line. */
 const char *yaml_scalar(char *s, const char **why);
 const char *yaml_closing_quote(const char *v);
 int yaml_inline_value(struct parser *p, const struct line *l, char *v,
