@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 58
+plan 70
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -93,7 +93,7 @@ bad() {
 		"test $rc -eq 2 && grep -qF \"$2\" err && test ! -e bad.wis && test ! -s out"
 }
 bad not-wis.yaml "not-wis.yaml: line 1: suite: 'netperf' is not will-it-scale"
-bad malformed.yaml "malformed.yaml:3: test: a '[' list must end on its line"
+bad malformed.yaml "malformed.yaml:3: test: a '[' not closed"
 bad zero.yaml "nr_task: 10% of 1 CPUs is 0 tasks"
 FIX=$tmp bad bad-ucode.yaml "bad-ucode.yaml: line 12: ucode: bad value '5003006h': a microcode revision (0x5003006)"
 grep -v -e '^compiler/' -e '^  gcc-12/performance' "$FIX/no-params.txt" \
@@ -237,3 +237,51 @@ check "a key's and a machine's escapes cleaned: '?'" sh -c \
 	"grep -q 'on b?\[2J.s 4 CPUs' err && grep -q 'map (.*): k?\[31m$' err && ! grep -q \"$esc\" err"
 job raw-value.yaml "will-it-scale:" "  test: x${esc}[2J"
 refused raw-value.yaml "a value quoted in an error, cleaned" "bad value 'x?[2J'"
+
+# The YAML Psych writes and reads beyond LKP's files (block scalars,
+# anchors, merges, flow mappings), each document as lkp_yaml_dump prints
+# it (bench/scripts/lkp-yaml-check sets the same cases beside Psych).
+DUMP=$tmp/lkp_yaml_dump
+gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -I"$root/bench/lkp" \
+	-I"$root/bench/base" -o "$DUMP" "$root/tests/lkp_yaml_dump.c" \
+	"${WIS%/rootfs/bin/wis}/obj/glibc/libwis.a"
+yaml() {
+	printf '%b' "$3" >"$1.yaml"
+	is "$2" "$4" "$("$DUMP" "$1.yaml" | sed 1d)"
+}
+nl='\u000a'
+yaml literal "| |- |+ |2: literal, chomped, indented" \
+	'a: |\n  x\n\n  y\n\nb: |-\n  x\n\nc: |+\n  x\n\nd: |2\n   x\n  y\n' \
+	"{\"a\":\"x$nl${nl}y$nl\",\"b\":\"x\",\"c\":\"x$nl$nl\",\"d\":\" x${nl}y$nl\"}"
+yaml folded "> >-: folded, a more indented line kept" \
+	'a: >\n  a\n  b\n\n  c\n    more\n  d\nb: >-\n  p\n  q\n\n' \
+	"{\"a\":\"a b${nl}c$nl  more${nl}d$nl\",\"b\":\"p q\"}"
+yaml items "block scalars as items, '#' in them text" \
+	'a:\n- |\n  # text\n  x\n- >-\n  p\n# a comment\nb: 1\n' \
+	"{\"a\":[\"# text${nl}x$nl\",\"p\"],\"b\":\"1\"}"
+yaml alias "&anchor and *alias: a mapping, a list, a scalar" \
+	'a: &x {k: v}\nb: *x\nc: &s [1, 2]\nd: *s\ne: &t text\nf: [*t, *s]\n' \
+	'{"a":{"k":"v"},"b":{"k":"v"},"c":["1","2"],"d":["1","2"],"e":"text","f":["text",["1","2"]]}'
+yaml merge "<<: *alias and <<: [*a, {...}]: YAML's merge, a key after it wins" \
+	'base: &b\n  k: v\n  l: w\njob:\n  <<: *b\n  l: x\nlist:\n  <<: [*b, {m: 1}]\n' \
+	'{"base":{"k":"v","l":"w"},"job":{"k":"v","l":"x"},"list":{"k":"v","l":"w","m":"1"}}'
+yaml flow "flow mappings, nested flow lists, over lines" \
+	'a: {k: v, l: [x, [y, z], {m: n}]}\nb: [\n  p, # c\n  q\n]\n' \
+	'{"a":{"k":"v","l":["x",["y","z"],{"m":"n"}]},"b":["p","q"]}'
+yaml undefined "an undefined alias refused by name" 'a: 1\nb: *nowhere\n' \
+	"error: undefined.yaml:2: b: *nowhere: no anchor &nowhere before it (or it is inside its own anchor)"
+yaml bomb "aliases of aliases refused past the bound of values" \
+	'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d]\n' \
+	"error: bomb.yaml:5: e: *d: the aliases make more than 16384 values"
+yaml tag "a tag refused" 'a: !ruby/object:Foo\n  k: v\n' \
+	"error: tag.yaml:1: a: '!ruby/object:Foo': a tag is not supported in a job"
+yaml explicit-key "an explicit key refused" 'a: 1\n? b\n: c\n' \
+	"error: explicit-key.yaml:2: '? ' (an explicit key) is not supported in a job"
+yaml indicator "an indentation indicator 0 refused" 'a: |0\n  x\n' \
+	"error: indicator.yaml:1: a: '|0': a block scalar's header is | or >, an indentation 1-9 and a chomping - or +"
+job psych.yaml "base: &b" "  test: brk1" "  nr_task: [1, 2]" \
+	"will-it-scale:" "  <<: *b" "  mode: thread" "notes: |" "  # text" "  more"
+is "a job of anchors, a merge and a block scalar: its sweeps" \
+	"wis.tests=brk1 wis.mode=threads wis.tasks=1
+wis.tests=brk1 wis.mode=threads wis.tasks=2" \
+	"$("$WIS" sweep --job psych.yaml --keys --cpus 2 2>err | cut -d' ' -f1-3)"

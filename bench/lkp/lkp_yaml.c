@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The YAML subset of LKP's job files (lkp_yaml.h): the text is cut into
- * lines (includes spliced in, each line keeping its file and number),
- * then each document is read by indentation, a block at a time.
+ * LKP's job files as Psych reads their YAML (lkp_yaml.h): the text is
+ * cut into lines (includes spliced in, each line keeping its file and
+ * number), then each document is read by indentation, a block at a
+ * time; a value on a line, its nodes, anchors and merges by
+ * lkp_yaml_value.c.
  */
 #include <fcntl.h>
 #include <ftw.h>
@@ -16,36 +18,13 @@
 #include "file.h"
 #include "lkp_yaml.h"
 
-struct line {
-	char *s;		/* the content, indentation stripped */
-	int indent;
-	const char *file;
-	int no;
-};
-
-struct parser {
-	struct lkp_yaml *y;
-	struct line *lines;
-	int nr, cap, at;
-	size_t bytes;
-	int includes;
-	char *err;
-	size_t errlen;
-};
-
 static int fail(struct parser *p, const struct line *l, const char *fmt, ...)
 {
-	size_t n = 0;
 	va_list ap;
 
-	if (l)
-		n = (size_t)snprintf(p->err, p->errlen, "%s:%d: ", l->file,
-				     l->no);
-	if (n < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	yaml_vfail(p, l, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -57,18 +36,20 @@ static int empty_line(const char *s)
 }
 
 static int add_line(struct parser *p, char *s, int indent, const char *file,
-		    int no)
+		    int no, int broken)
 {
-	if (p->nr == p->cap) {
+	if (p->nr_all == p->cap) {
 		int cap = p->cap ? p->cap * 2 : 256;
-		struct line *l = realloc(p->lines, (size_t)cap * sizeof(*l));
+		struct line *l = realloc(p->all, (size_t)cap * sizeof(*l));
 
 		if (!l)
 			return fail(p, NULL, "out of memory");
-		p->lines = l;
+		p->all = l;
 		p->cap = cap;
 	}
-	p->lines[p->nr++] = (struct line){ s, indent, file, no };
+	p->all[p->nr_all] = (struct line){ s, indent, file, no, p->nr_all,
+					   broken };
+	p->nr_all++;
 	return 0;
 }
 
@@ -208,6 +189,13 @@ static int include(struct parser *p, const struct line *l, const char *name,
 	return ret;
 }
 
+/* What follows the colon of a "<<:" line. */
+static char *include_name(char *s)
+{
+	s = strchr(s, ':') + 1;
+	return s + strspn(s, " ");
+}
+
 /* Cut text into lines; `<<: NAME` lines are replaced by NAME's lines. */
 static int add_text(struct parser *p, char *text, const char *file,
 		    const char *dir, int indent)
@@ -216,7 +204,7 @@ static int add_text(struct parser *p, char *text, const char *file,
 
 	for (char *s = text, *eol; s && *s; s = eol) {
 		int ind = (int)strspn(s, " ");
-		struct line here = { s, 0, file, ++no };
+		struct line here = { s, 0, file, ++no, 0, 0 };
 
 		eol = strchr(s, '\n');
 		if (eol)
@@ -225,36 +213,30 @@ static int add_text(struct parser *p, char *text, const char *file,
 			eol[-2] = '\0';
 		if (s[ind] == '\t')
 			return fail(p, &here, "a tab in the indentation");
-		if (!strncmp(s + ind, "<<", 2) && strchr(s + ind, ':')) {
-			char *name = strchr(s + ind, ':') + 1;
+		/*
+		 * lib/yaml.rb's rule: "<<: " and a value that is no alias
+		 * (*a) and no list of them ([*a, *b]) is a file, those YAML's
+		 * merge, and so is a mapping on the lines below.
+		 */
+		if (!strncmp(s + ind, "<<", 2) && strchr(s + ind, ':') &&
+		    !strchr("*[#", *include_name(s + ind))) {
+			char *name = include_name(s + ind);
 
-			name += strspn(name, " ");
 			name[strcspn(name, " #")] = '\0';
 			if (*name == '\'' || *name == '"')
 				name[strlen(name) - 1] = '\0', name++;
-			if (*name == '{' || *name == '*' || *name == '[' || !*name)
-				return fail(p, &here, "<<: only a file name is "
-					    "supported here");
+			if (*name == '{')
+				return fail(p, &here, "<<: an include with "
+					    "overrides ({file: ...}) is not "
+					    "supported in a job");
 			if (include(p, &here, name, dir, indent + ind))
 				return -1;
 			continue;
 		}
-		if (add_line(p, s + ind, indent + ind, file, no))
+		if (add_line(p, s + ind, indent + ind, file, no, eol != NULL))
 			return -1;
 	}
 	return 0;
-}
-
-static int new_node(struct parser *p, const struct line *l,
-		    enum lkp_yaml_kind kind)
-{
-	struct lkp_yaml *y = p->y;
-
-	if (y->nr_nodes == LKP_YAML_MAX_NODES)
-		return fail(p, l, "more than %d values", LKP_YAML_MAX_NODES);
-	y->nodes[y->nr_nodes] = (struct lkp_yaml_node){
-		.kind = kind, .line = l->no, .child = -1, .next = -1 };
-	return y->nr_nodes++;
 }
 
 /* Cut a trailing comment off s (outside quotes) and its blanks. */
@@ -282,196 +264,23 @@ static void strip_comment(char *s)
 		*--end = '\0';
 }
 
-/* Code point u as UTF-8 at w; the bytes written. */
-static size_t put_utf8(char *w, unsigned long u)
+/* The anchor "&name" at *v: its name, *v left at what follows; or NULL. */
+static const char *take_anchor(char **v)
 {
-	if (u < 0x80) {
-		w[0] = (char)u;
-		return 1;
-	}
-	if (u < 0x800) {
-		w[0] = (char)(0xc0 | u >> 6);
-		w[1] = (char)(0x80 | (u & 0x3f));
-		return 2;
-	}
-	if (u < 0x10000) {
-		w[0] = (char)(0xe0 | u >> 12);
-		w[1] = (char)(0x80 | (u >> 6 & 0x3f));
-		w[2] = (char)(0x80 | (u & 0x3f));
-		return 3;
-	}
-	w[0] = (char)(0xf0 | u >> 18);
-	w[1] = (char)(0x80 | (u >> 12 & 0x3f));
-	w[2] = (char)(0x80 | (u >> 6 & 0x3f));
-	w[3] = (char)(0x80 | (u & 0x3f));
-	return 4;
-}
+	char *name = *v + 1, *end = name + strcspn(name, " ");
+	const char *flow = strpbrk(name, ",[]{}");
 
-/*
- * The escape of a double-quoted scalar at r (after its '\\'), YAML 1.1's
- * set, written at w: the characters of r it took, or 0 when it is none,
- * or one wis refuses (\\0, which would end the value, and \\L \\P, whose
- * UTF-8 is longer than their text).
- */
-static size_t unescape(const char *r, char *w, size_t *wrote)
-{
-	static const char simple[] = "a\ab\bt\tn\nv\vf\fr\re\033 "
-		" \"\"//\\\\\t\t";
-	static const struct { char c; int digits; } hex[] = {
-		{ 'x', 2 }, { 'u', 4 }, { 'U', 8 },
-	};
-	unsigned long u = 0;
-
-	for (size_t i = 0; simple[i]; i += 2)
-		if (*r == simple[i]) {
-			*w = simple[i + 1];
-			*wrote = 1;
-			return 1;
-		}
-	if (*r == 'N' || *r == '_') {
-		*wrote = put_utf8(w, *r == 'N' ? 0x85 : 0xa0);
-		return 1;
-	}
-	for (size_t i = 0; i < sizeof(hex) / sizeof(*hex); i++) {
-		if (*r != hex[i].c)
-			continue;
-		for (int d = 1; d <= hex[i].digits; d++) {
-			int v = wis_hex_digit(r[d]);
-
-			if (v < 0)
-				return 0;
-			u = u << 4 | (unsigned long)v;
-		}
-		if (!u || u > 0x10ffff || (u >= 0xd800 && u <= 0xdfff))
-			return 0;
-		*wrote = put_utf8(w, u);
-		return 1 + (size_t)hex[i].digits;
-	}
-	return 0;
-}
-
-/*
- * A scalar's text, quotes removed and escapes read in place (no escape
- * is shorter than what it makes); NULL with why when malformed.
- */
-static const char *scalar(char *s, const char **why)
-{
-	size_t n = strlen(s), took, wrote;
-	char quote = *s, *w = s;
-
-	*why = "unterminated quote";
-	if (quote != '"' && quote != '\'')
-		return s;
-	if (n < 2 || s[n - 1] != quote)
+	if (end == name || (flow && flow < end))
 		return NULL;
-	s[n - 1] = '\0';
-	for (char *r = s + 1; *r; r++) {
-		if (quote == '\'' && r[0] == '\'') {
-			if (r[1] != '\'')
-				return NULL;
-			r++;
-		} else if (quote == '"' && r[0] == '"') {
-			return NULL;
-		} else if (quote == '"' && r[0] == '\\') {
-			took = unescape(r + 1, w, &wrote);
-			*why = "an escape wis does not read (YAML's \\0 \\L "
-			       "\\P or a malformed \\x \\u \\U)";
-			if (!took)
-				return NULL;
-			r += took;
-			w += wrote;
-			continue;
-		}
-		*w++ = *r;
-	}
-	*w = '\0';
-	return s;
-}
-
-static const char *const refused[] = { "&", "*", "!", "|", ">", "{", "%", "@", "`" };
-
-/* Node c after *prev among parent n's children (the first when *prev < 0). */
-static void append(struct lkp_yaml *y, int n, int *prev, int c)
-{
-	if (*prev < 0)
-		y->nodes[n].child = c;
-	else
-		y->nodes[*prev].next = c;
-	*prev = c;
-}
-
-/* A value on its key's line: a scalar or a flow sequence of scalars. */
-static int inline_value(struct parser *p, const struct line *l, char *v,
-			const char *key)
-{
-	const char *why;
-	int n, prev = -1;
-
-	if (*v == '?')
-		return fail(p, l, "%s: '? ' (an explicit key) is not "
-			    "supported in a job", key);
-	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++)
-		if (!strncmp(v, refused[i], 1))
-			return fail(p, l, "%s: '%c' (anchors, aliases, tags, "
-				    "block scalars, flow mappings) is not "
-				    "supported in a job", key, *v);
-	if (*v != '[') {
-		n = new_node(p, l, LKP_YAML_SCALAR);
-		if (n < 0)
-			return -1;
-		/* YAML 1.1's null, written plain: quoted, it is text. */
-		if (!strcmp(v, "~") || !strcmp(v, "null") ||
-		    !strcmp(v, "Null") || !strcmp(v, "NULL"))
-			p->y->nodes[n].kind = LKP_YAML_NULL;
-		p->y->nodes[n].value = scalar(v, &why);
-		if (!p->y->nodes[n].value)
-			return fail(p, l, "%s: %s", key, why);
-		return n;
-	}
-	if (v[strlen(v) - 1] != ']')
-		return fail(p, l, "%s: a '[' list must end on its line", key);
-	v[strlen(v) - 1] = '\0';
-	n = new_node(p, l, LKP_YAML_SEQ);
-	for (char *item = v + 1, *end; n >= 0 && item; item = end) {
-		int c;
-
-		end = strchr(item, ',');
-		if (end)
-			*end++ = '\0';
-		item += strspn(item, " ");
-		strip_comment(item);
-		if (!*item && !end && prev < 0)
-			break;
-		if (!*item || strchr("[{&*!", *item))
-			return fail(p, l, "%s: a '[' list holds plain values "
-				    "only", key);
-		c = new_node(p, l, LKP_YAML_SCALAR);
-		if (c < 0)
-			return -1;
-		p->y->nodes[c].value = scalar(item, &why);
-		if (!p->y->nodes[c].value)
-			return fail(p, l, "%s: %s", key, why);
-		append(p->y, n, &prev, c);
-	}
-	return n;
+	if (*end)
+		*end++ = '\0';
+	*v = end + strspn(end, " ");
+	return name;
 }
 
 static int block(struct parser *p, int indent, int depth, const char *key);
 static char *key_colon(char *s);
 static int is_separator(const char *s);
-
-/* The quote that closes the quoted scalar v, or NULL. */
-static const char *closing_quote(const char *v)
-{
-	for (const char *c = v + 1; *c; c++)
-		if (*v == '"' && *c == '\\' && c[1])
-			c++;
-		else if (*c == *v && !(*v == '\'' && c[1] == '\''))
-			return c;
-		else if (*c == *v)
-			c++;
-	return NULL;
-}
 
 /* Line c's text after v's, a space between: in place, as fold_plain(). */
 static char *join_line(char *w, const struct line *c)
@@ -495,7 +304,7 @@ static int fold_quoted(struct parser *p, const struct line *l, char *v,
 {
 	char *w = v + strlen(v);
 
-	while (!closing_quote(v)) {
+	while (!yaml_closing_quote(v)) {
 		struct line *c = p->at < p->nr ? &p->lines[p->at] : NULL;
 
 		if (!c || c->indent <= min_indent || c->file != l->file)
@@ -539,35 +348,64 @@ static int fold_plain(struct parser *p, const struct line *l, char *v,
 	return 0;
 }
 
+static int below(struct parser *p, const struct line *l, int indent,
+		 int depth, const char *key);
+
+/*
+ * The value v of key on line l (after its colon or its item's '-'), an
+ * anchor before it or not, continued on the lines below when plain or
+ * quoted; below them when v is empty.
+ */
+static int node_text(struct parser *p, const struct line *l, char *v,
+		     int indent, int depth, const char *key)
+{
+	const char *anchor = NULL;
+	int n;
+
+	if (*v == '&' && !(anchor = take_anchor(&v)))
+		return fail(p, l, "%s: '%.40s': a malformed anchor", key, v);
+	if (anchor && !strchr("[{\"'", *v) && key_colon(v))
+		return fail(p, l, "%s: &%s %s: an anchor on a key is not "
+			    "supported in a job", key, anchor, v);
+	if (!*v)
+		n = below(p, l, indent, depth, key);
+	else
+		n = fold_plain(p, l, v, indent, key) ? -1 :
+		    yaml_inline_value(p, l, v, indent, depth, key);
+	return anchor && n >= 0 ? yaml_name_anchor(p, l, anchor, n, key) : n;
+}
+
 /* The value of key, whose line l has rest after the colon. */
 static int value_of(struct parser *p, const struct line *l, char *rest,
 		    int indent, int depth, const char *key)
 {
-	struct line *next = p->at < p->nr ? &p->lines[p->at] : NULL;
-
 	rest += strspn(rest, " ");
 	strip_comment(rest);
-	if (*rest)
-		return fold_plain(p, l, rest, indent, key) ? -1 :
-		       inline_value(p, l, rest, key);
-	/* A value starting on the line below, deeper: no key, no item. */
+	return node_text(p, l, rest, indent, depth, key);
+}
+
+/* A value that starts on the line below l: no key, no item; or none. */
+static int below(struct parser *p, const struct line *l, int indent,
+		 int depth, const char *key)
+{
+	struct line *next = p->at < p->nr ? &p->lines[p->at] : NULL;
+
 	if (next && next->indent > indent && key_colon(next->s) == NULL &&
 	    !(next->s[0] == '-' && (next->s[1] == ' ' || !next->s[1]))) {
 		p->at++;
 		strip_comment(next->s);
-		return fold_plain(p, next, next->s, indent, key) ? -1 :
-		       inline_value(p, next, next->s, key);
+		return node_text(p, next, next->s, indent, depth, key);
 	}
 	if (next && (next->indent > indent ||
 		     (next->indent == indent && next->s[0] == '-' &&
 		      (next->s[1] == ' ' || !next->s[1]))))
 		return block(p, next->indent, depth + 1, key);
-	return new_node(p, l, LKP_YAML_NULL);
+	return yaml_new_node(p, l, LKP_YAML_NULL);
 }
 
 static int seq(struct parser *p, int indent, int depth, const char *key)
 {
-	int n = new_node(p, &p->lines[p->at], LKP_YAML_SEQ), prev = -1, c;
+	int n = yaml_new_node(p, &p->lines[p->at], LKP_YAML_SEQ), prev = -1, c;
 
 	while (n >= 0 && p->at < p->nr && p->lines[p->at].indent == indent &&
 	       p->lines[p->at].s[0] == '-') {
@@ -582,8 +420,9 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 			if (p->at < p->nr && p->lines[p->at].indent > indent)
 				c = block(p, p->lines[p->at].indent, depth + 1, key);
 			else
-				c = new_node(p, l, LKP_YAML_NULL);
-		} else if (key_colon(l->s + 2) && !strchr("\"'[", l->s[2])) {
+				c = yaml_new_node(p, l, LKP_YAML_NULL);
+		} else if (key_colon(l->s + 2) &&
+			   !strchr("\"'[{&*|>", l->s[2])) {
 			/* "- k: v": a mapping of its own column. */
 			int skip = 1 + (int)strspn(l->s + 1, " ");
 
@@ -592,13 +431,11 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 			c = block(p, l->indent, depth + 1, key);
 		} else {
 			p->at++;
-			strip_comment(l->s + 2);
-			c = fold_plain(p, l, l->s + 2, indent, key) ? -1 :
-			    inline_value(p, l, l->s + 2, key);
+			c = node_text(p, l, l->s + 2, indent, depth, key);
 		}
 		if (c < 0)
 			return -1;
-		append(p->y, n, &prev, c);
+		yaml_append(p, n, &prev, c);
 	}
 	return n;
 }
@@ -617,31 +454,47 @@ static char *key_colon(char *s)
 
 static int map(struct parser *p, int indent, int depth)
 {
-	int n = new_node(p, &p->lines[p->at], LKP_YAML_MAP), prev = -1, c;
+	int n = yaml_new_node(p, &p->lines[p->at], LKP_YAML_MAP), prev = -1, c;
+	int merged = 0;
 
 	while (n >= 0 && p->at < p->nr && p->lines[p->at].indent == indent &&
 	       !(indent == 0 && is_separator(p->lines[p->at].s))) {
 		struct line *l = &p->lines[p->at++];
 		char *colon = key_colon(l->s), *k = l->s;
 		const char *why;
+		int got = 0;
 
 		if (l->s[0] == '-')
 			return fail(p, l, "a list item where a key was expected");
 		if (l->s[0] == '?' && (l->s[1] == ' ' || !l->s[1]))
 			return fail(p, l, "'? ' (an explicit key) is not "
 				    "supported in a job");
+		if (strchr("&*!", l->s[0]))
+			return fail(p, l, "'%.40s': an anchor, alias or tag on "
+				    "a key is not supported in a job", l->s);
 		if (!colon)
 			return fail(p, l, "'%.40s': expected KEY: VALUE", l->s);
 		*colon = '\0';
 		strip_comment(k);
-		if (!scalar(k, &why) || !*k)
+		if (!strcmp(k, "<<"))
+			got = 1;
+		if (!yaml_scalar(k, &why) || !*k)
 			return fail(p, l, "a malformed key");
 		c = value_of(p, l, colon + 1, indent, depth, k);
 		if (c < 0)
 			return -1;
 		p->y->nodes[c].key = k;
 		p->y->nodes[c].line = l->no;
-		append(p->y, n, &prev, c);
+		/* Not an include (add_text() took those): YAML's merge. */
+		if (got)
+			got = yaml_merge(p, l, n, &prev, c);
+		if (got < 0)
+			return -1;
+		merged |= got;
+		if (!got && merged)
+			yaml_place(p, n, &prev, c, p->y->nr_nodes);
+		else if (!got)
+			yaml_append(p, n, &prev, c);
 	}
 	if (n >= 0 && p->at < p->nr && p->lines[p->at].indent > indent)
 		return fail(p, &p->lines[p->at], "indented deeper than the "
@@ -686,6 +539,7 @@ static int documents(struct parser *p)
 		if (l->s[0] == '-')
 			return fail(p, l, "a document must be KEY: VALUE "
 				    "lines, not a list");
+		p->nr_anchors = 0;
 		root = map(p, 0, 0);
 		if (root < 0)
 			return -1;
@@ -696,14 +550,17 @@ static int documents(struct parser *p)
 	return 0;
 }
 
-static void drop_empty_lines(struct parser *p)
+/* The lines with a node, the others kept in p->all for block scalars. */
+static int drop_empty_lines(struct parser *p)
 {
-	int w = 0;
-
-	for (int r = 0; r < p->nr; r++)
-		if (!empty_line(p->lines[r].s))
-			p->lines[w++] = p->lines[r];
-	p->nr = w;
+	p->lines = malloc((size_t)(p->nr_all ? p->nr_all : 1) *
+			  sizeof(*p->lines));
+	if (!p->lines)
+		return fail(p, NULL, "out of memory");
+	for (int r = 0; r < p->nr_all; r++)
+		if (!empty_line(p->all[r].s))
+			p->lines[p->nr++] = p->all[r];
+	return 0;
 }
 
 int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
@@ -719,8 +576,12 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 			    LKP_YAML_MAX_BYTES);
 	y->text = malloc(len + 1);
 	y->nodes = calloc(LKP_YAML_MAX_NODES, sizeof(*y->nodes));
-	if (!y->text || !y->nodes)
-		return fail(&p, NULL, "out of memory");
+	p.weight = calloc(LKP_YAML_MAX_NODES, sizeof(*p.weight));
+	p.height = calloc(LKP_YAML_MAX_NODES, sizeof(*p.height));
+	if (!y->text || !y->nodes || !p.weight || !p.height) {
+		fail(&p, NULL, "out of memory");
+		goto out;
+	}
 	memcpy(y->text, text, len);
 	y->text[len] = '\0';
 	if (memchr(text, '\0', len)) {
@@ -733,12 +594,16 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 		memmove(y->text, y->text + 3, len - 2);
 	if (add_text(&p, y->text, name, dir, 0))
 		goto out;
-	drop_empty_lines(&p);
+	if (drop_empty_lines(&p))
+		goto out;
 	ret = documents(&p);
 	if (!ret && !y->nr_docs)
 		ret = fail(&p, NULL, "%s: no KEY: VALUE line", name);
 out:
+	free(p.all);
 	free(p.lines);
+	free(p.weight);
+	free(p.height);
 	return ret;
 }
 
@@ -771,6 +636,9 @@ void lkp_yaml_free(struct lkp_yaml *y)
 {
 	free(y->nodes);
 	free(y->text);
+	for (int i = 0; i < y->nr_strings; i++)
+		free(y->strings[i]);
+	free(y->strings);
 	for (int i = 0; i < y->nr_included; i++)
 		free(y->included[i]);
 	memset(y, 0, sizeof(*y));

@@ -1,51 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The YAML that LKP's job files are written in, and no more: block
- * mappings and sequences by indentation, plain scalars (continued on
- * deeper lines, folded with single spaces) and quoted ones (folded
- * alike; '' a quote in single quotes, YAML 1.1's escapes in double ones
- * but \0 \L \P), flow sequences of scalars ([a, b]), comments, several
- * documents (---), CRLF lines, a byte order mark, and LKP's textual
- * include (`<<: FILE`, a name searched beside the file and then under
- * the nearest jobs/ directory, as lkp-tests lib/yaml.rb does; no '/'
- * first and no '..', opened by wis_open_owned(), no NUL).  Anything else
- * (anchors, aliases, tags, block scalars, flow mappings, explicit keys)
- * is refused with the file, line and key.  Bounded: LKP_YAML_MAX_BYTES
- * of text with its includes, LKP_YAML_MAX_NODES nodes,
- * LKP_YAML_MAX_DEPTH levels.
+ * The YAML that LKP's job files are written in, read as Ruby's Psych
+ * (YAML 1.1, libyaml) reads it: block mappings and sequences by
+ * indentation; plain scalars (continued on deeper lines, folded with
+ * single spaces) and quoted ones (folded alike; '' a quote in single
+ * quotes, YAML 1.1's escapes in double ones but \0 \L \P); block
+ * scalars (| literal, > folded, an indentation 1-9 and a chomping - or
+ * +); anchors (&a) and aliases (*a: a copy of the node, its children
+ * shared, so a node may be a child of several); YAML's merge (<<: *a,
+ * <<: [*a, *b], <<: over a block mapping), a merged key replacing one
+ * before it and replaced by one after, as Psych's Hash#merge!; flow
+ * collections ([a, [b], {c: d}], k: v a mapping of one key in a list,
+ * over several lines); comments, several documents (---), CRLF lines,
+ * a byte order mark; and LKP's textual include (`<<: FILE`, any value
+ * but an alias or a list of them, as lkp-tests lib/yaml.rb tells them
+ * apart: a name searched beside the file and then under the nearest
+ * jobs/ directory; no '/' first and no '..', opened by wis_open_owned(),
+ * no NUL).  Refused with the file, line and key: tags (!x, !!str),
+ * explicit keys (? ), keys that are no text (a mapping, a list, an
+ * anchored or aliased key), an alias of a node from inside it, an
+ * include with overrides (<<: {file: ...}).  Bounded:
+ * LKP_YAML_MAX_BYTES of text with its includes (and a block scalar),
+ * LKP_YAML_MAX_NODES values with every alias counted as the values it
+ * copies, LKP_YAML_MAX_DEPTH levels through aliases too,
+ * LKP_YAML_MAX_ANCHORS anchors.
  */
 #ifndef WIS_LKP_YAML_H
 #define WIS_LKP_YAML_H
 
 #include <stddef.h>
 
-#define LKP_YAML_MAX_BYTES (1 << 20)
-#define LKP_YAML_MAX_NODES 16384
-#define LKP_YAML_MAX_DEPTH 16
-#define LKP_YAML_MAX_INCLUDES 8
-#define LKP_YAML_MAX_DOCS 64
-
-enum lkp_yaml_kind { LKP_YAML_NULL, LKP_YAML_SCALAR, LKP_YAML_MAP,
-	LKP_YAML_SEQ };
-
-/* A node; children are linked by next, -1 ending a list. */
-struct lkp_yaml_node {
-	enum lkp_yaml_kind kind;
-	const char *key;	/* in a mapping: its key; else NULL */
-	const char *value;	/* a scalar's text, unquoted */
-	int line;		/* 1-based, in the file it came from */
-	int child, next;
-};
-
-struct lkp_yaml {
-	struct lkp_yaml_node *nodes;
-	int nr_nodes;
-	int docs[LKP_YAML_MAX_DOCS];	/* each document's root, a map */
-	int nr_docs;
-	char *text;		/* the node strings point into it */
-	char *included[LKP_YAML_MAX_INCLUDES];	/* ... and into these */
-	int nr_included;
-};
+/* Its bounds and the nodes it makes. */
+#include "lkp_yaml_value.h"
 
 /*
  * Parse path (its includes spliced in) into y.  0, or -1 with
