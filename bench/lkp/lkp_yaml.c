@@ -488,13 +488,8 @@ static int map(struct parser *p, int indent, int depth)
 		/* Not an include (add_text() took those): YAML's merge. */
 		if (got)
 			got = yaml_merge(p, l, n, &prev, c);
-		if (got < 0)
+		if (yaml_take_member(p, n, &prev, c, got, &merged))
 			return -1;
-		merged |= got;
-		if (!got && merged)
-			yaml_place(p, n, &prev, c, p->y->nr_nodes);
-		else if (!got)
-			yaml_append(p, n, &prev, c);
 	}
 	if (n >= 0 && p->at < p->nr && p->lines[p->at].indent > indent)
 		return fail(p, &p->lines[p->at], "indented deeper than the "

@@ -144,6 +144,19 @@ int yaml_merge(struct parser *p, const struct line *l, int n, int *prev,
 	return 1;
 }
 
+int yaml_take_member(struct parser *p, int n, int *prev, int c, int got,
+		     int *merged)
+{
+	if (got < 0)
+		return -1;
+	*merged |= got;
+	if (!got && *merged)
+		yaml_place(p, n, prev, c, p->y->nr_nodes);
+	else if (!got)
+		yaml_append(p, n, prev, c);
+	return 0;
+}
+
 int yaml_name_anchor(struct parser *p, const struct line *l,
 		       const char *name, int n, const char *key)
 {
@@ -669,13 +682,8 @@ static int flow_collection(struct flow *f, int depth)
 			p->y->nodes[c].key = key;
 		if (map && plain && !strcmp(key, "<<"))
 			got = yaml_merge(p, &f->at, n, &prev, c);
-		if (got < 0)
+		if (yaml_take_member(p, n, &prev, c, got, &merged))
 			return -1;
-		merged |= got;
-		if (!got && merged)
-			yaml_place(p, n, &prev, c, p->y->nr_nodes);
-		else if (!got)
-			yaml_append(p, n, &prev, c);
 		if (*f->c == close)
 			break;
 		if (*f->c != ',')

@@ -86,6 +86,13 @@ void yaml_append(struct parser *p, int n, int *prev, int c);
 void yaml_place(struct parser *p, int n, int *prev, int c, int from);
 int yaml_merge(struct parser *p, const struct line *l, int n, int *prev,
 	       int v);
+/*
+ * Member c of mapping n after yaml_merge()'s answer got (1 c was a
+ * merge, 0 not, -1 it failed): appended, or once a merge came, put where
+ * a merged key of its name stands.  0, or -1.
+ */
+int yaml_take_member(struct parser *p, int n, int *prev, int c, int got,
+		     int *merged);
 int yaml_alias(struct parser *p, const struct line *l, const char *name,
 	       int depth, const char *key);
 int yaml_name_anchor(struct parser *p, const struct line *l,
