@@ -8,7 +8,6 @@
  */
 #include <fcntl.h>
 #include <ftw.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +16,6 @@
 
 #include "file.h"
 #include "lkp_yaml.h"
-
-static int fail(struct parser *p, const struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	yaml_vfail(p, l, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Blank or a comment: no node. */
 static int empty_line(const char *s)
@@ -43,7 +32,7 @@ static int add_line(struct parser *p, char *s, int indent, const char *file,
 		struct line *l = realloc(p->all, (size_t)cap * sizeof(*l));
 
 		if (!l)
-			return fail(p, NULL, "out of memory");
+			return yaml_fail(p, NULL, "out of memory");
 		p->all = l;
 		p->cap = cap;
 	}
@@ -157,25 +146,27 @@ static int include(struct parser *p, const struct line *l, const char *name,
 	int ret;
 
 	if (p->includes++ == LKP_YAML_MAX_INCLUDES)
-		return fail(p, l, "<<: %s: more than %d includes", name,
-			    LKP_YAML_MAX_INCLUDES);
+		return yaml_fail(p, l, "<<: %s: more than %d includes", name,
+				 LKP_YAML_MAX_INCLUDES);
 	if (climbs_out(name))
-		return fail(p, l, "<<: %s: an include is a file beside the "
-			    "job or under its jobs/ directory (no '/' "
-			    "first, no '..')", name);
+		return yaml_fail(p, l,
+				 "<<: %s: an include is a file beside the "
+				 "job or under its jobs/ directory (no '/' "
+				 "first, no '..')", name);
 	if (find_include(dir, name, path, sizeof(path)))
-		return fail(p, l, "<<: %s: no such file beside it or under "
-			    "its jobs/ directory", name);
+		return yaml_fail(p, l,
+				 "<<: %s: no such file beside it or under "
+				 "its jobs/ directory", name);
 	text = read_whole(path, LKP_YAML_MAX_BYTES - p->bytes, &len, why,
 			  sizeof(why));
 	if (!text)
-		return fail(p, l, "<<: %s: %s: %s", name, path, why);
+		return yaml_fail(p, l, "<<: %s: %s: %s", name, path, why);
 	if (len > LKP_YAML_MAX_BYTES - p->bytes || memchr(text, '\0', len)) {
 		free(text);
-		return fail(p, l, len > LKP_YAML_MAX_BYTES - p->bytes ?
-			    "<<: %s: the job is over %d bytes" :
-			    "<<: %s: a NUL byte: not a text file", name,
-			    LKP_YAML_MAX_BYTES);
+		return yaml_fail(p, l, len > LKP_YAML_MAX_BYTES - p->bytes ?
+				 "<<: %s: the job is over %d bytes" :
+				 "<<: %s: a NUL byte: not a text file", name,
+				 LKP_YAML_MAX_BYTES);
 	}
 	p->bytes += len;
 	inc_dir = strdup(path);
@@ -184,7 +175,7 @@ static int include(struct parser *p, const struct line *l, const char *name,
 		*slash = '\0';
 	p->y->included[p->y->nr_included++] = text;
 	ret = inc_dir ? add_text(p, text, name, inc_dir, indent) :
-			fail(p, NULL, "out of memory");
+			yaml_fail(p, NULL, "out of memory");
 	free(inc_dir);
 	return ret;
 }
@@ -212,7 +203,7 @@ static int add_text(struct parser *p, char *text, const char *file,
 		if (eol && eol > s + 1 && eol[-2] == '\r')
 			eol[-2] = '\0';
 		if (s[ind] == '\t')
-			return fail(p, &here, "a tab in the indentation");
+			return yaml_fail(p, &here, "a tab in the indentation");
 		/*
 		 * lib/yaml.rb's rule: "<<: " and a value that is no alias
 		 * (*a) and no list of them ([*a, *b]) is a file, those YAML's
@@ -226,9 +217,10 @@ static int add_text(struct parser *p, char *text, const char *file,
 			if (*name == '\'' || *name == '"')
 				name[strlen(name) - 1] = '\0', name++;
 			if (*name == '{')
-				return fail(p, &here, "<<: an include with "
-					    "overrides ({file: ...}) is not "
-					    "supported in a job");
+				return yaml_fail(p, &here,
+						 "<<: an include with "
+						 "overrides ({file: ...}) is "
+						 "not supported in a job");
 			if (include(p, &here, name, dir, indent + ind))
 				return -1;
 			continue;
@@ -308,7 +300,7 @@ static int fold_quoted(struct parser *p, const struct line *l, char *v,
 		struct line *c = p->at < p->nr ? &p->lines[p->at] : NULL;
 
 		if (!c || c->indent <= min_indent || c->file != l->file)
-			return fail(p, l, "%s: unterminated quote", key);
+			return yaml_fail(p, l, "%s: unterminated quote", key);
 		while (w > v + 1 && w[-1] == ' ')
 			*--w = '\0';
 		w = join_line(w, c);
@@ -338,9 +330,9 @@ static int fold_plain(struct parser *p, const struct line *l, char *v,
 		struct line *c = &p->lines[p->at];
 
 		if (c->file != l->file || key_colon(c->s))
-			return fail(p, c, "%s: a KEY: VALUE line under a "
-				    "value: indented deeper than the key "
-				    "above it", key);
+			return yaml_fail(p, c, "%s: a KEY: VALUE line under a "
+					 "value: indented deeper than the key "
+					 "above it", key);
 		strip_comment(c->s);
 		w = join_line(w, c);
 		p->at++;
@@ -363,10 +355,11 @@ static int node_text(struct parser *p, const struct line *l, char *v,
 	int n;
 
 	if (*v == '&' && !(anchor = take_anchor(&v)))
-		return fail(p, l, "%s: '%.40s': a malformed anchor", key, v);
+		return yaml_fail(p, l, "%s: '%.40s': a malformed anchor", key,
+				 v);
 	if (anchor && !strchr("[{\"'", *v) && key_colon(v))
-		return fail(p, l, "%s: &%s %s: an anchor on a key is not "
-			    "supported in a job", key, anchor, v);
+		return yaml_fail(p, l, "%s: &%s %s: an anchor on a key is not "
+				 "supported in a job", key, anchor, v);
 	if (!*v)
 		n = below(p, l, indent, depth, key);
 	else
@@ -412,7 +405,8 @@ static int seq(struct parser *p, int indent, int depth, const char *key)
 		struct line *l = &p->lines[p->at];
 
 		if (l->s[1] && l->s[1] != ' ')
-			return fail(p, l, "%s: '-' needs a blank after it", key);
+			return yaml_fail(p, l,
+					 "%s: '-' needs a blank after it", key);
 		/* A comment's text is no key: "- a # b: c" is the item a. */
 		strip_comment(l->s + 1);
 		if (!l->s[1] || empty_line(l->s + 1)) {
@@ -465,21 +459,25 @@ static int map(struct parser *p, int indent, int depth)
 		int got = 0;
 
 		if (l->s[0] == '-')
-			return fail(p, l, "a list item where a key was expected");
+			return yaml_fail(p, l, "a list item where a key was "
+					 "expected");
 		if (l->s[0] == '?' && (l->s[1] == ' ' || !l->s[1]))
-			return fail(p, l, "'? ' (an explicit key) is not "
-				    "supported in a job");
+			return yaml_fail(p, l, "'? ' (an explicit key) is not "
+					 "supported in a job");
 		if (strchr("&*!", l->s[0]))
-			return fail(p, l, "'%.40s': an anchor, alias or tag on "
-				    "a key is not supported in a job", l->s);
+			return yaml_fail(p, l,
+					 "'%.40s': an anchor, alias or tag on "
+					 "a key is not supported in a job",
+					 l->s);
 		if (!colon)
-			return fail(p, l, "'%.40s': expected KEY: VALUE", l->s);
+			return yaml_fail(p, l, "'%.40s': expected KEY: VALUE",
+					 l->s);
 		*colon = '\0';
 		strip_comment(k);
 		if (!strcmp(k, "<<"))
 			got = 1;
 		if (!yaml_scalar(k, &why) || !*k)
-			return fail(p, l, "a malformed key");
+			return yaml_fail(p, l, "a malformed key");
 		c = value_of(p, l, colon + 1, indent, depth, k);
 		if (c < 0)
 			return -1;
@@ -492,16 +490,17 @@ static int map(struct parser *p, int indent, int depth)
 			return -1;
 	}
 	if (n >= 0 && p->at < p->nr && p->lines[p->at].indent > indent)
-		return fail(p, &p->lines[p->at], "indented deeper than the "
-			    "key above it: a value without its key");
+		return yaml_fail(p, &p->lines[p->at],
+				 "indented deeper than the key above it: "
+				 "a value without its key");
 	return n;
 }
 
 static int block(struct parser *p, int indent, int depth, const char *key)
 {
 	if (depth > LKP_YAML_MAX_DEPTH)
-		return fail(p, &p->lines[p->at], "%s: nested more than %d "
-			    "levels", key, LKP_YAML_MAX_DEPTH);
+		return yaml_fail(p, &p->lines[p->at], "%s: nested more than %d "
+				 "levels", key, LKP_YAML_MAX_DEPTH);
 	if (p->lines[p->at].s[0] == '-' &&
 	    (p->lines[p->at].s[1] == ' ' || !p->lines[p->at].s[1]))
 		return seq(p, indent, depth, key);
@@ -527,20 +526,22 @@ static int documents(struct parser *p)
 			continue;
 		}
 		if (l->indent)
-			return fail(p, l, "a document must start at column 1");
+			return yaml_fail(p, l,
+					 "a document must start at column 1");
 		if (y->nr_docs == LKP_YAML_MAX_DOCS)
-			return fail(p, l, "more than %d documents",
-				    LKP_YAML_MAX_DOCS);
+			return yaml_fail(p, l, "more than %d documents",
+					 LKP_YAML_MAX_DOCS);
 		if (l->s[0] == '-')
-			return fail(p, l, "a document must be KEY: VALUE "
-				    "lines, not a list");
+			return yaml_fail(p, l, "a document must be KEY: VALUE "
+					 "lines, not a list");
 		p->nr_anchors = 0;
 		root = map(p, 0, 0);
 		if (root < 0)
 			return -1;
 		y->docs[y->nr_docs++] = root;
 		if (p->at < p->nr && !is_separator(p->lines[p->at].s))
-			return fail(p, &p->lines[p->at], "unexpected indentation");
+			return yaml_fail(p, &p->lines[p->at],
+					 "unexpected indentation");
 	}
 	return 0;
 }
@@ -551,7 +552,7 @@ static int drop_empty_lines(struct parser *p)
 	p->lines = malloc((size_t)(p->nr_all ? p->nr_all : 1) *
 			  sizeof(*p->lines));
 	if (!p->lines)
-		return fail(p, NULL, "out of memory");
+		return yaml_fail(p, NULL, "out of memory");
 	for (int r = 0; r < p->nr_all; r++)
 		if (!empty_line(p->all[r].s))
 			p->lines[p->nr++] = p->all[r];
@@ -567,20 +568,20 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 
 	memset(y, 0, sizeof(*y));
 	if (len > LKP_YAML_MAX_BYTES)
-		return fail(&p, NULL, "%s: over %d bytes", name,
-			    LKP_YAML_MAX_BYTES);
+		return yaml_fail(&p, NULL, "%s: over %d bytes", name,
+				 LKP_YAML_MAX_BYTES);
 	y->text = malloc(len + 1);
 	y->nodes = calloc(LKP_YAML_MAX_NODES, sizeof(*y->nodes));
 	p.weight = calloc(LKP_YAML_MAX_NODES, sizeof(*p.weight));
 	p.height = calloc(LKP_YAML_MAX_NODES, sizeof(*p.height));
 	if (!y->text || !y->nodes || !p.weight || !p.height) {
-		fail(&p, NULL, "out of memory");
+		yaml_fail(&p, NULL, "out of memory");
 		goto out;
 	}
 	memcpy(y->text, text, len);
 	y->text[len] = '\0';
 	if (memchr(text, '\0', len)) {
-		fail(&p, NULL, "%s: a NUL byte: not a text file", name);
+		yaml_fail(&p, NULL, "%s: a NUL byte: not a text file", name);
 		goto out;
 	}
 	p.bytes = len;
@@ -593,7 +594,7 @@ int lkp_yaml_parse(struct lkp_yaml *y, const char *text, size_t len,
 		goto out;
 	ret = documents(&p);
 	if (!ret && !y->nr_docs)
-		ret = fail(&p, NULL, "%s: no KEY: VALUE line", name);
+		ret = yaml_fail(&p, NULL, "%s: no KEY: VALUE line", name);
 out:
 	free(p.all);
 	free(p.lines);

@@ -12,26 +12,19 @@
 #include "file.h"
 #include "lkp_yaml_value.h"
 
-int yaml_vfail(struct parser *p, const struct line *l, const char *fmt,
-	       va_list ap)
+int yaml_fail(struct parser *p, const struct line *l, const char *fmt, ...)
 {
 	size_t n = 0;
+	va_list ap;
 
 	if (l)
 		n = (size_t)snprintf(p->err, p->errlen, "%s:%d: ", l->file,
 				     l->no);
-	if (n < p->errlen)
+	if (n < p->errlen) {
+		va_start(ap, fmt);
 		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
-	return -1;
-}
-
-static int fail(struct parser *p, const struct line *l, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	yaml_vfail(p, l, fmt, ap);
-	va_end(ap);
+		va_end(ap);
+	}
 	return -1;
 }
 
@@ -42,7 +35,8 @@ int yaml_new_node(struct parser *p, const struct line *l,
 
 	if (y->nr_nodes == LKP_YAML_MAX_NODES ||
 	    p->expanded == LKP_YAML_MAX_NODES)
-		return fail(p, l, "more than %d values", LKP_YAML_MAX_NODES);
+		return yaml_fail(p, l, "more than %d values",
+				 LKP_YAML_MAX_NODES);
 	y->nodes[y->nr_nodes] = (struct lkp_yaml_node){
 		.kind = kind, .line = l->no, .child = -1, .next = -1 };
 	p->weight[y->nr_nodes] = 1;
@@ -135,9 +129,10 @@ int yaml_merge(struct parser *p, const struct line *l, int n, int *prev,
 			if (c < 0)
 				return -1;
 			if (p->expanded > LKP_YAML_MAX_NODES)
-				return fail(p, l, "<<: the merged keys make "
-					    "more than %d values",
-					    LKP_YAML_MAX_NODES);
+				return yaml_fail(p, l,
+						 "<<: the merged keys make "
+						 "more than %d values",
+						 LKP_YAML_MAX_NODES);
 			yaml_place(p, n, prev, c, from);
 		}
 	}
@@ -161,8 +156,8 @@ int yaml_name_anchor(struct parser *p, const struct line *l,
 		       const char *name, int n, const char *key)
 {
 	if (p->nr_anchors == LKP_YAML_MAX_ANCHORS)
-		return fail(p, l, "%s: &%s: more than %d anchors", key, name,
-			    LKP_YAML_MAX_ANCHORS);
+		return yaml_fail(p, l, "%s: &%s: more than %d anchors", key,
+				 name, LKP_YAML_MAX_ANCHORS);
 	p->anchors[p->nr_anchors++] = (struct anchor){ name, n };
 	return n;
 }
@@ -181,14 +176,15 @@ int yaml_alias(struct parser *p, const struct line *l, const char *name,
 		if (!strcmp(p->anchors[i].name, name))
 			a = p->anchors[i].node;
 	if (a < 0)
-		return fail(p, l, "%s: *%s: no anchor &%s before it (or it "
-			    "is inside its own anchor)", key, name, name);
+		return yaml_fail(p, l,
+				 "%s: *%s: no anchor &%s before it (or it "
+				 "is inside its own anchor)", key, name, name);
 	if (p->expanded + p->weight[a] - 1 > LKP_YAML_MAX_NODES)
-		return fail(p, l, "%s: *%s: the aliases make more than %d "
-			    "values", key, name, LKP_YAML_MAX_NODES);
+		return yaml_fail(p, l, "%s: *%s: the aliases make more than %d "
+				 "values", key, name, LKP_YAML_MAX_NODES);
 	if (depth + 1 + p->height[a] > LKP_YAML_MAX_DEPTH)
-		return fail(p, l, "%s: *%s: nested more than %d levels", key,
-			    name, LKP_YAML_MAX_DEPTH);
+		return yaml_fail(p, l, "%s: *%s: nested more than %d levels",
+				 key, name, LKP_YAML_MAX_DEPTH);
 	return copy_node(p, l, a);
 }
 
@@ -412,9 +408,10 @@ static int block_scalar(struct parser *p, const struct line *l, const char *h,
 		else if ((*c == '-' || *c == '+') && !chomp)
 			chomp = *c == '-' ? -1 : 1;
 		else
-			return fail(p, l, "%s: '%s': a block scalar's header "
-				    "is | or >, an indentation 1-9 and a "
-				    "chomping - or +", key, h);
+			return yaml_fail(p, l,
+					 "%s: '%s': a block scalar's header "
+					 "is | or >, an indentation 1-9 and a "
+					 "chomping - or +", key, h);
 	}
 	if (add) {
 		bi = indent + add;
@@ -428,11 +425,11 @@ static int block_scalar(struct parser *p, const struct line *l, const char *h,
 	}
 	len = block_text(p, l->raw + 1, bi, *h == '>', chomp, NULL, &end);
 	if (len > LKP_YAML_MAX_BYTES)
-		return fail(p, l, "%s: a block scalar over %d bytes", key,
-			    LKP_YAML_MAX_BYTES);
+		return yaml_fail(p, l, "%s: a block scalar over %d bytes", key,
+				 LKP_YAML_MAX_BYTES);
 	text = keep(p, len);
 	n = text ? yaml_new_node(p, l, LKP_YAML_SCALAR) :
-		   fail(p, l, "out of memory");
+		   yaml_fail(p, l, "out of memory");
 	if (n < 0)
 		return -1;
 	block_text(p, l->raw + 1, bi, *h == '>', chomp, text, &end);
@@ -456,16 +453,19 @@ int yaml_inline_value(struct parser *p, const struct line *l, char *v,
 	int n;
 
 	if (*v == '?' && (v[1] == ' ' || !v[1]))
-		return fail(p, l, "%s: '? ' (an explicit key) is not "
-			    "supported in a job", key);
+		return yaml_fail(p, l, "%s: '? ' (an explicit key) is not "
+				 "supported in a job", key);
 	if (*v == '!')
-		return fail(p, l, "%s: '%.40s': a tag is not supported in a "
-			    "job", key, v);
+		return yaml_fail(p, l,
+				 "%s: '%.40s': a tag is not supported in a "
+				 "job", key, v);
 	if (*v && strchr("%@`", *v))
-		return fail(p, l, "%s: '%c' starts no value in YAML", key, *v);
+		return yaml_fail(p, l, "%s: '%c' starts no value in YAML", key,
+				 *v);
 	if (*v == '*')
 		return strchr(v, ' ') ?
-		       fail(p, l, "%s: '%s': an alias is *NAME alone", key, v) :
+		       yaml_fail(p, l, "%s: '%s': an alias is *NAME alone",
+				 key, v) :
 		       yaml_alias(p, l, v + 1, depth, key);
 	if (*v == '|' || *v == '>')
 		return block_scalar(p, l, v, indent, key);
@@ -480,7 +480,7 @@ int yaml_inline_value(struct parser *p, const struct line *l, char *v,
 		p->y->nodes[n].kind = LKP_YAML_NULL;
 	p->y->nodes[n].value = yaml_scalar(v, &why);
 	if (!p->y->nodes[n].value)
-		return fail(p, l, "%s: %s", key, why);
+		return yaml_fail(p, l, "%s: %s", key, why);
 	return n;
 }
 
@@ -530,8 +530,8 @@ static size_t flow_text(struct parser *p, const struct line *l,
 		if (open < 0) {
 			e += strspn(e, " ");
 			if (*e && *e != '#')
-				return fail(p, c, "%s: '%.20s' after the "
-					    "closing bracket", key, e), 0;
+				return yaml_fail(p, c, "%s: '%.20s' after the "
+						 "closing bracket", key, e), 0;
 			if (out) {
 				out[n] = '\0';
 				skip_to(p, r + 1);
@@ -539,7 +539,7 @@ static size_t flow_text(struct parser *p, const struct line *l,
 			return n + 1;
 		}
 	}
-	return fail(p, l, "%s: a '%c' not closed", key, *v), 0;
+	return yaml_fail(p, l, "%s: a '%c' not closed", key, *v), 0;
 }
 
 struct flow {
@@ -594,7 +594,8 @@ static char *flow_scalar(struct flow *f, int *plain)
 	if (!*plain) {
 		e = (char *)yaml_closing_quote(s);
 		if (!e)
-			return fail(f->p, &f->at, "%s: %s", f->key, why), NULL;
+			return yaml_fail(f->p, &f->at, "%s: %s", f->key,
+					 why), NULL;
 		e++;
 	} else {
 		for (; *e && !strchr(",[]{}", *e); e++)
@@ -610,7 +611,7 @@ static char *flow_scalar(struct flow *f, int *plain)
 	text[e - s] = '\0';
 	fold_breaks(text);
 	if (!*plain && !yaml_scalar(text, &why))
-		return fail(f->p, &f->at, "%s: %s", f->key, why), NULL;
+		return yaml_fail(f->p, &f->at, "%s: %s", f->key, why), NULL;
 	return text;
 }
 
@@ -625,8 +626,8 @@ static int flow_collection(struct flow *f, int depth)
 	char close = map ? '}' : ']';
 
 	if (depth > LKP_YAML_MAX_DEPTH)
-		return fail(p, &f->at, "%s: nested more than %d levels",
-			    f->key, LKP_YAML_MAX_DEPTH);
+		return yaml_fail(p, &f->at, "%s: nested more than %d levels",
+				 f->key, LKP_YAML_MAX_DEPTH);
 	for (f->c++; n >= 0; f->c++) {
 		char *key = NULL;
 		int c, plain = 1, pair, got = 0;
@@ -635,11 +636,12 @@ static int flow_collection(struct flow *f, int depth)
 		if (*f->c == close)
 			break;
 		if (map && *f->c && strchr("[{&*!?", *f->c))
-			return fail(p, &f->at, "%s: '%.*s': a key that is no "
-				    "plain or quoted text is not supported in "
-				    "a job", f->key,
-				    (int)strcspn(f->c, "\n") < 20 ?
-				    (int)strcspn(f->c, "\n") : 20, f->c);
+			return yaml_fail(p, &f->at,
+					 "%s: '%.*s': a key that is no "
+					 "plain or quoted text is not "
+					 "supported in a job", f->key,
+					 (int)strcspn(f->c, "\n") < 20 ?
+					 (int)strcspn(f->c, "\n") : 20, f->c);
 		if (map) {
 			key = flow_scalar(f, &plain);
 			if (!key)
@@ -670,9 +672,10 @@ static int flow_collection(struct flow *f, int depth)
 				return -1;
 			if (p->y->nodes[c].kind != LKP_YAML_SCALAR &&
 			    p->y->nodes[c].kind != LKP_YAML_NULL)
-				return fail(p, &f->at, "%s: a key that is no "
-					    "text is not supported in a job",
-					    f->key);
+				return yaml_fail(p, &f->at,
+						 "%s: a key that is no text "
+						 "is not supported in a job",
+						 f->key);
 			p->y->nodes[v].key = p->y->nodes[c].value;
 			yaml_append(p, m, &one, v);
 			c = m;
@@ -687,8 +690,9 @@ static int flow_collection(struct flow *f, int depth)
 		if (*f->c == close)
 			break;
 		if (*f->c != ',')
-			return fail(p, &f->at, "%s: '%.20s': expected ',' or "
-				    "'%c'", f->key, f->c, close);
+			return yaml_fail(p, &f->at,
+					 "%s: '%.20s': expected ',' or "
+					 "'%c'", f->key, f->c, close);
 	}
 	if (n >= 0)
 		f->c++;
@@ -708,8 +712,9 @@ static int flow_node(struct flow *f, int depth)
 		size_t len = strcspn(name, " \n,[]{}");
 
 		if (!len)
-			return fail(p, &f->at, "%s: an anchor without a name",
-				    f->key);
+			return yaml_fail(p, &f->at,
+					 "%s: an anchor without a name",
+					 f->key);
 		anchor = memmove(name - 1, name, len);
 		name[len - 1] = '\0';
 		f->c = name + len;
@@ -722,18 +727,18 @@ static int flow_node(struct flow *f, int depth)
 		size_t len = strcspn(name, " \n,[]{}");
 
 		if (!len)
-			return fail(p, &f->at, "%s: an alias without a "
+			return yaml_fail(p, &f->at, "%s: an alias without a "
 					 "name", f->key);
 		text = memmove(name - 1, name, len);
 		name[len - 1] = '\0';
 		f->c = name + len;
 		n = yaml_alias(p, &f->at, text, depth, f->key);
 	} else if (*f->c && strchr("!|>?%@`", *f->c)) {
-		return fail(p, &f->at, "%s: '%.20s' is not supported in a "
-			    "flow collection", f->key, f->c);
+		return yaml_fail(p, &f->at, "%s: '%.20s' is not supported in a "
+				 "flow collection", f->key, f->c);
 	} else if (*f->c && strchr(",]}", *f->c)) {
-		return fail(p, &f->at, "%s: an empty value in a flow "
-			    "collection", f->key);
+		return yaml_fail(p, &f->at, "%s: an empty value in a flow "
+				 "collection", f->key);
 	} else {
 		text = flow_scalar(f, &plain);
 		n = text ? yaml_new_node(p, &f->at, LKP_YAML_SCALAR) : -1;
@@ -759,7 +764,7 @@ static int flow(struct parser *p, const struct line *l, char *v,
 
 	f.c = len ? keep(p, len) : NULL;
 	if (!f.c)
-		return len ? fail(p, l, "out of memory") : -1;
+		return len ? yaml_fail(p, l, "out of memory") : -1;
 	flow_text(p, l, v, key, f.c);
 	return flow_collection(&f, depth + 1);
 }

@@ -8,7 +8,6 @@
 #ifndef WIS_LKP_YAML_VALUE_H
 #define WIS_LKP_YAML_VALUE_H
 
-#include <stdarg.h>
 #include <stddef.h>
 
 #define LKP_YAML_MAX_BYTES (1 << 20)
@@ -78,8 +77,8 @@ struct parser {
 
 /* The nodes, anchors, aliases and merges. */
 /* "FILE:LINE: " and the message into p->err; -1. */
-int yaml_vfail(struct parser *p, const struct line *l, const char *fmt,
-	       va_list ap);
+int yaml_fail(struct parser *p, const struct line *l, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int yaml_new_node(struct parser *p, const struct line *l,
 		  enum lkp_yaml_kind kind);
 void yaml_append(struct parser *p, int n, int *prev, int c);
