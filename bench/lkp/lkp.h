@@ -38,12 +38,13 @@ int rd_view_lkp_table(FILE *out, const struct rd_cmp_side *side, int all,
 		      FILE *diag);
 struct rd_rep_table;
 /*
- * A 0-day report's %change beside the one measured on the rows of t, per
- * will-it-scale.* key of its table, with a verdict (view_lkp_report.c).
- * 0, or 2 for a file that is no such report (said on diag).
+ * A 0-day report j (lkp_load() of path) and its %change beside the one
+ * measured on the rows of t, per will-it-scale.* key of its table, with
+ * a verdict (view_lkp_report.c).  0, or 2 for a file that is no such
+ * report (said on diag).
  */
 int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
-		       const char *path, FILE *diag);
+		       const struct lkp_job *j, const char *path, FILE *diag);
 /*
  * The axes of LKP's result path, from the run's labels of the same
  * name, else a default as LKP's local runs make it (bin/run-local):

@@ -231,53 +231,48 @@ static void put_atom(FILE *out, const struct rd_rep_table *t,
 }
 
 int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
-		       const char *path, FILE *diag)
+		       const struct lkp_job *j, const char *path, FILE *diag)
 {
-	struct lkp_job j;
 	struct lkp_machine m;
 	unsigned tasks[WIS_MAX_TASKS], cpus = run_cpus(t);
 	char err[512], note[256];
-	int ret = 2, n, stated = 0;
+	int n, stated = 0;
 
-	if (lkp_load(&j, path, err, sizeof(err))) {
-		rd_report_diag(diag, "--report %s", err);
-		goto out;
-	}
-	for (int i = 0; j.report && i < j.nr_atoms; i++)
-		stated += j.atoms[i].change_key[0] != '\0';
-	if (!j.report || (!j.nr_rows && !stated)) {
-		rd_report_diag(diag, "--report %s: %s", path, !j.report ?
+	for (int i = 0; j->report && i < j->nr_atoms; i++)
+		stated += j->atoms[i].change_key[0] != '\0';
+	if (!j->report || (!j->nr_rows && !stated)) {
+		rd_report_diag(diag, "--report %s: %s", path, !j->report ?
 			       "an LKP job, not a 0-day report" :
 			       "no will-it-scale.* row in its %stddev %change "
 			       "%stddev table and no change stated");
-		goto out;
+		return 2;
 	}
 	lkp_machine_uniform(&m, cpus);
-	n = cpus ? lkp_atom_tasks(&j, &j.atoms[0], &m, tasks, WIS_MAX_TASKS,
+	n = cpus ? lkp_atom_tasks(j, &j->atoms[0], &m, tasks, WIS_MAX_TASKS,
 				  note, sizeof(note), err, sizeof(err)) : -1;
 	if (n != 1) {
 		rd_report_diag(diag, "--report %s: %s", path, !cpus ?
 			       "the runs do not say their CPUs (cpus_used)" :
 			       n < 0 ? err : "nr_task: none: not one point");
-		goto out;
+		return 2;
 	}
-	header(out, &j, cpus, tasks[0], note);
+	header(out, j, cpus, tasks[0], note);
 	fprintf(out, "%-34s %9s %9s  %-18s %s\n", "key", "report", "measured",
 		"interval", "verdict");
-	for (int i = 0; i < j.nr_rows; i++)
-		put_row(out, t, &j.atoms[0], j.rows[i].key,
-			j.rows[i].change_pct, tasks[0]);
+	for (int i = 0; i < j->nr_rows; i++)
+		put_row(out, t, &j->atoms[0], j->rows[i].key,
+			j->rows[i].change_pct, tasks[0]);
 	/* A table cut off before its rows: the headline's change. */
-	if (!j.nr_rows && j.atoms[0].change_key[0])
-		put_row(out, t, &j.atoms[0], j.atoms[0].change_key,
-			j.atoms[0].change_pct, tasks[0]);
-	for (int c = 2; c < j.nr_commits; c++)
-		put_more_commit(out, &j, c);
-	for (int i = 1; i < j.nr_atoms; i++)
-		put_atom(out, t, &j, &j.atoms[i], cpus);
-	if (j.unread[0]) {
+	if (!j->nr_rows && j->atoms[0].change_key[0])
+		put_row(out, t, &j->atoms[0], j->atoms[0].change_key,
+			j->atoms[0].change_pct, tasks[0]);
+	for (int c = 2; c < j->nr_commits; c++)
+		put_more_commit(out, j, c);
+	for (int i = 1; i < j->nr_atoms; i++)
+		put_atom(out, t, j, &j->atoms[i], cpus);
+	if (j->unread[0]) {
 		fputs("not read: ", out);
-		puts_clean(out, j.unread);
+		puts_clean(out, j->unread);
 		fputc('\n', out);
 	}
 	fprintf(out, "rule: reproduced when compare's verdict on the point "
@@ -286,8 +281,5 @@ int rd_view_lkp_report(FILE *out, const struct rd_rep_table *t,
 		"interval that holds 0 and not the report's change; else "
 		"undecided.  The size is\nnot judged otherwise: the report's "
 		"machine is another.\n");
-	ret = 0;
-out:
-	lkp_job_free(&j);
-	return ret;
+	return 0;
 }

@@ -323,22 +323,26 @@ static int judge_and_print(FILE *out, const struct rd_model *m,
 {
 	const char *subjects[LKP_MAX_ATOMS];
 	struct lkp_job report = { 0 };
-	struct rd_rep_table t;
+	struct rd_rep_table t = { 0 };
 	size_t i, k, nr_subjects = 0;
 	char err[512];
-	int ret;
+	int ret = 0;
 
-	/* A report's tests are its finding, not controls; a report that
-	 * does not load is said by its view below. */
-	if (c->o.lkp_report && !lkp_load(&report, c->o.lkp_report, err,
-					 sizeof(err)))
-		for (int a = 0; a < report.nr_atoms; a++)
-			subjects[nr_subjects++] = report.atoms[a].test;
-	ret = rd_repeats_build(&t, m, c->side[0], c->nr_side[0], c->side[1],
-			    c->nr_side[1], &c->rule, subjects, nr_subjects,
-			    m->in.diag);
+	/* A report's tests are its finding, not controls. */
+	if (c->o.lkp_report && lkp_load(&report, c->o.lkp_report, err,
+					sizeof(err))) {
+		rd_report_diag(m->in.diag, "--report %s", err);
+		ret = 2;
+	}
+	for (int a = 0; c->o.lkp_report && a < report.nr_atoms; a++)
+		subjects[nr_subjects++] = report.atoms[a].test;
+	if (!ret)
+		ret = rd_repeats_build(&t, m, c->side[0], c->nr_side[0],
+				       c->side[1], c->nr_side[1], &c->rule,
+				       subjects, nr_subjects, m->in.diag);
 	if (!ret && c->o.lkp_report)
-		ret = rd_view_lkp_report(out, &t, c->o.lkp_report, m->in.diag);
+		ret = rd_view_lkp_report(out, &t, &report, c->o.lkp_report,
+					 m->in.diag);
 	else if (!ret && c->o.lkp_table)
 		ret = rd_view_lkp_table(out, t.side,
 					c->o.lkp_table == RD_LKP_TABLE_ALL, m->in.diag);
