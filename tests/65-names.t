@@ -81,6 +81,7 @@ code_files() {
 		-e '^bench/scripts/lkp-roots-check$' \
 		-e '^bench/scripts/aside-score$' \
 		-e '^bench/scripts/report-verdict-score$' \
+		-e '^bench/scripts/bisect-step-score$' \
 		-e '/node_modules/' -e '\.md$' | sort
 }
 # shellcheck disable=SC2046 # file names without blanks
