@@ -91,17 +91,20 @@ tasks_of() {
 	echo "$tap_tasks"
 }
 
-# child_of PID: the first child process of PID, once there is one
-# (waits up to 5 s; prints nothing if none came).
+# child_of PID: the first child process of PID that is still there a
+# fifth of a second later (waits up to 5 s; prints nothing if none came).
+# A run forks short-lived children before its point (the sampler's probe
+# of its priority), and a test that read one of those would race its end.
 child_of() {
 	tap_tries=0
-	while [ "$tap_tries" -lt 50 ]; do
+	while [ "$tap_tries" -lt 25 ]; do
 		tap_child=$(pgrep -P "$1" | head -n 1) || true
-		if [ -n "$tap_child" ]; then
+		sleep 0.2
+		if [ -n "$tap_child" ] &&
+			pgrep -P "$1" | grep -qx "$tap_child"; then
 			echo "$tap_child"
 			return
 		fi
-		sleep 0.1
 		tap_tries=$((tap_tries + 1))
 	done
 }
