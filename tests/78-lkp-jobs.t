@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 70
+plan 73
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -279,6 +279,22 @@ yaml explicit-key "an explicit key refused" 'a: 1\n? b\n: c\n' \
 	"error: explicit-key.yaml:2: '? ' (an explicit key) is not supported in a job"
 yaml indicator "an indentation indicator 0 refused" 'a: |0\n  x\n' \
 	"error: indicator.yaml:1: a: '|0': a block scalar's header is | or >, an indentation 1-9 and a chomping - or +"
+# LKP's include with overrides, as lkp-tests lib/yaml.rb edits the text.
+printf 'disk: 1HDD\nfs: ext4\ndrop: me\n---\nfs: xfs\n' >over-base.yaml
+yaml overrides "<<: {file: F, KEY: V, ignore: [KEY]}: replaced, else added, in each document" \
+	"<<: {file: over-base.yaml, disk: '1SSD', ignore: [drop]}\n" \
+	'{"disk":"1SSD","fs":"ext4"}
+{"fs":"xfs","disk":"1SSD"}'
+yaml override-list "an override by a list refused" \
+	'<<: {file: over-base.yaml, disk: [a]}\n' \
+	"error: override-list.yaml:1: <<: {file: over-base.yaml, disk: [a]}: disk: an override is a scalar, not a list or a mapping"
+job over-job.yaml "nr_task: 1" "will-it-scale:" "  test: brk1" \
+	"  mode: process"
+printf '%s\n' "<<: {file: over-job.yaml, nr_task: 2, ignore: suite}" \
+	"suite: will-it-scale" >over.yaml
+is "a job that includes another with overrides: its sweep" \
+	"wis.tests=brk1 wis.mode=processes wis.tasks=2" \
+	"$("$WIS" sweep --job over.yaml --keys --cpus 2 2>err | cut -d' ' -f1-3)"
 job psych.yaml "base: &b" "  test: brk1" "  nr_task: [1, 2]" \
 	"will-it-scale:" "  <<: *b" "  mode: thread" "notes: |" "  # text" "  more"
 is "a job of anchors, a merge and a block scalar: its sweeps" \

@@ -138,35 +138,328 @@ static int climbs_out(const char *name)
 	}
 }
 
-static int include(struct parser *p, const struct line *l, const char *name,
+/* A piece of text grown up to a bound: the edits of an include. */
+struct text {
+	char *s;
+	size_t len, cap, max;
+};
+
+static int text_put(struct text *t, const char *s, size_t n)
+{
+	if (t->len + n > t->max)
+		return -1;
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = (t->len + n + 1) * 2;
+		char *grown = realloc(t->s, cap);
+
+		if (!grown)
+			return -1;
+		t->s = grown;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+	return 0;
+}
+
+/* Ruby's \s, which lib/yaml.rb's patterns use. */
+static int ruby_space(char c)
+{
+	return c && strchr(" \t\n\r\f\v", c);
+}
+
+/*
+ * lib/yaml.rb's `ignore:` of an include: every line that begins with
+ * key, blanks and a colon is dropped (in place).
+ */
+static void drop_key_lines(char *text, const char *key)
+{
+	size_t k = strlen(key);
+	char *w = text;
+
+	for (char *r = text, *eol; *r; r = eol) {
+		const char *c = r + k;
+
+		eol = strchr(r, '\n');
+		eol = eol ? eol + 1 : r + strlen(r);
+		if (!strncmp(r, key, k)) {
+			while (c < eol && ruby_space(*c) && *c != '\n')
+				c++;
+			if (*c == ':')
+				continue;
+		}
+		memmove(w, r, (size_t)(eol - r));
+		w += eol - r;
+	}
+	*w = '\0';
+}
+
+/*
+ * Where /^key\s*:\s+.*$/ matches in doc[0, len) from *at on (\s taking
+ * line breaks too, as Ruby's does): its start, its end in *at; or NULL.
+ */
+static const char *key_line(const char *doc, size_t len, size_t *at,
+			    const char *key)
+{
+	size_t k = strlen(key);
+
+	for (size_t i = *at; i < len; i++) {
+		size_t j = i + k;
+
+		if ((i && doc[i - 1] != '\n') || len - i < k ||
+		    memcmp(doc + i, key, k))
+			continue;
+		while (j < len && ruby_space(doc[j]))
+			j++;
+		if (j == len || doc[j] != ':' || j + 1 == len ||
+		    !ruby_space(doc[j + 1]))
+			continue;
+		for (j++; j < len && ruby_space(doc[j]); j++)
+			;
+		while (j < len && doc[j] != '\n')
+			j++;
+		*at = j;
+		return doc + i;
+	}
+	return NULL;
+}
+
+/*
+ * One override of an include, as lib/yaml.rb makes it: in every
+ * document of text (cut at "---" lines) that is not blank, each line
+ * /^key\s*:\s+.*$/ becomes "key: value", or "key: value" is appended
+ * when it has none.  The new text, or NULL when over max bytes.
+ */
+static char *override_key(char *text, const char *key, const char *line,
+			  size_t max)
+{
+	struct text t = { .max = max };
+	int bad = 0;
+
+	for (char *doc = text, *end; doc; doc = end) {
+		size_t len, at = 0, from = 0;
+		const char *hit;
+
+		end = strstr(doc, "---");
+		while (end && ((end > text && end[-1] != '\n') ||
+			       end[3 + strspn(end + 3, " \t")] != '\n'))
+			end = strstr(end + 1, "---");
+		len = end ? (size_t)(end - doc) : strlen(doc);
+		if (doc != text)
+			bad |= text_put(&t, "---\n", 4);
+		if (strspn(doc, " \t\r\n\f\v") >= len) {
+			bad |= text_put(&t, doc, len);
+		} else if (!key_line(doc, len, &at, key)) {
+			size_t keep = len;	/* Ruby's chomp */
+
+			keep -= keep && doc[keep - 1] == '\n';
+			keep -= keep && doc[keep - 1] == '\r';
+
+			bad |= text_put(&t, doc, keep) |
+			       text_put(&t, "\n", 1) |
+			       text_put(&t, line, strlen(line));
+		} else {
+			for (at = 0; (hit = key_line(doc, len, &at, key));
+			     from = at)
+				bad |= text_put(&t, doc + from,
+						(size_t)(hit - doc) - from) |
+				       text_put(&t, line, strlen(line) - 1);
+			bad |= text_put(&t, doc + from, len - from);
+		}
+		if (end)
+			end += 4 + strspn(end + 3, " \t");
+	}
+	free(text);
+	if (bad || !t.s) {
+		free(t.s);
+		return NULL;
+	}
+	return t.s;
+}
+
+/*
+ * An include's overrides ({file: NAME, ignore: [KEY...], KEY: VALUE...},
+ * o's node map) applied to its text as lib/yaml.rb applies them: the
+ * ignored keys' lines dropped, then each KEY: VALUE replacing or added
+ * in every document, VALUE written quoted so that it reads as the text
+ * it was.  The new text, or NULL with the reason in why.
+ */
+static char *apply_overrides(char *text, const struct lkp_yaml *o, int map,
+			     size_t max, char *why, size_t whylen)
+{
+	const struct lkp_yaml_node *n = o->nodes;
+
+	for (int c = n[map].child; c >= 0 && text; c = n[c].next) {
+		if (strcmp(n[c].key, "ignore"))
+			continue;
+		if (n[c].kind == LKP_YAML_SCALAR)
+			drop_key_lines(text, n[c].value);
+		for (int i = n[c].kind == LKP_YAML_SEQ ? n[c].child : -1;
+		     i >= 0; i = n[i].next)
+			drop_key_lines(text, n[i].value);	/* scalars */
+	}
+	for (int c = n[map].child; c >= 0 && text; c = n[c].next) {
+		struct text line = { .max = max };
+		const char *v = n[c].value;
+
+		if (!strcmp(n[c].key, "file") || !strcmp(n[c].key, "ignore"))
+			continue;
+		text_put(&line, n[c].key, strlen(n[c].key));
+		text_put(&line, ": ", n[c].kind == LKP_YAML_NULL ? 1 : 2);
+		if (n[c].kind == LKP_YAML_SCALAR) {
+			text_put(&line, "'", 1);
+			for (; *v; v++)
+				text_put(&line, *v == '\'' ? "''" : v,
+					 *v == '\'' ? 2 : 1);
+			text_put(&line, "'", 1);
+		}
+		if (text_put(&line, "\n", 1)) {
+			free(line.s);
+			free(text);
+			snprintf(why, whylen, "out of memory");
+			return NULL;
+		}
+		text = override_key(text, n[c].key, line.s, max);
+		free(line.s);
+		if (!text)
+			snprintf(why, whylen, "the job is over %d bytes",
+				 LKP_YAML_MAX_BYTES);
+	}
+	return text;
+}
+
+/* A backslash or a control character, which lib/yaml.rb would mangle. */
+static int plain_override(struct parser *p, const struct line *l,
+			  const char *value, const char *key, const char *v)
+{
+	for (; *v; v++)
+		if (*v == '\\' || (unsigned char)*v < ' ')
+			return yaml_fail(p, l, "<<: %s: %s: a backslash or a "
+					 "control character in an override",
+					 value, key);
+	return 0;
+}
+
+/*
+ * The overrides of `<<: {file: NAME, ...}`, read as lib/yaml.rb reads
+ * them (YAML's flow mapping) into o: its map node, or -1 with the reason
+ * in p's message.  Every override is a scalar or empty (lib/yaml.rb
+ * writes a list or a mapping as lines Psych then refuses), and none
+ * holds a backslash or a control character (its substitution would
+ * read them as its own).
+ */
+static int read_overrides(struct parser *p, const struct line *l,
+			  const char *value, struct lkp_yaml *o)
+{
+	char err[256], *flow = NULL;
+	const struct lkp_yaml_node *n;
+	int map = -1, file = -1;
+
+	if (asprintf(&flow, "overrides: %s\n", value) < 0)
+		return yaml_fail(p, l, "out of memory");
+	if (lkp_yaml_parse(o, flow, strlen(flow), "<<", NULL, err,
+			   sizeof(err))) {
+		free(flow);
+		return yaml_fail(p, l, "<<: %s: %s", value,
+				 strncmp(err, "<<:1: ", 6) ? err : err + 6);
+	}
+	free(flow);
+	n = o->nodes;
+	map = lkp_yaml_get(o, o->docs[0], "overrides");
+	if (n[map].kind == LKP_YAML_MAP)
+		file = lkp_yaml_get(o, map, "file");
+	if (file < 0 || n[file].kind != LKP_YAML_SCALAR)
+		return yaml_fail(p, l, "<<: %s: an include with overrides "
+				 "names its file (file: NAME)", value);
+	for (int c = n[map].child; c >= 0; c = n[c].next) {
+		int ignore = !strcmp(n[c].key, "ignore");
+
+		if (n[c].kind == LKP_YAML_MAP || (n[c].kind == LKP_YAML_SEQ &&
+						  !ignore))
+			return yaml_fail(p, l, "<<: %s: %s: an override is a "
+					 "scalar, not a list or a mapping",
+					 value, n[c].key);
+		if (n[c].kind == LKP_YAML_SCALAR &&
+		    plain_override(p, l, value, n[c].key, n[c].value))
+			return -1;
+		for (int i = n[c].kind == LKP_YAML_SEQ ? n[c].child : -1;
+		     i >= 0; i = n[i].next)
+			if (n[i].kind != LKP_YAML_SCALAR)
+				return yaml_fail(p, l, "<<: %s: ignore: each "
+						 "key ignored is a scalar",
+						 value);
+			else if (plain_override(p, l, value, n[c].key,
+						n[i].value))
+				return -1;
+	}
+	return map;
+}
+
+/*
+ * `<<: NAME` or `<<: {file: NAME, ...}` (value) at line l: the file's
+ * text, its overrides applied, spliced in at indent.
+ */
+static int include(struct parser *p, const struct line *l, char *value,
 		   const char *dir, int indent)
 {
 	char path[4096], *text, *slash, *inc_dir, why[128];
+	struct lkp_yaml o = { 0 };
+	const char *name = value;
+	int map = -1;
 	size_t len;
-	int ret;
+	int ret = -1;
 
 	if (p->includes++ == LKP_YAML_MAX_INCLUDES)
-		return yaml_fail(p, l, "<<: %s: more than %d includes", name,
+		return yaml_fail(p, l, "<<: %s: more than %d includes", value,
 				 LKP_YAML_MAX_INCLUDES);
-	if (climbs_out(name))
-		return yaml_fail(p, l,
-				 "<<: %s: an include is a file beside the "
-				 "job or under its jobs/ directory (no '/' "
-				 "first, no '..')", name);
-	if (find_include(dir, name, path, sizeof(path)))
-		return yaml_fail(p, l,
-				 "<<: %s: no such file beside it or under "
-				 "its jobs/ directory", name);
+	if (*value == '{') {
+		map = read_overrides(p, l, value, &o);
+		if (map < 0)
+			goto out;
+		/* Named by the lines it gives, which outlive o. */
+		name = o.nodes[lkp_yaml_get(&o, map, "file")].value;
+		value = yaml_keep(p, strlen(name) + 1);
+		if (!value) {
+			yaml_fail(p, l, "out of memory");
+			goto out;
+		}
+		name = strcpy(value, name);
+	}
+	if (climbs_out(name)) {
+		yaml_fail(p, l, "<<: %s: an include is a file beside the job "
+			  "or under its jobs/ directory (no '/' first, no "
+			  "'..')", name);
+		goto out;
+	}
+	if (find_include(dir, name, path, sizeof(path))) {
+		yaml_fail(p, l, "<<: %s: no such file beside it or under its "
+			  "jobs/ directory", name);
+		goto out;
+	}
 	text = read_whole(path, LKP_YAML_MAX_BYTES - p->bytes, &len, why,
 			  sizeof(why));
-	if (!text)
-		return yaml_fail(p, l, "<<: %s: %s: %s", name, path, why);
+	if (!text) {
+		yaml_fail(p, l, "<<: %s: %s: %s", name, path, why);
+		goto out;
+	}
 	if (len > LKP_YAML_MAX_BYTES - p->bytes || memchr(text, '\0', len)) {
 		free(text);
-		return yaml_fail(p, l, len > LKP_YAML_MAX_BYTES - p->bytes ?
-				 "<<: %s: the job is over %d bytes" :
-				 "<<: %s: a NUL byte: not a text file", name,
-				 LKP_YAML_MAX_BYTES);
+		yaml_fail(p, l, len > LKP_YAML_MAX_BYTES - p->bytes ?
+			  "<<: %s: the job is over %d bytes" :
+			  "<<: %s: a NUL byte: not a text file", name,
+			  LKP_YAML_MAX_BYTES);
+		goto out;
+	}
+	if (map >= 0) {
+		text = apply_overrides(text, &o, map,
+				       LKP_YAML_MAX_BYTES - p->bytes, why,
+				       sizeof(why));
+		if (!text) {
+			yaml_fail(p, l, "<<: %s: %s", value, why);
+			goto out;
+		}
+		len = strlen(text);
 	}
 	p->bytes += len;
 	inc_dir = strdup(path);
@@ -177,6 +470,8 @@ static int include(struct parser *p, const struct line *l, const char *name,
 	ret = inc_dir ? add_text(p, text, name, inc_dir, indent) :
 			yaml_fail(p, NULL, "out of memory");
 	free(inc_dir);
+out:
+	lkp_yaml_free(&o);
 	return ret;
 }
 
@@ -213,14 +508,10 @@ static int add_text(struct parser *p, char *text, const char *file,
 		    !strchr("*[#", *include_name(s + ind))) {
 			char *name = include_name(s + ind);
 
-			name[strcspn(name, " #")] = '\0';
+			if (*name != '{')
+				name[strcspn(name, " #")] = '\0';
 			if (*name == '\'' || *name == '"')
 				name[strlen(name) - 1] = '\0', name++;
-			if (*name == '{')
-				return yaml_fail(p, &here,
-						 "<<: an include with "
-						 "overrides ({file: ...}) is "
-						 "not supported in a job");
 			if (include(p, &here, name, dir, indent + ind))
 				return -1;
 			continue;

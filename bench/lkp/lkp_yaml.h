@@ -16,10 +16,12 @@
  * but an alias or a list of them, as lkp-tests lib/yaml.rb tells them
  * apart: a name searched beside the file and then under the nearest
  * jobs/ directory; no '/' first and no '..', opened by wis_open_owned(),
- * no NUL).  Refused with the file, line and key: tags (!x, !!str),
- * explicit keys (? ), keys that are no text (a mapping, a list, an
- * anchored or aliased key), an alias of a node from inside it, an
- * include with overrides (<<: {file: ...}).  Bounded:
+ * no NUL), and its include with overrides (<<: {file: FILE, KEY: V,
+ * ignore: [KEY]}: FILE's text edited as lib/yaml.rb edits it).  Refused
+ * with the file, line and key: tags (!x, !!str), explicit keys (? ),
+ * keys that are no text (a mapping, a list, an anchored or aliased
+ * key), an alias of a node from inside it, an override that is a list
+ * or a mapping.  Bounded:
  * LKP_YAML_MAX_BYTES of text with its includes (and a block scalar),
  * LKP_YAML_MAX_NODES values with every alias counted as the values it
  * copies, LKP_YAML_MAX_DEPTH levels through aliases too,

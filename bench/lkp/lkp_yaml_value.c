@@ -308,7 +308,7 @@ const char *yaml_closing_quote(const char *v)
 }
 
 /* Where bytes that are no line of the text are kept till lkp_yaml_free(). */
-static char *keep(struct parser *p, size_t n)
+char *yaml_keep(struct parser *p, size_t n)
 {
 	struct lkp_yaml *y = p->y;
 	char **s = y->strings, *b;
@@ -427,7 +427,7 @@ static int block_scalar(struct parser *p, const struct line *l, const char *h,
 	if (len > LKP_YAML_MAX_BYTES)
 		return yaml_fail(p, l, "%s: a block scalar over %d bytes", key,
 				 LKP_YAML_MAX_BYTES);
-	text = keep(p, len);
+	text = yaml_keep(p, len);
 	n = text ? yaml_new_node(p, l, LKP_YAML_SCALAR) :
 		   yaml_fail(p, l, "out of memory");
 	if (n < 0)
@@ -762,7 +762,7 @@ static int flow(struct parser *p, const struct line *l, char *v,
 	struct flow f = { p, *l, NULL, key };
 	size_t len = flow_text(p, l, v, key, NULL);
 
-	f.c = len ? keep(p, len) : NULL;
+	f.c = len ? yaml_keep(p, len) : NULL;
 	if (!f.c)
 		return len ? yaml_fail(p, l, "out of memory") : -1;
 	flow_text(p, l, v, key, f.c);

@@ -97,6 +97,9 @@ int yaml_alias(struct parser *p, const struct line *l, const char *name,
 int yaml_name_anchor(struct parser *p, const struct line *l,
 		     const char *name, int n, const char *key);
 
+/* n bytes kept till lkp_yaml_free(), or NULL. */
+char *yaml_keep(struct parser *p, size_t n);
+
 /* The values on a line. */
 const char *yaml_scalar(char *s, const char **why);
 const char *yaml_closing_quote(const char *v);
