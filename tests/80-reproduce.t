@@ -6,14 +6,16 @@
 # the fixture report's -21.3 % regression of getppid1 is 'reproduced
 # (regressed)' with pti=on on the head only, and 'not reproduced' with
 # the same words on both sides (so that both sides are booted again,
-# alternating: with pti=on TCG's rate swings by half from boot to boot).  The builds and --bisect are checked end to end by
-# bench/scripts/reproduce-check (docs/reproducing.md): under TCG they
-# take longer than the suite's budget allows.
+# alternating: with pti=on TCG's rate swings by half from boot to boot);
+# and a commit the tree lacks or holds twice refused.  The builds and
+# --bisect are checked end to end by bench/scripts/reproduce-check
+# (docs/reproducing.md): under TCG they take longer than the suite's
+# budget allows.
 # alone: it judges rates measured under TCG, which swing by a factor of three beside other tests.
 set -eu
 . tests/tap.sh
 
-plan 17
+plan 19
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -36,6 +38,21 @@ qemu/reproduce "$report" --linux "$tmp/tree" 2>"$tmp/err" || rc=$?
 is "a commit the tree lacks: exit 2" 2 "$rc"
 check "... named, with the tree" grep -q \
 	"commit fedcba9876 of the report is not in $tmp/tree" "$tmp/err"
+
+# A tree where the report's base names two commits: 40,000 commits
+# (fast-import, fixed content, so always the same ones) hold two pairs
+# that share their first 7 hex digits.
+git init -q "$tmp/amb"
+seq 40000 | awk '{ m = "c" $1; printf "commit refs/heads/c\nmark :%d\n" \
+	"committer t <t@localhost> 0 +0000\ndata %d\n%s\n", $1, length(m), m }' |
+	git -C "$tmp/amb" fast-import --quiet
+twin=$(git -C "$tmp/amb" rev-list c | cut -c1-7 | sort | uniq -d | head -n 1)
+sed "s/fedcba9876/$twin/" "$report" >"$tmp/amb.txt"
+rc=0
+qemu/reproduce "$tmp/amb.txt" --linux "$tmp/amb" 2>"$tmp/err" || rc=$?
+is "a commit the tree holds twice: exit 2" 2 "$rc"
+check "... named ambiguous, with the tree" grep -q \
+	"commit $twin of the report is ambiguous in $tmp/amb" "$tmp/err"
 
 # The own kernel (from the cache) and an image for it without modules,
 # both of this test's own: tests/63 remakes out/own beside it.
