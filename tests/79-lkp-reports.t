@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 27
+plan 28
 
 # A report as the robot wrote them up to 2020: "in testcase:", "on test
 # machine:", "with following parameters:" with its lines unindented, a
@@ -201,6 +201,15 @@ check "compare --report: the first point reproduced, getppid1's -20 % not (the s
 	 grep -A1 '^line 23:' out | grep -Eq '^will-it-scale.per_process_ops +-20.0% +\+0.0% .* not reproduced \(no change\)$'"
 check "... the point without a stated change said" grep -qx \
 	"line 34: open1, mode thread, nr_task 50%, on Haswell (8 CPUs): no change stated, nothing to judge" out
+
+# A later ***** section's own %stddev table states its point's change
+# where its "In addition" entry does not (019's writeseek1 entry with
+# its change text cut).
+sed '22s/will-it-scale.per_thread_ops -2.4% regression/                                            /' \
+	"$FIX/019-20240909-mgtime-pipe1-tag-base-full.txt" >section.txt
+"$WIS" sweep --job section.txt --dry-run --cpus 2 >out 2>err || true
+check "an entry without its change: the change from its section's table" grep -qx \
+	"wis: section.txt: line 22: a point of the report's: writeseek1, mode thread, nr_task 100%, on 64 CPUs, lkp-icl-2sp7; its change will-it-scale.per_thread_ops -2.4% (its section's table, line 227)" err
 
 # Each real report: the sweeps --keys lists (tests, mode, tasks on 2
 # CPUs), its commits and the machine, or the refusal naming what it

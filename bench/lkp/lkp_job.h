@@ -59,6 +59,7 @@ struct lkp_atom {
 	char their_box[64];
 	char change_key[96];
 	double change_pct;
+	int change_line;	/* the %stddev table it is read from; 0 */
 	int line;		/* where the report names it, from 1 */
 };
 

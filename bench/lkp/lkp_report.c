@@ -687,7 +687,8 @@ static int entry_line(struct lkp_job *j, struct entry *e, const char *l,
 /*
  * A later "*****" section's params header: its atom, unless one of the
  * report's is the same point (an "In addition" entry's, whose machine
- * it then names by tbox_group).
+ * it then names by tbox_group).  The atom's index, -2 for a point of
+ * another testcase, or -1.
  */
 static int section_atom(struct lkp_job *j, const struct params *h, int line,
 			char *err, size_t errlen)
@@ -698,7 +699,7 @@ static int section_atom(struct lkp_job *j, const struct params *h, int line,
 
 	if (strcmp(param_or_empty(h, "testcase"), SUITE)) {
 		name_other(j, param_or_empty(h, "testcase"), line);
-		return 0;
+		return -2;
 	}
 	snprintf(where, sizeof(where), "line %d: ", line);
 	if (atom_of(j, &a, h, where, err, errlen))
@@ -712,7 +713,7 @@ static int section_atom(struct lkp_job *j, const struct params *h, int line,
 		if (k && param_get(h, "tbox_group"))
 			snprintf(o->their_box, sizeof(o->their_box), "%s",
 				 param_get(h, "tbox_group"));
-		return 0;
+		return k;
 	}
 	if ((k = add_atom(j, line, err, errlen)) < 0)
 		return -1;
@@ -720,7 +721,35 @@ static int section_atom(struct lkp_job *j, const struct params *h, int line,
 	snprintf(a.their_box, sizeof(a.their_box), "%s",
 		 param_or_empty(h, "tbox_group"));
 	j->atoms[k] = a;
-	return 0;
+	return k;
+}
+
+/*
+ * The %stddev table at line at of a section whose atom a has no change
+ * stated (an "In addition" entry without its text, or none): the row of
+ * a's rate (per_thread_ops, per_process_ops, else workload) is its
+ * change.  The rows are read as the first table's and not kept.  The
+ * line the table ends at, or -1.
+ */
+static int section_change(struct lkp_job *j, const struct text *t, int at,
+			  struct lkp_atom *a, char *err, size_t errlen)
+{
+	const char *want[] = { !strcmp(a->mode, "thread") ?
+			       SUITE ".per_thread_ops" : SUITE ".per_process_ops",
+			       SUITE ".workload" };
+	int kept = j->nr_rows, end = read_table(j, t, at, err, errlen);
+
+	for (int w = 0; end >= 0 && w < 2 && !a->change_key[0]; w++)
+		for (int r = kept; r < j->nr_rows; r++)
+			if (!strcmp(j->rows[r].key, want[w])) {
+				copy_clean(a->change_key,
+					   sizeof(a->change_key), want[w]);
+				a->change_pct = j->rows[r].change_pct;
+				a->change_line = at + 1;
+				break;
+			}
+	j->nr_rows = kept;
+	return end;
 }
 
 /* The header's axes that name what the machine is asked for. */
@@ -733,6 +762,7 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 	struct params params = { .n = 0 }, header = { .n = 0 }, h;
 	struct entry entry = { .line = 0 };
 	int params_at = -1, header_at = -1, ret = -1, section = 0, sheader = 0;
+	int section_k = -1;
 	int table_done = 0, first_header = 0, said_at = 0;
 	char said[2][sizeof(j->commit[0])] = { "", "" };
 	const char *v;
@@ -770,6 +800,7 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 		if (strlen(l) >= 20 && strspn(l, "*") == strlen(l)) {
 			section++;
 			sheader = 0;
+			section_k = -1;
 		}
 		if (section && !sheader && is_header(skip_blanks(l))) {
 			h = (struct params){ .n = 0 };
@@ -780,10 +811,16 @@ static int report_parse(struct lkp_job *j, char *text, char *err,
 					 h.over);
 				goto out;
 			}
-			if (section_atom(j, &h, i + 1, err, errlen))
+			section_k = section_atom(j, &h, i + 1, err, errlen);
+			if (section_k == -1)
 				goto out;
 			sheader = 1;
 		}
+		if (section_k >= 0 && !j->atoms[section_k].change_key[0] &&
+		    strstr(l, "%stddev") && strstr(l, "%change") &&
+		    (i = section_change(j, t, i, &j->atoms[section_k], err,
+					errlen)) < 0)
+			goto out;
 		if (labelled(l, "parameters") && params_at < 0 &&
 		    read_parameters(t, i, &params))
 			params_at = i;
