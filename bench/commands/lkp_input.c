@@ -185,8 +185,8 @@ static void say_job(const struct lkp_job *j, int nr_groups)
 		char change[160] = "no change stated";
 
 		if (a->change_key[0] && a->change_line)
-			snprintf(change, sizeof(change), "its change %s %+.1f%% "
-				 "(its section's table, line %d)",
+			snprintf(change, sizeof(change), "its change %s "
+				 "%+.1f%% (its section's table, line %d)",
 				 a->change_key, a->change_pct, a->change_line);
 		else if (a->change_key[0])
 			snprintf(change, sizeof(change), "its change %s %+.1f%%",

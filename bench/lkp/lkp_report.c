@@ -734,9 +734,10 @@ static int section_atom(struct lkp_job *j, const struct params *h, int line,
 static int section_change(struct lkp_job *j, const struct text *t, int at,
 			  struct lkp_atom *a, char *err, size_t errlen)
 {
-	const char *want[] = { !strcmp(a->mode, "thread") ?
-			       SUITE ".per_thread_ops" : SUITE ".per_process_ops",
-			       SUITE ".workload" };
+	const char *want[] = {
+		!strcmp(a->mode, "thread") ? SUITE ".per_thread_ops" :
+					     SUITE ".per_process_ops",
+		SUITE ".workload" };
 	int kept = j->nr_rows, end = read_table(j, t, at, err, errlen);
 
 	for (int w = 0; end >= 0 && w < 2 && !a->change_key[0]; w++)
