@@ -12,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-plan 73
+plan 74
 
 keys() {
 	"$WIS" sweep --job "$FIX/$1" --keys --cpus "$2" 2>err
@@ -288,6 +288,9 @@ yaml overrides "<<: {file: F, KEY: V, ignore: [KEY]}: replaced, else added, in e
 yaml override-list "an override by a list refused" \
 	'<<: {file: over-base.yaml, disk: [a]}\n' \
 	"error: override-list.yaml:1: <<: {file: over-base.yaml, disk: [a]}: disk: an override is a scalar, not a list or a mapping"
+yaml override-bound "a 65th override refused" \
+	"<<: {file: over-base.yaml, $(seq -s, -f 'k%g: 1' 65 | sed 's/,/, /g')}\\n" \
+	"error: override-bound.yaml:1: <<: {file: over-base.yaml, $(seq -s, -f 'k%g: 1' 65 | sed 's/,/, /g')}: k65: more than 64 overrides and ignored keys"
 job over-job.yaml "nr_task: 1" "will-it-scale:" "  test: brk1" \
 	"  mode: process"
 printf '%s\n' "<<: {file: over-job.yaml, nr_task: 2, ignore: suite}" \

@@ -372,8 +372,18 @@ static int read_overrides(struct parser *p, const struct line *l,
 	if (file < 0 || n[file].kind != LKP_YAML_SCALAR)
 		return yaml_fail(p, l, "<<: %s: an include with overrides "
 				 "names its file (file: NAME)", value);
-	for (int c = n[map].child; c >= 0; c = n[c].next) {
+	for (int c = n[map].child, edits = 0; c >= 0; c = n[c].next) {
 		int ignore = !strcmp(n[c].key, "ignore");
+
+		/* Each edit is a pass over the included text. */
+		edits += n[c].kind != LKP_YAML_SEQ && strcmp(n[c].key, "file");
+		for (int i = n[c].kind == LKP_YAML_SEQ ? n[c].child : -1;
+		     i >= 0; i = n[i].next)
+			edits++;
+		if (edits > LKP_YAML_MAX_OVERRIDES)
+			return yaml_fail(p, l, "<<: %s: %s: more than %d "
+					 "overrides and ignored keys", value,
+					 n[c].key, LKP_YAML_MAX_OVERRIDES);
 
 		if (n[c].kind == LKP_YAML_MAP || (n[c].kind == LKP_YAML_SEQ &&
 						  !ignore))

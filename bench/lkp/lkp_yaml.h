@@ -25,7 +25,7 @@
  * LKP_YAML_MAX_BYTES of text with its includes (and a block scalar),
  * LKP_YAML_MAX_NODES values with every alias counted as the values it
  * copies, LKP_YAML_MAX_DEPTH levels through aliases too,
- * LKP_YAML_MAX_ANCHORS anchors.
+ * LKP_YAML_MAX_ANCHORS anchors, LKP_YAML_MAX_OVERRIDES edits an include.
  */
 #ifndef WIS_LKP_YAML_H
 #define WIS_LKP_YAML_H

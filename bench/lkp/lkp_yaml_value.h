@@ -16,6 +16,7 @@
 #define LKP_YAML_MAX_INCLUDES 8
 #define LKP_YAML_MAX_DOCS 64
 #define LKP_YAML_MAX_ANCHORS 1024
+#define LKP_YAML_MAX_OVERRIDES 64	/* an include's keys and ignores */
 
 enum lkp_yaml_kind { LKP_YAML_NULL, LKP_YAML_SCALAR, LKP_YAML_MAP,
 	LKP_YAML_SEQ };
