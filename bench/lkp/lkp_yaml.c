@@ -373,35 +373,29 @@ static int read_overrides(struct parser *p, const struct line *l,
 		return yaml_fail(p, l, "<<: %s: an include with overrides "
 				 "names its file (file: NAME)", value);
 	for (int c = n[map].child, edits = 0; c >= 0; c = n[c].next) {
-		int ignore = !strcmp(n[c].key, "ignore");
+		int seq = n[c].kind == LKP_YAML_SEQ;
 
-		/* Each edit is a pass over the included text. */
-		edits += n[c].kind != LKP_YAML_SEQ && strcmp(n[c].key, "file");
-		for (int i = n[c].kind == LKP_YAML_SEQ ? n[c].child : -1;
-		     i >= 0; i = n[i].next)
-			edits++;
-		if (edits > LKP_YAML_MAX_OVERRIDES)
-			return yaml_fail(p, l, "<<: %s: %s: more than %d "
-					 "overrides and ignored keys", value,
-					 n[c].key, LKP_YAML_MAX_OVERRIDES);
-
-		if (n[c].kind == LKP_YAML_MAP || (n[c].kind == LKP_YAML_SEQ &&
-						  !ignore))
+		if (n[c].kind == LKP_YAML_MAP ||
+		    (seq && strcmp(n[c].key, "ignore")))
 			return yaml_fail(p, l, "<<: %s: %s: an override is a "
 					 "scalar, not a list or a mapping",
 					 value, n[c].key);
-		if (n[c].kind == LKP_YAML_SCALAR &&
-		    plain_override(p, l, value, n[c].key, n[c].value))
-			return -1;
-		for (int i = n[c].kind == LKP_YAML_SEQ ? n[c].child : -1;
-		     i >= 0; i = n[i].next)
-			if (n[i].kind != LKP_YAML_SCALAR)
+		/* Each override and each key ignored: a pass over the text. */
+		for (int i = seq ? n[c].child : c; i >= 0;
+		     i = seq ? n[i].next : -1) {
+			if (seq && n[i].kind != LKP_YAML_SCALAR)
 				return yaml_fail(p, l, "<<: %s: ignore: each "
 						 "key ignored is a scalar",
 						 value);
-			else if (plain_override(p, l, value, n[c].key,
-						n[i].value))
+			if (n[i].kind == LKP_YAML_SCALAR &&
+			    plain_override(p, l, value, n[c].key, n[i].value))
 				return -1;
+			if (c != file && ++edits > LKP_YAML_MAX_OVERRIDES)
+				return yaml_fail(p, l, "<<: %s: %s: more than "
+						 "%d overrides and ignored "
+						 "keys", value, n[c].key,
+						 LKP_YAML_MAX_OVERRIDES);
+		}
 	}
 	return map;
 }
@@ -410,10 +404,10 @@ static int read_overrides(struct parser *p, const struct line *l,
  * `<<: NAME` or `<<: {file: NAME, ...}` (value) at line l: the file's
  * text, its overrides applied, spliced in at indent.
  */
-static int include(struct parser *p, const struct line *l, char *value,
+static int include(struct parser *p, const struct line *l, const char *value,
 		   const char *dir, int indent)
 {
-	char path[4096], *text, *slash, *inc_dir, why[128];
+	char path[4096], *text, *slash, *inc_dir, *kept, why[128];
 	struct lkp_yaml o = { 0 };
 	const char *name = value;
 	int map = -1;
@@ -429,12 +423,12 @@ static int include(struct parser *p, const struct line *l, char *value,
 			goto out;
 		/* Named by the lines it gives, which outlive o. */
 		name = o.nodes[lkp_yaml_get(&o, map, "file")].value;
-		value = yaml_keep(p, strlen(name) + 1);
-		if (!value) {
+		kept = yaml_keep(p, strlen(name) + 1);
+		if (!kept) {
 			yaml_fail(p, l, "out of memory");
 			goto out;
 		}
-		name = strcpy(value, name);
+		name = strcpy(kept, name);
 	}
 	if (climbs_out(name)) {
 		yaml_fail(p, l, "<<: %s: an include is a file beside the job "
@@ -466,7 +460,7 @@ static int include(struct parser *p, const struct line *l, char *value,
 				       LKP_YAML_MAX_BYTES - p->bytes, why,
 				       sizeof(why));
 		if (!text) {
-			yaml_fail(p, l, "<<: %s: %s", value, why);
+			yaml_fail(p, l, "<<: %s: %s", name, why);
 			goto out;
 		}
 		len = strlen(text);
